@@ -1,0 +1,46 @@
+import type { ChatEvent } from "../chat/event.js";
+import type { NotifySub } from "../notifications/notifysub.js";
+
+/** Why a browser source should reload its configuration. */
+export interface BrowserSourceUpdated {
+  /** The browser source that changed, when one did. */
+  browser_source_id: number | null;
+  /** The alert set that changed, when one did. */
+  alert_set_id: number | null;
+  reason: "alert-set-updated" | "alert-set-activated" | "alert-set-deleted" | "browser-source-regenerated" | "browser-source-updated";
+}
+
+/** Live queue control sent to every browser source of a user (see `/v1/alerts/queue/...`). */
+export type QueueControl =
+  | { action: "skip" }
+  | { action: "pause" }
+  | { action: "resume" }
+  | { action: "clear" };
+
+/** An error the server reports on a socket instead of staying silent (for example a refused join). */
+export interface SocketErrorPayload {
+  code: string;
+  message: string;
+  room?: string;
+}
+
+/** Events the server emits to clients. */
+export interface ServerToClientEvents {
+  notifysub: (notification: NotifySub) => void;
+  "browser-source-updated": (update: BrowserSourceUpdated) => void;
+  "queue-control": (control: QueueControl) => void;
+  message: (event: ChatEvent) => void;
+  "delete-message": (payload: { id: string; channel: string }) => void;
+  "clear-chat": (payload: { channel: string }) => void;
+  "ingress-event": (payload: { type: string; data: unknown }) => void;
+  joined: (payload: { room: string }) => void;
+  error: (payload: SocketErrorPayload) => void;
+}
+
+/** Events clients emit to the server. */
+export interface ClientToServerEvents {
+  /** Join a room `<user_uuid>.<platform>.<platform_user_id>[.chat]`. */
+  room: (roomId: string) => void;
+  /** A browser source acknowledges that it has shown (or dropped) the alert with this notification id. */
+  ack: (notificationId: string) => void;
+}
