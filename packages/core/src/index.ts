@@ -37,7 +37,53 @@ export type {
 export type { TemplateHostFunctions } from "./templates/host-functions.js";
 
 // --- net (outbound HTTP guard, signing)
+export { AddressPolicy, ipLiteralOf } from "./net/address-policy.js";
+export type { AddressPolicyOptions } from "./net/address-policy.js";
+export { GuardedHttpClient, OUTBOUND_DEFAULTS } from "./net/guarded-client.js";
+export type { GuardedHttpClientOptions, GuardedRequest, GuardedResponse, HostResolver } from "./net/guarded-client.js";
+export { NET_ERROR_CODES, NetError } from "./net/net-error.js";
+export type { NetErrorCode } from "./net/net-error.js";
+export { SlidingWindowLimiter } from "./net/rate-limit.js";
+export {
+  OVATION_PROXY_PASS_VERSION,
+  OVATION_SIGNATURE_HEADER,
+  OVATION_TIMESTAMP_HEADER,
+  signOvationRequest,
+  verifyOvationSignature,
+} from "./net/signature.js";
+export type { OvationSignatureHeaders, VerifyOvationSignatureOptions } from "./net/signature.js";
+export { JSON_CALL_METHODS, fetchJson, proxyPass } from "./net/template-calls.js";
+export type { ProxyPassBody, TemplateCallContext } from "./net/template-calls.js";
 
 // --- commands (bot runtime)
 
 // --- plugins (platform plugin contract)
+export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";
+export type {
+  SendAs,
+  OutgoingMessage,
+  ModerationCapabilities,
+  PluginCapabilities,
+  PluginMetadata,
+  ModerationEvent,
+  PluginStatus,
+  PluginStatusReport,
+  EmitResult,
+  PlatformLookups,
+  PluginContext,
+  PlatformPlugin,
+} from "./plugins/contract.js";
+export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
+export type { PluginErrorCode } from "./plugins/errors.js";
+export { pluginMetadataSchema, pluginCapabilitiesSchema, checkPlugin } from "./plugins/metadata.js";
+export { CORE_VERSION, coreSatisfies } from "./plugins/version.js";
+export { RecentIds } from "./plugins/recent-ids.js";
+export { PluginHost, normalizeSendAs } from "./plugins/host.js";
+export type {
+  HostAction,
+  PluginSource,
+  ChatRoomEvent,
+  PluginHostOptions,
+  PluginCounters,
+  PluginHealth,
+} from "./plugins/host.js";

@@ -1,0 +1,254 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import type { LookupAddress } from "node:dns";
+import { Agent, request } from "undici";
+import { AddressPolicy, ipLiteralOf } from "./address-policy.js";
+import { NET_ERROR_CODES, NetError } from "./net-error.js";
+import { SlidingWindowLimiter } from "./rate-limit.js";
+import { signOvationRequest } from "./signature.js";
+
+/** Defaults of {@link GuardedHttpClient}; documented in docs/outbound.md. */
+export const OUTBOUND_DEFAULTS = {
+  timeoutMs: 5_000,
+  maxResponseBytes: 64 * 1024,
+  maxRedirects: 3,
+  callsPerMinute: 15,
+  maxRequestBytes: 64 * 1024,
+  userAgent: "OvationBot/0.1 (+template call)",
+} as const;
+
+/** Resolves a host name to every address it has (injectable for tests; default `dns.lookup`). */
+export type HostResolver = (hostname: string) => Promise<readonly LookupAddress[]>;
+
+/** Options of {@link GuardedHttpClient}. */
+export interface GuardedHttpClientOptions {
+  /** Host names, IPs and CIDRs that may be reached although not public (see `AddressPolicy`). */
+  allow?: readonly string[];
+  /** Deadline of one call, redirects included (default 5000 ms). */
+  timeoutMs?: number;
+  /** Largest response body read, in bytes (default 64 KiB). */
+  maxResponseBytes?: number;
+  /** Redirects followed, each re-checked (default 3). */
+  maxRedirects?: number;
+  /** Calls per channel in any 60 s window (default 15). */
+  callsPerMinute?: number;
+  /** Clock for the rate limit and the signature timestamp (default `Date.now`). */
+  now?: () => number;
+  /** DNS resolver (default `dns.lookup` with `all: true`). */
+  resolve?: HostResolver;
+  /** `User-Agent` header sent. */
+  userAgent?: string;
+}
+
+/** One outbound call made for a template of `channel`. */
+export interface GuardedRequest {
+  /** The channel the call is counted against (rate limit). */
+  channel: string;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The user's secret: the call carries `X-Ovation-Timestamp` and `X-Ovation-Signature`. */
+  signingSecret: string;
+}
+
+/** The final reply of a call (after redirects). */
+export interface GuardedResponse {
+  status: number;
+  /** The URL that answered (differs from the request's after redirects). */
+  url: string;
+  /** The `content-type` header, lowercased, or "" when absent. */
+  contentType: string;
+  body: string;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const defaultResolve: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+function findNetError(error: unknown): NetError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth++) {
+    if (current instanceof NetError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * The one HTTP client of template calls (`proxy_pass`, `json`). It allows http/https only; refuses
+ * non-public addresses (IP literals checked after WHATWG canonicalisation, names checked on the
+ * addresses DNS gives, inside the connection's own lookup so the checked address is the one
+ * connected to: no rebinding); follows redirects by hand, re-checking each; enforces a deadline,
+ * a response size cap and a per-channel rate limit; and signs every request.
+ */
+export class GuardedHttpClient {
+  readonly policy: AddressPolicy;
+  readonly #agent: Agent;
+  readonly #limiter: SlidingWindowLimiter;
+  readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
+  readonly #maxRedirects: number;
+  readonly #now: () => number;
+  readonly #userAgent: string;
+  readonly #resolve: HostResolver;
+
+  constructor(options: GuardedHttpClientOptions = {}) {
+    this.policy = new AddressPolicy({ allow: options.allow ?? [] });
+    this.#timeoutMs = options.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs;
+    this.#maxResponseBytes = options.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
+    this.#maxRedirects = options.maxRedirects ?? OUTBOUND_DEFAULTS.maxRedirects;
+    this.#now = options.now ?? Date.now;
+    this.#userAgent = options.userAgent ?? OUTBOUND_DEFAULTS.userAgent;
+    this.#resolve = options.resolve ?? defaultResolve;
+    this.#limiter = new SlidingWindowLimiter({
+      limit: options.callsPerMinute ?? OUTBOUND_DEFAULTS.callsPerMinute,
+      windowMs: 60_000,
+      now: this.#now,
+    });
+    this.#agent = new Agent({
+      connect: { lookup: (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => this.#lookup(hostname, opts, cb), timeout: this.#timeoutMs },
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      keepAliveTimeout: 4_000,
+      connections: 32,
+    });
+  }
+
+  /** Parses and checks a URL without calling it: scheme, then the address when it is an IP literal. */
+  checkUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new NetError(NET_ERROR_CODES.url, `refused: "${raw.slice(0, 100)}" is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new NetError(NET_ERROR_CODES.scheme, `refused: ${url.protocol} URLs are not allowed, only http: and https:`, {
+        details: { protocol: url.protocol },
+      });
+    }
+    if (url.username !== "" || url.password !== "") {
+      throw new NetError(NET_ERROR_CODES.url, "refused: URLs with credentials (user:password@) are not allowed");
+    }
+    const literal = ipLiteralOf(url);
+    if (literal !== null) this.policy.assertAddressAllowed(literal, literal);
+    return url;
+  }
+
+  /** Makes one call. Throws `NetError` on every refusal and failure; a non-2xx status is returned, not thrown. */
+  async request(req: GuardedRequest): Promise<GuardedResponse> {
+    let url = this.checkUrl(req.url);
+    if (!this.#limiter.tryTake(req.channel)) {
+      const seconds = Math.ceil(this.#limiter.retryAfterMs(req.channel) / 1000);
+      throw new NetError(NET_ERROR_CODES.rateLimited, `refused: this channel made too many outbound calls; try again in ${seconds} s`, {
+        details: { channel: req.channel, retryAfterSeconds: seconds },
+      });
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    let method = req.method.toUpperCase();
+    let body = req.body;
+    try {
+      for (let hop = 0; ; hop++) {
+        const signature = signOvationRequest({ secret: req.signingSecret, body: body ?? "", nowMs: this.#now() });
+        const headers: Record<string, string> = { "user-agent": this.#userAgent, ...req.headers, ...signature };
+        if (body === undefined) delete headers["content-type"];
+        const res = await request(url, {
+          method: method as "GET",
+          headers,
+          body: body ?? null,
+          dispatcher: this.#agent,
+          signal: controller.signal,
+        });
+        if (REDIRECT_STATUSES.has(res.statusCode)) {
+          await res.body.dump();
+          const location = res.headers.location;
+          if (typeof location !== "string" || location === "") {
+            throw new NetError(NET_ERROR_CODES.redirects, `redirect ${res.statusCode} from ${url.host} without a Location header`);
+          }
+          if (hop >= this.#maxRedirects) {
+            throw new NetError(NET_ERROR_CODES.redirects, `refused: more than ${this.#maxRedirects} redirects`, {
+              details: { maxRedirects: this.#maxRedirects },
+            });
+          }
+          url = this.checkUrl(new URL(location, url).href);
+          if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")) {
+            method = "GET";
+            body = undefined;
+          }
+          continue;
+        }
+        const contentType = String(res.headers["content-type"] ?? "").toLowerCase();
+        const text = await this.#readCapped(res.body, res.headers["content-length"]);
+        return { status: res.statusCode, url: url.href, contentType, body: text };
+      }
+    } catch (error) {
+      const netError = findNetError(error);
+      if (netError !== null) throw netError;
+      if (controller.signal.aborted) {
+        throw new NetError(NET_ERROR_CODES.timeout, `no answer from ${url.host} within ${this.#timeoutMs} ms`, {
+          details: { timeoutMs: this.#timeoutMs },
+        });
+      }
+      const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
+      throw new NetError(NET_ERROR_CODES.transport, `request to ${url.host} failed: ${reason}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): void }, contentLength: unknown): Promise<string> {
+    const cap = this.#maxResponseBytes;
+    const tooLarge = () =>
+      new NetError(NET_ERROR_CODES.tooLarge, `refused: the reply is larger than ${cap} bytes`, { details: { maxResponseBytes: cap } });
+    if (typeof contentLength === "string" && Number(contentLength) > cap) {
+      body.destroy();
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > cap) {
+        body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString("utf8");
+  }
+
+  #lookup(hostname: string, opts: { all?: boolean }, callback: LookupCallback): void {
+    this.#resolve(hostname).then(
+      (addresses) => {
+        const permitted: LookupAddress[] = [];
+        let refusal: NetError | null = null;
+        for (const entry of addresses) {
+          try {
+            this.policy.assertAddressAllowed(entry.address, hostname);
+            permitted.push(entry);
+          } catch (error) {
+            refusal ??= error as NetError;
+          }
+        }
+        const first = permitted[0];
+        if (first === undefined) {
+          callback(refusal ?? new NetError(NET_ERROR_CODES.dns, `${hostname} has no address`, { details: { hostname } }), "");
+          return;
+        }
+        if (opts.all === true) callback(null, permitted);
+        else callback(null, first.address, first.family);
+      },
+      (error: unknown) => {
+        callback(new NetError(NET_ERROR_CODES.dns, `${hostname} does not resolve`, { cause: error, details: { hostname } }), "");
+      },
+    );
+  }
+}
