@@ -1,0 +1,116 @@
+import type { Logger } from "pino";
+import type { ChatChannel, ChatEvent } from "../chat/event.js";
+import type { NotifySub } from "../notifications/notifysub.js";
+
+/** How a bot answer is sent: a plain message, a reply to a message id, a `/me` action, an announcement. */
+export const SEND_AS = ["say", "reply", "action", "announce"] as const;
+/** One of {@link SEND_AS}. */
+export type SendAs = (typeof SEND_AS)[number];
+
+/** A message the host asks a plugin to send to one of its channels. */
+export interface OutgoingMessage {
+  /** The channel to send to (one of the plugin's {@link PlatformPlugin.channels}). */
+  channel: ChatChannel;
+  text: string;
+  send_as: SendAs;
+  /** The platform message id answered, for `send_as: "reply"`; null otherwise. */
+  reply_to: string | null;
+}
+
+/** Moderation actions a plugin can perform on its platform. */
+export interface ModerationCapabilities {
+  /** Deletes one message by id. */
+  deleteMessage: boolean;
+  /** Times a user out for a number of seconds. */
+  timeout: boolean;
+}
+
+/** What a plugin can do, declared up front and checked by the host before it routes an action. */
+export interface PluginCapabilities {
+  /** The `send_as` modes the plugin supports; `say` is required. */
+  send: readonly SendAs[];
+  moderation: ModerationCapabilities;
+}
+
+/** Who a plugin is: checked at registration (see `docs/writing-a-plugin.md`). */
+export interface PluginMetadata {
+  /** Unique plugin name, lowercase `a-z0-9-` (for example `twitch`, `console`). */
+  name: string;
+  /** The platform id its chat events and notifications carry (for example `twitch`, `ovation`). */
+  platform: string;
+  /** The plugin's own version (semver). */
+  version: string;
+  /** Semver range of @ovation/core versions the plugin works with (for example `^0.1.0`). */
+  core: string;
+  /** One line describing the plugin. */
+  description?: string;
+}
+
+/** Something a moderator (or the platform) did to the chat, published to the `.chat` room. */
+export type ModerationEvent =
+  | { type: "delete-message"; channel: ChatChannel; id: string }
+  | { type: "clear-chat"; channel: ChatChannel; user_platform_id: string | null };
+
+/** Connection state of a plugin. */
+export const PLUGIN_STATUSES = ["idle", "connecting", "connected", "degraded", "disconnected", "failed"] as const;
+/** One of {@link PLUGIN_STATUSES}. */
+export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
+
+/** What a plugin reports about its health; `detail` says why in words a user understands. */
+export interface PluginStatusReport {
+  status: PluginStatus;
+  detail: string | null;
+}
+
+/** Result of an emit through the context: accepted, or refused with the reason. */
+export type EmitResult = { accepted: true } | { accepted: false; reason: "invalid" | "duplicate" | "stopped"; message: string };
+
+/** Platform lookups behind the template functions `user(login)` and `channel(id)`. */
+export interface PlatformLookups {
+  /** {id, name, type, description, view_count} or null. */
+  user(login: string): Promise<{ id: string; name: string; type: string; description: string; view_count: number } | null>;
+  /** {id, name, url, language, title, game} or null. */
+  channel(id: string): Promise<{ id: string; name: string; url: string; language: string; title: string; game: string } | null>;
+}
+
+/**
+ * What the host hands a plugin on connect. Every emit is validated at this boundary (zod) and
+ * de-duplicated by id, so a plugin cannot push a malformed or repeated event into the service.
+ */
+export interface PluginContext {
+  /** A pino child logger bound to the plugin's name. */
+  readonly logger: Logger;
+  /** Aborted when the host disconnects the plugin: stop timers and sockets. */
+  readonly signal: AbortSignal;
+  /** Incoming chat as the chat event object (validated with `chatEventSchema`). */
+  emitChat(event: ChatEvent): EmitResult;
+  /** A platform event as a NotifySub notification (alert types of the catalog, stream.online/offline, update). */
+  emitNotification(notification: NotifySub): EmitResult;
+  /** A deleted message or a cleared chat. */
+  emitModeration(event: ModerationEvent): EmitResult;
+  /** Reports the plugin's connection state. */
+  setStatus(status: PluginStatus, detail?: string | null): void;
+}
+
+/**
+ * A platform plugin: turns one platform's chat and events into Ovation's chat events and NotifySub
+ * notifications, and sends the bot's answers back. See `docs/writing-a-plugin.md`.
+ */
+export interface PlatformPlugin {
+  readonly metadata: PluginMetadata;
+  readonly capabilities: PluginCapabilities;
+  /** The channels the plugin serves (`id` is the Ovation channel id). */
+  channels(): readonly ChatChannel[];
+  /** Connects to the platform; resolves once the plugin is usable (or rejects with a clear error). */
+  connect(context: PluginContext): Promise<void>;
+  /** Disconnects and releases every socket and timer. Safe to call twice. */
+  disconnect(): Promise<void>;
+  /** Sends a message as `send_as` says (only modes declared in `capabilities.send` are asked for). */
+  send(message: OutgoingMessage): Promise<void>;
+  /** Deletes a message; present when `capabilities.moderation.deleteMessage`. */
+  deleteMessage?(channel: ChatChannel, messageId: string): Promise<void>;
+  /** Times a user out; present when `capabilities.moderation.timeout`. */
+  timeout?(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void>;
+  /** Optional platform lookups for the template functions `user()` and `channel()`. */
+  readonly lookups?: PlatformLookups;
+}

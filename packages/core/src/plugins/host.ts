@@ -1,0 +1,412 @@
+import type { Logger } from "pino";
+import { z } from "zod";
+import { chatChannelSchema, chatEventSchema } from "../chat/event.js";
+import type { ChatChannel, ChatEvent } from "../chat/event.js";
+import { notifySubSchema } from "../notifications/notifysub.js";
+import type { NotifySub } from "../notifications/notifysub.js";
+import { SEND_AS } from "./contract.js";
+import type {
+  EmitResult,
+  ModerationEvent,
+  OutgoingMessage,
+  PlatformLookups,
+  PlatformPlugin,
+  PluginCapabilities,
+  PluginContext,
+  PluginMetadata,
+  PluginStatus,
+  SendAs,
+} from "./contract.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
+import { checkPlugin, formatIssues } from "./metadata.js";
+import { RecentIds } from "./recent-ids.js";
+import { CORE_VERSION } from "./version.js";
+
+/** An answer of the bot runtime: the host sends it to the channel the chat event came from. */
+export interface HostAction {
+  text: string;
+  /** `say`, `reply`, `action`, `announce` (aliases: `message`, `me`, `announcement`). */
+  send_as: string;
+  /** Message id to reply to; defaults to the triggering message for `reply`. */
+  reply_to?: string | null;
+}
+
+/** Who emitted something: the registered plugin's metadata. */
+export type PluginSource = Readonly<PluginMetadata>;
+
+/** An event for the channel's public `.chat` room (socket events `message`, `delete-message`, `clear-chat`). */
+export type ChatRoomEvent =
+  | { event: "message"; platform: string; channel: ChatChannel; payload: ChatEvent }
+  | { event: "delete-message"; platform: string; channel: ChatChannel; payload: { id: string; channel: string } }
+  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string } };
+
+/** Options of a {@link PluginHost}. */
+export interface PluginHostOptions {
+  logger: Logger;
+  /** The running core version plugins are checked against (default {@link CORE_VERSION}). */
+  coreVersion?: string;
+  /** The bot runtime: a validated chat event in, the answers to send out. */
+  runtime?: (event: ChatEvent, source: PluginSource) => Promise<readonly HostAction[]> | readonly HostAction[];
+  /** The alert log: a validated, de-duplicated notification from a plugin. */
+  alerts?: (notification: NotifySub, source: PluginSource) => void | Promise<void>;
+  /** Publishes chat and moderation events to the channel's `.chat` room. */
+  chatRoom?: (event: ChatRoomEvent) => void;
+  /** How many chat/notification ids each plugin's de-duplication remembers (default 10 000). */
+  dedupeCapacity?: number;
+}
+
+/** Counters of one plugin since registration. */
+export interface PluginCounters {
+  chat: number;
+  notifications: number;
+  moderation: number;
+  duplicates: number;
+  rejected: number;
+  sent: number;
+  sendFailures: number;
+}
+
+/** Health of one registered plugin, as `GET /health`-style endpoints show it. */
+export interface PluginHealth {
+  name: string;
+  platform: string;
+  version: string;
+  status: PluginStatus;
+  detail: string | null;
+  /** When the status last changed (ms since epoch). */
+  since: number;
+  counters: PluginCounters;
+}
+
+interface Entry {
+  plugin: PlatformPlugin;
+  metadata: PluginMetadata;
+  capabilities: PluginCapabilities;
+  logger: Logger;
+  status: PluginStatus;
+  detail: string | null;
+  since: number;
+  controller: AbortController | null;
+  counters: PluginCounters;
+  chatIds: RecentIds;
+  notificationIds: RecentIds;
+}
+
+const SEND_AS_ALIASES: Readonly<Record<string, SendAs>> = {
+  say: "say",
+  message: "say",
+  chat: "say",
+  reply: "reply",
+  action: "action",
+  me: "action",
+  announce: "announce",
+  announcement: "announce",
+};
+
+/** Maps a runtime `send_as` value (or an alias) to a {@link SendAs}; null when unknown. */
+export function normalizeSendAs(value: string): SendAs | null {
+  return SEND_AS_ALIASES[value.toLowerCase()] ?? null;
+}
+
+const moderationEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("delete-message"), channel: chatChannelSchema, id: z.string().min(1).max(256) }),
+  z.object({ type: z.literal("clear-chat"), channel: chatChannelSchema, user_platform_id: z.string().max(256).nullable() }),
+]);
+
+/**
+ * Registers platform plugins, checks their metadata, and routes what they emit:
+ * chat -> `.chat` room + bot runtime -> plugin send; notifications -> alert log; moderation -> `.chat` room.
+ */
+export class PluginHost {
+  readonly #options: PluginHostOptions;
+  readonly #entries = new Map<string, Entry>();
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(options: PluginHostOptions) {
+    this.#options = options;
+  }
+
+  /** Checks and registers a plugin (not yet connected). Throws a {@link PluginError} naming the problem. */
+  register(plugin: PlatformPlugin): PluginSource {
+    const { metadata, capabilities } = checkPlugin(plugin, this.#options.coreVersion ?? CORE_VERSION);
+    if (this.#entries.has(metadata.name)) {
+      throw new PluginError(PLUGIN_ERROR_CODES.duplicate, `A plugin named ${metadata.name} is already registered`, {
+        details: { plugin: metadata.name },
+      });
+    }
+    const capacity = this.#options.dedupeCapacity ?? 10_000;
+    this.#entries.set(metadata.name, {
+      plugin,
+      metadata: Object.freeze({ ...metadata }),
+      capabilities,
+      logger: this.#options.logger.child({ plugin: metadata.name }),
+      status: "idle",
+      detail: null,
+      since: Date.now(),
+      controller: null,
+      counters: { chat: 0, notifications: 0, moderation: 0, duplicates: 0, rejected: 0, sent: 0, sendFailures: 0 },
+      chatIds: new RecentIds(capacity),
+      notificationIds: new RecentIds(capacity),
+    });
+    return Object.freeze({ ...metadata });
+  }
+
+  /** Names of the registered plugins, in registration order. */
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** The registered plugin of that name. */
+  get(name: string): PlatformPlugin {
+    return this.#entry(name).plugin;
+  }
+
+  /** Connects every registered plugin that is not connected; a failing plugin is reported, not thrown. */
+  async start(): Promise<PluginHealth[]> {
+    await Promise.all([...this.#entries.keys()].map((name) => this.connect(name).catch(() => undefined)));
+    return this.health();
+  }
+
+  /** Connects one plugin. Rejects with a {@link PluginError} when its connect fails. */
+  async connect(name: string): Promise<void> {
+    const entry = this.#entry(name);
+    if (entry.controller && !entry.controller.signal.aborted) return;
+    const controller = new AbortController();
+    entry.controller = controller;
+    this.#setStatus(entry, "connecting", null);
+    try {
+      await entry.plugin.connect(this.#context(entry, controller.signal));
+      if (entry.status === "connecting") this.#setStatus(entry, "connected", null);
+    } catch (cause) {
+      controller.abort();
+      const message = cause instanceof Error ? cause.message : String(cause);
+      this.#setStatus(entry, "failed", message);
+      entry.logger.error({ err: cause }, "plugin failed to connect");
+      throw new PluginError(PLUGIN_ERROR_CODES.failed, `Plugin ${name} failed to connect: ${message}`, {
+        cause,
+        details: { plugin: name },
+      });
+    }
+  }
+
+  /** Disconnects every plugin and waits for the answers still being sent. */
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.#entries.values()].map(async (entry) => {
+        if (!entry.controller) return;
+        entry.controller.abort();
+        entry.controller = null;
+        try {
+          await entry.plugin.disconnect();
+        } catch (err) {
+          entry.logger.warn({ err }, "plugin failed to disconnect cleanly");
+        }
+        this.#setStatus(entry, "disconnected", null);
+      }),
+    );
+    await this.idle();
+  }
+
+  /** Resolves once every chat event routed so far has been answered (or failed). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Health of every registered plugin. */
+  health(): PluginHealth[] {
+    return [...this.#entries.values()].map((entry) => ({
+      name: entry.metadata.name,
+      platform: entry.metadata.platform,
+      version: entry.metadata.version,
+      status: entry.status,
+      detail: entry.detail,
+      since: entry.since,
+      counters: { ...entry.counters },
+    }));
+  }
+
+  /** Platform lookups (`user()`, `channel()`) of the first plugin serving `platform` that offers them. */
+  lookups(platform: string): PlatformLookups | null {
+    for (const entry of this.#entries.values()) {
+      if (entry.metadata.platform === platform && entry.plugin.lookups) return entry.plugin.lookups;
+    }
+    return null;
+  }
+
+  /**
+   * Sends through a plugin. A `send_as` the plugin does not declare falls back to `say` (a reply
+   * without a message id too), so an answer is never lost for want of a feature.
+   */
+  async send(name: string, message: OutgoingMessage): Promise<void> {
+    const entry = this.#entry(name);
+    let sendAs: SendAs = entry.capabilities.send.includes(message.send_as) ? message.send_as : "say";
+    if (sendAs === "reply" && !message.reply_to) sendAs = "say";
+    try {
+      await entry.plugin.send({ ...message, send_as: sendAs, reply_to: sendAs === "reply" ? message.reply_to : null });
+      entry.counters.sent++;
+    } catch (cause) {
+      entry.counters.sendFailures++;
+      const text = cause instanceof Error ? cause.message : String(cause);
+      throw new PluginError(PLUGIN_ERROR_CODES.failed, `Plugin ${name} failed to send: ${text}`, { cause, details: { plugin: name } });
+    }
+  }
+
+  /** Deletes a message through a plugin that declares `moderation.deleteMessage`. */
+  async deleteMessage(name: string, channel: ChatChannel, messageId: string): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.capabilities.moderation.deleteMessage || !entry.plugin.deleteMessage) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} cannot delete messages`, { details: { plugin: name } });
+    }
+    await entry.plugin.deleteMessage(channel, messageId);
+  }
+
+  /** Times a user out through a plugin that declares `moderation.timeout`. */
+  async timeout(name: string, channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null = null): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.capabilities.moderation.timeout || !entry.plugin.timeout) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} cannot time users out`, { details: { plugin: name } });
+    }
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 1_209_600) {
+      throw new PluginError(PLUGIN_ERROR_CODES.eventInvalid, "timeout seconds: must be an integer from 1 to 1209600 (two weeks)", {
+        details: { plugin: name, seconds },
+      });
+    }
+    await entry.plugin.timeout(channel, userPlatformId, seconds, reason);
+  }
+
+  #entry(name: string): Entry {
+    const entry = this.#entries.get(name);
+    if (!entry) {
+      throw new PluginError(PLUGIN_ERROR_CODES.notFound, `No plugin named ${name} is registered`, { details: { plugin: name } });
+    }
+    return entry;
+  }
+
+  #setStatus(entry: Entry, status: PluginStatus, detail: string | null): void {
+    if (entry.status === status && entry.detail === detail) return;
+    entry.status = status;
+    entry.detail = detail;
+    entry.since = Date.now();
+    entry.logger.info({ status, detail }, "plugin status");
+  }
+
+  #context(entry: Entry, signal: AbortSignal): PluginContext {
+    const refuse = (reason: "invalid" | "duplicate" | "stopped", message: string): EmitResult => {
+      if (reason === "invalid") {
+        entry.counters.rejected++;
+        entry.logger.warn({ code: PLUGIN_ERROR_CODES.eventInvalid }, message);
+      } else if (reason === "duplicate") {
+        entry.counters.duplicates++;
+      }
+      return { accepted: false, reason, message };
+    };
+    const platform = entry.metadata.platform;
+    return {
+      logger: entry.logger,
+      signal,
+      emitChat: (raw) => {
+        if (signal.aborted) return refuse("stopped", "plugin is disconnected");
+        const parsed = chatEventSchema.safeParse(raw);
+        if (!parsed.success) return refuse("invalid", `chat event refused: ${formatIssues(parsed.error, "event")}`);
+        const event = parsed.data;
+        if (event.platform !== platform) {
+          return refuse("invalid", `chat event refused: event.platform: must be ${platform}, got ${event.platform}`);
+        }
+        if (!entry.chatIds.add(event.id)) return refuse("duplicate", `chat event ${event.id} seen already`);
+        entry.counters.chat++;
+        this.#publish({ event: "message", platform, channel: event.channel, payload: event }, entry);
+        this.#answer(entry, event);
+        return { accepted: true };
+      },
+      emitNotification: (raw) => {
+        if (signal.aborted) return refuse("stopped", "plugin is disconnected");
+        const parsed = notifySubSchema.safeParse(raw);
+        if (!parsed.success) return refuse("invalid", `notification refused: ${formatIssues(parsed.error, "notification")}`);
+        const notification = parsed.data;
+        if (notification.subscription.condition.platform !== platform) {
+          return refuse(
+            "invalid",
+            `notification refused: notification.subscription.condition.platform: must be ${platform}, got ${notification.subscription.condition.platform}`,
+          );
+        }
+        if (!entry.notificationIds.add(notification.notification.id)) {
+          return refuse("duplicate", `notification ${notification.notification.id} seen already`);
+        }
+        entry.counters.notifications++;
+        const sink = this.#options.alerts;
+        if (sink) {
+          this.#track(
+            Promise.resolve()
+              .then(() => sink(notification, entry.metadata))
+              .catch((err: unknown) => entry.logger.error({ err }, "alert log refused a notification")),
+          );
+        }
+        return { accepted: true };
+      },
+      emitModeration: (raw) => {
+        if (signal.aborted) return refuse("stopped", "plugin is disconnected");
+        const parsed = moderationEventSchema.safeParse(raw);
+        if (!parsed.success) return refuse("invalid", `moderation event refused: ${formatIssues(parsed.error, "event")}`);
+        const event: ModerationEvent = parsed.data;
+        entry.counters.moderation++;
+        if (event.type === "delete-message") {
+          this.#publish(
+            { event: "delete-message", platform, channel: event.channel, payload: { id: event.id, channel: event.channel.id } },
+            entry,
+          );
+        } else {
+          this.#publish({ event: "clear-chat", platform, channel: event.channel, payload: { channel: event.channel.id } }, entry);
+        }
+        return { accepted: true };
+      },
+      setStatus: (status, detail = null) => {
+        if (signal.aborted) return;
+        this.#setStatus(entry, status, detail);
+      },
+    };
+  }
+
+  #publish(event: ChatRoomEvent, entry: Entry): void {
+    try {
+      this.#options.chatRoom?.(event);
+    } catch (err) {
+      entry.logger.error({ err }, "publishing to the chat room failed");
+    }
+  }
+
+  #answer(entry: Entry, event: ChatEvent): void {
+    const runtime = this.#options.runtime;
+    if (!runtime) return;
+    this.#track(
+      (async () => {
+        let actions: readonly HostAction[];
+        try {
+          actions = await runtime(event, entry.metadata);
+        } catch (err) {
+          entry.logger.error({ err, event: event.id }, "bot runtime failed on a chat event");
+          return;
+        }
+        for (const action of actions) {
+          const text = action.text.trim();
+          if (text === "") continue;
+          const sendAs = normalizeSendAs(action.send_as);
+          if (!sendAs) {
+            entry.logger.warn({ send_as: action.send_as }, `unknown send_as, sent as say (known: ${SEND_AS.join(", ")})`);
+          }
+          const mode = sendAs ?? "say";
+          const replyTo = mode === "reply" ? (action.reply_to ?? event.id) : null;
+          try {
+            await this.send(entry.metadata.name, { channel: event.channel, text, send_as: mode, reply_to: replyTo });
+          } catch (err) {
+            entry.logger.error({ err, event: event.id }, "sending an answer failed");
+          }
+        }
+      })(),
+    );
+  }
+
+  #track(promise: Promise<void>): void {
+    this.#pending.add(promise);
+    void promise.finally(() => this.#pending.delete(promise));
+  }
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { SEND_AS } from "./contract.js";
+import type { PlatformPlugin, PluginCapabilities, PluginMetadata } from "./contract.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
+import { coreSatisfies, isValidCoreRange, isValidVersion } from "./version.js";
+
+/** zod schema of {@link PluginMetadata}. */
+export const pluginMetadataSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be 1-64 characters of a-z, 0-9 and '-', starting with a letter or digit"),
+  platform: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, "must be 1-32 characters of a-z, 0-9, '_' and '-'"),
+  version: z.string().refine(isValidVersion, "must be a semver version such as 1.2.3"),
+  core: z.string().refine(isValidCoreRange, "must be a semver range such as ^0.1.0"),
+  description: z.string().max(200).optional(),
+});
+
+/** zod schema of {@link PluginCapabilities}. */
+export const pluginCapabilitiesSchema = z.object({
+  send: z
+    .array(z.enum(SEND_AS))
+    .refine((modes) => modes.includes("say"), "must include 'say'"),
+  moderation: z.object({ deleteMessage: z.boolean(), timeout: z.boolean() }),
+});
+
+/** Formats zod issues as `path: message` lines, naming what is wrong. */
+export function formatIssues(error: z.ZodError, prefix: string): string {
+  return error.issues
+    .map((issue) => `${[prefix, ...issue.path.map(String)].join(".")}: ${issue.message}`)
+    .join("; ");
+}
+
+/**
+ * Checks a plugin before registration: metadata and capabilities against their schemas, the core
+ * version range against `coreVersion`, and that declared moderation capabilities have their methods.
+ * Throws a {@link PluginError} listing every problem; returns the parsed metadata otherwise.
+ */
+export function checkPlugin(plugin: PlatformPlugin, coreVersion: string): { metadata: PluginMetadata; capabilities: PluginCapabilities } {
+  const problems: string[] = [];
+  const metadata = pluginMetadataSchema.safeParse(plugin.metadata);
+  if (!metadata.success) problems.push(formatIssues(metadata.error, "metadata"));
+  const capabilities = pluginCapabilitiesSchema.safeParse(plugin.capabilities);
+  if (!capabilities.success) problems.push(formatIssues(capabilities.error, "capabilities"));
+  for (const method of ["channels", "connect", "disconnect", "send"] as const) {
+    if (typeof plugin[method] !== "function") problems.push(`${method}: must be a function`);
+  }
+  if (capabilities.success) {
+    if (capabilities.data.moderation.deleteMessage && typeof plugin.deleteMessage !== "function") {
+      problems.push("deleteMessage: capabilities.moderation.deleteMessage is true but the method is missing");
+    }
+    if (capabilities.data.moderation.timeout && typeof plugin.timeout !== "function") {
+      problems.push("timeout: capabilities.moderation.timeout is true but the method is missing");
+    }
+  }
+  const name = typeof plugin.metadata?.name === "string" ? plugin.metadata.name : "(unnamed)";
+  if (problems.length > 0 || !metadata.success || !capabilities.success) {
+    throw new PluginError(PLUGIN_ERROR_CODES.metadataInvalid, `Plugin ${name} is invalid: ${problems.join("; ")}`, {
+      details: { plugin: name, problems },
+    });
+  }
+  if (!coreSatisfies(coreVersion, metadata.data.core)) {
+    throw new PluginError(
+      PLUGIN_ERROR_CODES.coreVersion,
+      `Plugin ${name} needs @ovation/core ${metadata.data.core}, but this is ${coreVersion}`,
+      { details: { plugin: name, range: metadata.data.core, core: coreVersion } },
+    );
+  }
+  return { metadata: metadata.data, capabilities: capabilities.data };
+}
