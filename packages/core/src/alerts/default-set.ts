@@ -1,0 +1,32 @@
+import { ALERT_CATALOG } from "./catalog-data.js";
+import type { AlertSet } from "./schemas.js";
+import { alertSetSchema } from "./schemas.js";
+
+/**
+ * A ready AE4 alert set for a new user: every catalog type on every platform it exists on, enabled,
+ * with the catalog's default title/subtitle/chat_message, and one catch-all variation per type
+ * (`type === <type>`, no overrides) so every alert shows. Validated before it is returned.
+ */
+export function buildDefaultAlertSet(owner: { id: number; user_id: number }): AlertSet {
+  return alertSetSchema.parse({
+    id: owner.id,
+    version: 4,
+    user_id: owner.user_id,
+    active: true,
+    default: {},
+    defaults: ALERT_CATALOG.flatMap((entry) =>
+      entry.platforms.map((p) => ({
+        platform: p.platform,
+        type: entry.type,
+        name: entry.name,
+        enabled: true,
+        default: { ...p.default },
+      })),
+    ),
+    variations: ALERT_CATALOG.map((entry) => ({
+      name: `Every ${entry.name}`,
+      conditions: { "===": [{ var: "type" }, entry.type] },
+      overrides: {},
+    })),
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { platformSchema } from "../platforms.js";
+import { ALERT_TYPES } from "./catalog-data.js";
+import { conditionSchema } from "./conditions.js";
+import { ALERT_LIMITS } from "./limits.js";
+import { templateLayerSchema } from "./template-settings.js";
+
+const label = z.string().min(1).max(ALERT_LIMITS.labelLength);
+
+/** An alert type name of the catalog. */
+export const alertTypeSchema = z.enum(ALERT_TYPES, {
+  error: () => `must be an alert type of the catalog: ${ALERT_TYPES.join(", ")}`,
+});
+
+/**
+ * A type default: the settings of one alert type on one platform (layer 3 of the merge). An alert
+ * whose type+platform has no entry, or whose entry is not `enabled`, is not shown.
+ */
+export const typeDefaultSchema = z.strictObject({
+  platform: platformSchema,
+  type: alertTypeSchema,
+  name: label,
+  enabled: z.boolean(),
+  default: templateLayerSchema.default({}),
+});
+
+/**
+ * A variation: when its JsonLogic `conditions` hold for an alert, its `overrides` are merged over
+ * the type default (layer 4). `{}` as conditions matches every alert.
+ */
+export const variationSchema = z.strictObject({
+  name: label,
+  conditions: conditionSchema,
+  overrides: templateLayerSchema.default({}),
+});
+
+/**
+ * An AE4 alert set configuration. `default` (the set's global settings) may be omitted or null;
+ * `defaults` and `variations` are required. Each type default is keyed by type+platform, so a pair
+ * may appear once. Unknown top-level attributes (such as the deprecated `alert`) are dropped.
+ */
+export const alertSetSchema = z
+  .object({
+    id: z.number().int().positive(),
+    version: z.literal(4, { error: "must be 4 (AE4); an AE3 config is migrated with POST /v1/alert-configs/{id}/migrate" }),
+    user_id: z.number().int().positive(),
+    active: z.boolean(),
+    default: templateLayerSchema.nullable().optional(),
+    defaults: z.array(typeDefaultSchema).max(ALERT_LIMITS.typeDefaults),
+    variations: z.array(variationSchema).max(ALERT_LIMITS.variations),
+  })
+  .superRefine((set, ctx) => {
+    const seen = new Map<string, number>();
+    set.defaults.forEach((entry, index) => {
+      const key = `${entry.type}\u0000${entry.platform}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, index);
+      else
+        ctx.addIssue({
+          code: "custom",
+          path: ["defaults", index, "type"],
+          message: `duplicates defaults.${first}: ${entry.type} on ${entry.platform} may have one type default`,
+          params: { rule: "distinct" },
+        });
+    });
+  });
+
+/** An AE4 alert set configuration, as validated (platforms canonical, optional layers filled in). */
+export type AlertSet = z.output<typeof alertSetSchema>;
+/** An AE4 alert set configuration as accepted on input (`own3d` allowed, layers optional). */
+export type AlertSetInput = z.input<typeof alertSetSchema>;
+/** A validated type default. */
+export type TypeDefault = z.output<typeof typeDefaultSchema>;
+/** A validated variation. */
+export type Variation = z.output<typeof variationSchema>;
