@@ -1,0 +1,133 @@
+import { resolveAlert } from "@ovation/core";
+import type { QueueControl } from "@ovation/core";
+import type { BrowserSourceBootstrap } from "../bootstrap.js";
+import { AlertQueue } from "./alert-queue.js";
+import type { AlertOutcome } from "./alert-queue.js";
+import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
+import { ConfigFetchError, fetchConfig } from "./config.js";
+import type { BrowserSourceConfig } from "./config.js";
+import { openSocket } from "./connection.js";
+import type { PageStatus } from "./page-state.js";
+import { planAlert, readNotification } from "./resolve.js";
+import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
+import { retryDelayMs } from "./retry.js";
+
+/** How many acknowledged ids the page remembers to ignore a duplicate delivery. */
+const ACKED_MEMORY = 500;
+
+interface QueuedAlert {
+  id: string;
+  notification: AlertNotification;
+}
+
+// resolveAlert validates the set itself (a bad set throws a ValidationError naming the problem), so the
+// config's alert_set is handed over as received.
+const resolveStored: StoredAlertResolver = (alertSet, input) => resolveAlert(alertSet as Parameters<typeof resolveAlert>[0], input);
+
+/**
+ * Runs the alerts page: loads the configuration (retrying with backoff while the service is
+ * unreachable; stopping on a revoked token), connects, joins the room, and plays every notification
+ * through the queue, acknowledging each once it has been shown or dropped.
+ */
+export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus, nonce: string): Promise<void> {
+  let config = await loadConfigUntilReady(bootstrap, status);
+  if (!config) return;
+
+  const socket = openSocket(bootstrap);
+  const acked: string[] = [];
+  const remember = (id: string): void => {
+    acked.push(id);
+    if (acked.length > ACKED_MEMORY) acked.shift();
+  };
+
+  const queue = new AlertQueue<QueuedAlert>({
+    play: async (item, signal) => {
+      const plan = planAlert(item.notification, config?.alert_set ?? null, resolveStored, nonce);
+      if (plan.kind === "disabled") {
+        stage.dataset.lastDisabled = `${item.id}: ${plan.reason}`;
+        return;
+      }
+      if (plan.kind === "custom") await playCustomAlert(stage, item.id, plan, signal);
+      else await playStandardAlert(stage, item.id, plan.view, signal);
+    },
+    onSettled: (item, outcome: AlertOutcome) => {
+      if (outcome === "overflow") return; // not acknowledged: the server hands it over again on reconnect
+      remember(item.id);
+      socket.emit("ack", item.id);
+      if (outcome === "shown") status.shown();
+    },
+    onChange: (snapshot) => status.queue(snapshot),
+  });
+  status.queue(queue.snapshot());
+
+  socket.on("connect", () => {
+    status.state("connecting");
+    if (config) socket.emit("room", config.room);
+  });
+  socket.on("joined", () => status.state("connected"));
+  socket.on("disconnect", () => status.state("disconnected"));
+  socket.on("connect_error", (error) => {
+    status.state("disconnected");
+    status.error(`socket: ${error.message}`);
+  });
+  socket.on("error", (payload) => status.error(`${payload.code}: ${payload.message}`));
+
+  socket.on("notifysub", (payload) => {
+    const notification = readNotification(payload);
+    if (!notification) {
+      status.error("ignored a malformed notifysub payload");
+      return;
+    }
+    const id = notification.notification.id;
+    if (notification.event.replay !== true && acked.includes(id)) {
+      socket.emit("ack", id);
+      return;
+    }
+    queue.enqueue({ id, notification });
+  });
+
+  socket.on("queue-control", (control: QueueControl) => {
+    if (control.action === "skip") queue.skip();
+    else if (control.action === "pause") queue.pause();
+    else if (control.action === "resume") queue.resume();
+    else if (control.action === "clear") queue.clear();
+  });
+
+  socket.on("browser-source-updated", () => {
+    void fetchConfig(bootstrap).then(
+      (fresh) => {
+        const roomChanged = fresh.room !== config?.room;
+        config = fresh;
+        status.configLoaded();
+        if (roomChanged && socket.connected) socket.emit("room", fresh.room);
+      },
+      (error: unknown) => {
+        status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof ConfigFetchError && (error.status === 401 || error.status === 403 || error.status === 404)) {
+          queue.clear();
+          socket.disconnect();
+          status.state("error");
+        }
+      },
+    );
+  });
+}
+
+/** Loads the configuration, retrying transient failures; null when the token is refused. */
+export async function loadConfigUntilReady(bootstrap: BrowserSourceBootstrap, status: PageStatus): Promise<BrowserSourceConfig | null> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const config = await fetchConfig(bootstrap);
+      status.configLoaded();
+      return config;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      status.error(message);
+      if (error instanceof ConfigFetchError && (error.status === 401 || error.status === 403 || error.status === 404)) {
+        status.state("error");
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import { toAlertView } from "./alert-view.js";
+import type { AlertView } from "./alert-view.js";
+import { customAlertDocument, isCustomTemplate, toCustomTemplate } from "./custom-template.js";
+
+/** The input of the AE4 engine's resolver for a stored template. */
+export interface StoredAlertInput {
+  type: string;
+  platform: string;
+  data: Record<string, unknown>;
+  random: number;
+}
+
+/**
+ * Resolves a stored template (variant 1) against an alert set: the merged template, or
+ * `{disabled: true, reason}` when the type is disabled. The page uses `resolveAlert` of @ovation/core.
+ */
+export type StoredAlertResolver = (alertSet: Record<string, unknown>, input: StoredAlertInput) => unknown;
+
+/** What to do with one notification. */
+export type AlertPlan =
+  | { kind: "standard"; view: AlertView }
+  | { kind: "custom"; document: string; displayMs: number; sound: string | null; volume: number }
+  | { kind: "disabled"; reason: string };
+
+/** The part of a NotifySub notification the page reads. */
+export interface AlertNotification {
+  subscription: { type: string; condition: { platform: string } };
+  notification: { id: string };
+  event: Record<string, unknown>;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Checks a `notifysub` payload; returns null for one the page cannot use. */
+export function readNotification(payload: unknown): AlertNotification | null {
+  const root = record(payload);
+  const subscription = record(root.subscription);
+  const condition = record(subscription.condition);
+  const notification = record(root.notification);
+  const event = root.event;
+  if (typeof notification.id !== "string" || notification.id === "" || notification.id.length > 128) return null;
+  if (typeof subscription.type !== "string" || subscription.type === "") return null;
+  if (event === null || typeof event !== "object" || Array.isArray(event)) return null;
+  return {
+    subscription: { type: subscription.type, condition: { platform: typeof condition.platform === "string" ? condition.platform : "ovation" } },
+    notification: { id: notification.id },
+    event: event as Record<string, unknown>,
+  };
+}
+
+function randomOf(event: Record<string, unknown>): number {
+  const value = event.random;
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100 ? value : 1;
+}
+
+/** The engine's answer as a template, or the reason it is disabled. */
+function storedTemplate(
+  resolver: StoredAlertResolver,
+  alertSet: Record<string, unknown> | null,
+  input: StoredAlertInput,
+): { template: Record<string, unknown> } | { reason: string } {
+  if (!alertSet) return { reason: "this browser source has no alert set" };
+  let result: unknown;
+  try {
+    result = resolver(alertSet, input);
+  } catch (error) {
+    return { reason: `the alert set could not be resolved: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const answer = record(result);
+  if (answer.disabled === true) return { reason: typeof answer.reason === "string" ? answer.reason : "disabled" };
+  const template = record(answer.template);
+  return { template: Object.keys(template).length > 0 ? template : answer };
+}
+
+/**
+ * Decides how to show a notification: variant 1 (`event.template` null) through the alert set,
+ * variant 2 (an inline template) as the template itself, variant 3 (inline html/css/js) as a
+ * sandboxed document. Stream state events and alerts the set disables are `disabled`.
+ */
+export function planAlert(
+  notification: AlertNotification,
+  alertSet: Record<string, unknown> | null,
+  resolver: StoredAlertResolver,
+  nonce: string,
+): AlertPlan {
+  const data = record(notification.event.data);
+  const input: StoredAlertInput = {
+    type: notification.subscription.type,
+    platform: notification.subscription.condition.platform,
+    data,
+    random: randomOf(notification.event),
+  };
+  const inline = notification.event.template;
+  if (isCustomTemplate(inline)) {
+    const custom = toCustomTemplate(inline);
+    // user_defaults: timing and sound come from the user's stored template of this type, when there is one.
+    const stored = custom.user_defaults ? storedTemplate(resolver, alertSet, input) : null;
+    const base = toAlertView(stored && "template" in stored ? stored.template : {}, data);
+    return { kind: "custom", document: customAlertDocument(custom, data, nonce), displayMs: base.displayMs, sound: base.sound, volume: base.volume };
+  }
+  if (inline !== null && inline !== undefined) {
+    if (typeof inline !== "object" || Array.isArray(inline)) return { kind: "disabled", reason: "event.template is neither null nor a template object" };
+    return { kind: "standard", view: toAlertView(inline as Record<string, unknown>, data) };
+  }
+  if (notification.subscription.type.startsWith("stream.") || notification.subscription.type === "update") {
+    return { kind: "disabled", reason: `${notification.subscription.type} is not an alert` };
+  }
+  const stored = storedTemplate(resolver, alertSet, input);
+  if ("reason" in stored) return { kind: "disabled", reason: stored.reason };
+  return { kind: "standard", view: toAlertView(stored.template, data) };
+}

@@ -1,0 +1,48 @@
+import type { BrowserSourceBootstrap } from "../bootstrap.js";
+import { loadConfigUntilReady } from "./alerts-page.js";
+import { openSocket } from "./connection.js";
+import type { PageStatus } from "./page-state.js";
+
+const LABELS: Record<BrowserSourceBootstrap["type"], string> = {
+  alerts: "Alerts",
+  "effect-alerts": "Effect alerts",
+  scenes: "Scene",
+  goalbars: "Goal bar",
+};
+
+/**
+ * The page of effect alerts, scenes and goal bars: it loads its configuration, joins the room and
+ * shows whether it is connected.
+ */
+export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus): Promise<void> {
+  const badge = stage.ownerDocument.createElement("div");
+  badge.className = "ovation-status";
+  stage.replaceChildren(badge);
+  const show = (text: string): void => {
+    badge.textContent = `${LABELS[bootstrap.type]}: ${text}`;
+  };
+  show("loading");
+  const config = await loadConfigUntilReady(bootstrap, status);
+  if (!config) {
+    show("this browser source address is no longer valid");
+    return;
+  }
+  const socket = openSocket(bootstrap);
+  socket.on("connect", () => {
+    status.state("connecting");
+    show("connecting");
+    socket.emit("room", config.room);
+  });
+  socket.on("joined", () => {
+    status.state("connected");
+    show("connected");
+  });
+  socket.on("disconnect", () => {
+    status.state("disconnected");
+    show("disconnected, reconnecting");
+  });
+  socket.on("error", (payload) => {
+    status.error(`${payload.code}: ${payload.message}`);
+    show(`error: ${payload.message}`);
+  });
+}
