@@ -56,6 +56,24 @@ export { JSON_CALL_METHODS, fetchJson, proxyPass } from "./net/template-calls.js
 export type { ProxyPassBody, TemplateCallContext } from "./net/template-calls.js";
 
 // --- commands (bot runtime)
+export { COMMAND_ERROR_CODES, CommandError } from "./commands/command-error.js";
+export type { CommandErrorCode } from "./commands/command-error.js";
+export { COMMAND_LIMITS, ENABLE_WHEN, botCommandSchema, commandNameSchema } from "./commands/command-record.js";
+export type { BotCommand, BotCommandInput, EnableWhen } from "./commands/command-record.js";
+export { COMMAND_REGEX_MAX_LENGTH, CommandRegex } from "./commands/command-regex.js";
+export { looksPlain } from "./commands/command-renderer.js";
+export type { CommandRenderer, CommandTemplateVariables } from "./commands/command-renderer.js";
+export { COMMAND_OUTPUT_MAX_LENGTH, CommandRuntime } from "./commands/command-runtime.js";
+export type { CommandOutcome, CommandRuntimeOptions, PreparedCommand } from "./commands/command-runtime.js";
+export { CooldownTracker } from "./commands/cooldowns.js";
+export { InMemoryKeyValueStore, OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber } from "./commands/key-value-store.js";
+export type { KeyValueStore } from "./commands/key-value-store.js";
+export { PERMISSION_LEVELS, permissionLevelOf } from "./commands/permission-levels.js";
+export type { PermissionLevelName } from "./commands/permission-levels.js";
+export { OverlayTemplateCache, TEMPLATE_CACHE_LIMITS, TemplateCache } from "./commands/template-cache.js";
+export type { TemplateCacheStore } from "./commands/template-cache.js";
+export { TEMPLATE_FUNCTION_LIMITS, createTemplateFunctions } from "./commands/template-functions.js";
+export type { TemplateFunctionsOptions } from "./commands/template-functions.js";
 
 // --- plugins (platform plugin contract)
 export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";

@@ -1,0 +1,98 @@
+/**
+ * The per-channel key-value store the host implements (lowdb, Redis, SQL...): tables of fields per
+ * channel. It backs the template functions `db`, `inc`, `dec`, `set` and the points that pay a
+ * command's `price` (table {@link POINTS_TABLE}, key = the viewer's platform user id).
+ */
+export interface KeyValueStore {
+  /** Every field of `table` in `channel` (an empty object when the table does not exist). */
+  table(channel: string, table: string): Promise<Record<string, unknown>>;
+  /**
+   * Replaces one field with what `change` returns for its current value (`undefined` when absent),
+   * atomically with respect to other updates of the same field; resolves to the stored value.
+   * `change` is synchronous and may be called once only.
+   */
+  update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown>;
+}
+
+/** The table holding each viewer's points: key = the viewer's `platform_id`, value = an integer. */
+export const POINTS_TABLE = "points";
+
+/** A {@link KeyValueStore} in memory (tests, embedding, single-process bots). */
+export class InMemoryKeyValueStore implements KeyValueStore {
+  readonly #channels = new Map<string, Map<string, Map<string, unknown>>>();
+
+  async table(channel: string, table: string): Promise<Record<string, unknown>> {
+    const fields = this.#channels.get(channel)?.get(table);
+    return fields === undefined ? {} : Object.fromEntries(fields);
+  }
+
+  async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
+    let tables = this.#channels.get(channel);
+    if (tables === undefined) {
+      tables = new Map();
+      this.#channels.set(channel, tables);
+    }
+    let fields = tables.get(table);
+    if (fields === undefined) {
+      fields = new Map();
+      tables.set(table, fields);
+    }
+    const next = change(fields.get(key));
+    fields.set(key, next);
+    return next;
+  }
+}
+
+/** A number from a stored value: numbers as they are, numeric strings parsed, anything else 0. */
+export function storedNumber(value: unknown): number {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  return 0;
+}
+
+/**
+ * Takes `amount` points from `user` in `channel` when the balance covers it.
+ * Resolves to whether it was taken and the balance after.
+ */
+export async function debitPoints(store: KeyValueStore, channel: string, user: string, amount: number): Promise<{ ok: boolean; balance: number }> {
+  let ok = false;
+  let balance = 0;
+  await store.update(channel, POINTS_TABLE, user, (current) => {
+    balance = storedNumber(current);
+    if (balance < amount) return current;
+    ok = true;
+    balance -= amount;
+    return balance;
+  });
+  return { ok, balance };
+}
+
+/**
+ * A view of a store for dry runs: reads see the real data and this run's own writes; writes stay
+ * in the overlay, so a test of a command never changes stored data.
+ */
+export class OverlayKeyValueStore implements KeyValueStore {
+  readonly #base: KeyValueStore;
+  readonly #writes = new Map<string, unknown>();
+
+  constructor(base: KeyValueStore) {
+    this.#base = base;
+  }
+
+  async table(channel: string, table: string): Promise<Record<string, unknown>> {
+    const fields = await this.#base.table(channel, table);
+    const prefix = `${channel}\u0000${table}\u0000`;
+    for (const [id, value] of this.#writes) {
+      if (id.startsWith(prefix)) fields[id.slice(prefix.length)] = value;
+    }
+    return fields;
+  }
+
+  async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
+    const id = `${channel}\u0000${table}\u0000${key}`;
+    const current = this.#writes.has(id) ? this.#writes.get(id) : (await this.#base.table(channel, table))[key];
+    const next = change(current);
+    this.#writes.set(id, next);
+    return next;
+  }
+}
