@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { buildApp } from "../app.js";
+import type { OvationApp } from "../app.js";
+import { loadConfig } from "../config.js";
+import type { ServerConfig } from "../config.js";
+
+/** Every scope the server's own routes use. */
+export const ALL_SCOPES = ["alerts:manage", "chatbot:manage:commands", "user:read"];
+
+/** A fresh temporary data directory. */
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "ovation-server-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A test configuration on a data directory (loopback, quiet logs). */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): ServerConfig {
+  return loadConfig({ OVATION_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", OVATION_LOG_LEVEL: "silent", OVATION_PUBLIC_URL: "http://127.0.0.1:8080", ...env });
+}
+
+/** Builds an app on `dataDir`. */
+export async function testApp(dataDir: string, env: Record<string, string> = {}): Promise<OvationApp> {
+  return buildApp({ config: testConfig(dataDir, env), logger: pino({ level: "silent" }) });
+}
+
+/** Creates a user and a token with `scopes` directly through the repositories. */
+export function seedUser(app: OvationApp, name: string, scopes: readonly string[] = ALL_SCOPES): { userId: number; uuid: string; token: string } {
+  const user = app.ovation.repos.users.create({ name, email: `${name.toLowerCase()}@example.test` });
+  const { token } = app.ovation.repos.tokens.create({ user_id: user.id, name: "test", scopes });
+  return { userId: user.id, uuid: user.uuid, token };
+}
+
+/** Authorization headers for a token. */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}`, accept: "application/json" };
+}

@@ -1,0 +1,22 @@
+import { join } from "node:path";
+import { z } from "zod";
+
+/** File name of the admin socket in the data directory (filesystem permissions guard it). */
+export const ADMIN_SOCKET_FILE = "ovation.sock";
+
+/** Path of the admin socket of a data directory. */
+export function adminSocketPath(dataDir: string): string {
+  return join(dataDir, ADMIN_SOCKET_FILE);
+}
+
+/** A request to the running server: the CLI's store operations, so they never race its writes. */
+export const adminRequestSchema = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("user.create"), name: z.string(), email: z.string().optional() }),
+  z.object({ op: z.literal("token.create"), user: z.string(), scopes: z.string(), name: z.string().optional() }),
+]);
+
+/** An admin request. */
+export type AdminRequest = z.infer<typeof adminRequestSchema>;
+
+/** An admin answer: a result, or an error code and message. */
+export type AdminResponse = { ok: true; result: unknown } | { ok: false; code: string; message: string };

@@ -1,0 +1,83 @@
+import { chmodSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { Server } from "node:net";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { OvationError } from "@ovation/core";
+import { createToken, createUser, publicUser } from "../cli/operations.js";
+import type { Repositories } from "../store/repositories.js";
+import { adminRequestSchema, adminSocketPath } from "./admin-protocol.js";
+import type { AdminRequest, AdminResponse } from "./admin-protocol.js";
+
+const MAX_REQUEST_BYTES = 16_384;
+
+async function run(repos: Repositories, request: AdminRequest): Promise<unknown> {
+  switch (request.op) {
+    case "user.create": {
+      const user = createUser(repos, { name: request.name, ...(request.email === undefined ? {} : { email: request.email }) });
+      await repos.store.persisted();
+      return publicUser(user);
+    }
+    case "token.create": {
+      const token = createToken(repos, { user: request.user, scopes: request.scopes, ...(request.name === undefined ? {} : { name: request.name }) });
+      await repos.store.persisted();
+      return token;
+    }
+  }
+}
+
+function answer(error: unknown): AdminResponse {
+  if (error instanceof z.ZodError) return { ok: false, code: "OVATION_ERR_CLI_USAGE", message: error.issues.map((i) => i.message).join("; ") };
+  if (error instanceof OvationError) return { ok: false, code: error.code, message: error.message };
+  return { ok: false, code: "OVATION_ERR_HTTP_INTERNAL", message: "The server failed; see its log." };
+}
+
+/**
+ * Listens on `<dataDir>/ovation.sock` (mode 0600) for the CLI's `user create` / `token create`
+ * while the server runs, so the running server stays the only writer of the store.
+ * One JSON request per connection, one JSON answer back.
+ */
+export async function startAdminSocket(dataDir: string, repos: Repositories, logger: Logger): Promise<Server | null> {
+  const path = adminSocketPath(dataDir);
+  if (path.length > 100) {
+    logger.warn({ path }, "data directory path too long for the admin socket; stop the server to use `ovation user/token create`");
+    return null;
+  }
+  rmSync(path, { force: true });
+  const server = createServer((connection) => {
+    let buffer = "";
+    connection.setEncoding("utf8");
+    connection.on("data", (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_REQUEST_BYTES) {
+        connection.destroy();
+        return;
+      }
+      const newline = buffer.indexOf("\n");
+      if (newline < 0) return;
+      const line = buffer.slice(0, newline);
+      let reply: Promise<AdminResponse>;
+      try {
+        const request = adminRequestSchema.parse(JSON.parse(line));
+        reply = run(repos, request).then((result): AdminResponse => ({ ok: true, result }), answer);
+      } catch (error) {
+        reply = Promise.resolve(answer(error instanceof SyntaxError ? new z.ZodError([]) : error));
+      }
+      void reply.then((r) => connection.end(`${JSON.stringify(r)}\n`));
+    });
+    connection.on("error", () => connection.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, () => resolve());
+  });
+  chmodSync(path, 0o600);
+  return server;
+}
+
+/** Stops the admin socket and removes its file. */
+export async function stopAdminSocket(server: Server | null, dataDir: string): Promise<void> {
+  if (!server) return;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(adminSocketPath(dataDir), { force: true });
+}

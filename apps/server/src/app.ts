@@ -1,0 +1,142 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { pino } from "pino";
+import type { Logger } from "pino";
+import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
+import { hashToken } from "./auth/secrets.js";
+import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
+import type { ServerConfig } from "./config.js";
+import { ApiError } from "./errors.js";
+import { authenticate } from "./http/authenticate.js";
+import { installErrorHandler } from "./http/error-handler.js";
+import { registerRoutes } from "./http/routes/index.js";
+import { AlertHub } from "./realtime/alert-hub.js";
+import { createSocketServer } from "./realtime/socket-server.js";
+import type { SocketAuthenticator } from "./realtime/socket-types.js";
+import { createRepositories } from "./store/repositories.js";
+import { Store } from "./store/store.js";
+import type { OvationServices } from "./services.js";
+
+/** Options of `buildApp`. */
+export interface BuildAppOptions {
+  /** The validated configuration (`loadConfig()`). */
+  config: ServerConfig;
+  /** A pino logger; by default one at `config.logLevel` writing to stdout. */
+  logger?: Logger;
+  /**
+   * Fastify plugins registered after the core routes, with `app.ovation` available (identity,
+   * platform plugins). They run in the app's encapsulation context.
+   */
+  plugins?: readonly FastifyPluginAsync[];
+}
+
+/** The app: a fastify instance with socket.io attached to the same HTTP server. */
+export type OvationApp = FastifyInstance;
+
+/**
+ * Builds the Ovation server: opens the store of `config.dataDir`, wires authentication, the HTTP
+ * API (/v1, OpenAPI at /openapi.json, docs at /docs), the browser-source pages and socket.io on
+ * the same HTTP server. Does not listen; closing the app closes sockets and flushes the store.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
+  const { config } = options;
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const store = await Store.open(config.dataDir, { logger });
+  const repos = createRepositories(store);
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const defaultJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    defaultJson(request, text, done);
+  });
+
+  const verifiers = new TokenVerifierChain();
+  verifiers.register(new PersonalAccessTokenVerifier(repos.tokens, repos.users));
+  const socketAuthenticators: SocketAuthenticator[] = [];
+  const hub = new AlertHub(repos, logger);
+  const io = createSocketServer({
+    httpServer: app.server,
+    repos,
+    verifiers,
+    authenticators: socketAuthenticators,
+    hub,
+    serverId: config.serverId,
+    logger,
+  });
+
+  const services: OvationServices = {
+    config,
+    repos,
+    verifiers,
+    socketAuthenticators,
+    hub,
+    io,
+    logger,
+    authenticate: (...scopes: string[]) => authenticate(verifiers, ...scopes),
+  };
+  app.decorate("ovation", services);
+  app.decorateRequest("principal", null);
+
+  app.addHook("preClose", async () => {
+    io.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook("onClose", async () => {
+    await store.close();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => {
+      const auth = request.headers.authorization;
+      return auth ? `token:${hashToken(auth)}` : `ip:${request.ip}`;
+    },
+    allowList: (request) => request.url === "/health" || request.url.startsWith("/browser-source/assets/"),
+    errorResponseBuilder: (_request, context) =>
+      new ApiError("OVATION_ERR_HTTP_RATE_LIMITED", {
+        message: `Too Many Attempts. Retry after ${Math.ceil(context.ttl / 1000)} seconds.`,
+      }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: "Ovation API",
+        description: "Alerts, alert sets, browser sources, bot commands and queue control. Errors follow Laravel's shape with a stable `code`.",
+        version: "1.0.0",
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+
+  await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
+  for (const plugin of options.plugins ?? []) await app.register(plugin);
+  await app.ready();
+  return app;
+}

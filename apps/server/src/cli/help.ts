@@ -1,0 +1,32 @@
+import type { CliIo } from "./io.js";
+
+/** The text of `ovation --help`. */
+export const HELP_TEXT = `ovation: the Ovation server and its admin commands (all non-interactive)
+
+Usage:
+  ovation start                                      start the server (first run: creates a user,
+                                                     a default alert set, a demo command, a token)
+  ovation user create --name NAME [--email EMAIL]    create a user; prints it as JSON
+  ovation token create --user NAME [--scopes "S1 S2"] [--name LABEL]
+                                                     create a personal access token (6 months);
+                                                     prints only the token
+  ovation --help                                     this text
+
+Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
+  user:read user:manage user:manage:credentials connections alerts:manage chatbot:read
+  chatbot:manage chatbot:manage:commands widgets:manage *
+
+Environment:
+  PORT (8080)  HOST (0.0.0.0)  OVATION_DATA_DIR (./data)  OVATION_PUBLIC_URL (http://localhost:PORT)
+  OVATION_BROWSER_SOURCE_URL (<public url>/browser-source)  OVATION_OUTBOUND_ALLOWLIST (empty)
+  OVATION_LOG_LEVEL (info)  OVATION_SERVER_ID (host name)  OVATION_RATE_LIMIT_PER_MINUTE (600)
+  OVATION_BODY_LIMIT_BYTES (262144)
+
+user/token create work while the server runs (through its admin socket in the data directory).
+`;
+
+/** Prints the help. */
+export function runHelp(io: CliIo): number {
+  io.out(HELP_TEXT);
+  return 0;
+}

@@ -1,0 +1,28 @@
+import type { ServerConfig } from "../config.js";
+import type { BootstrapResult } from "./first-run.js";
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The dashboard-less quick start printed by `ovation start`. */
+export function quickStartText(config: ServerConfig, result: BootstrapResult): string {
+  const url = `${config.browserSourceUrl}/${result.browserSource.browser_source_type}/${result.browserSource.access_token}`;
+  const token = result.newToken ?? "<your token>";
+  const lines = [
+    "",
+    `Ovation is running at ${config.publicUrl} (API docs: ${config.publicUrl}/docs)`,
+    "",
+    result.newToken
+      ? `Personal access token for ${result.user.name} (shown only now, keep it secret):\n  ${result.newToken}`
+      : `The quick-start token was printed at the first start. Make another with:\n  npx ovation token create --user ${result.user.name}`,
+    "",
+    "Trigger an alert:",
+    `  curl -X POST ${config.publicUrl}/v1/alerts -H ${shellQuote(`Authorization: Bearer ${token}`)} -H 'Content-Type: application/json' -H 'Accept: application/json' -d '{"template":"follow","data":{"name":"Alice"}}'`,
+    "",
+    "Browser source (add it to OBS as a browser source, 1920x1080):",
+    `  ${url}`,
+    "",
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,111 @@
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { OvationError } from "@ovation/core";
+
+/** Log levels accepted by `OVATION_LOG_LEVEL` (pino's). */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const portSchema = z.coerce
+  .number({ error: "must be a port number" })
+  .int("must be an integer")
+  .min(0, "must be between 0 and 65535")
+  .max(65535, "must be between 0 and 65535");
+
+const urlSchema = z
+  .url({ error: "must be an absolute http(s) URL", protocol: /^https?$/ })
+  .transform((u) => u.replace(/\/+$/, ""));
+
+const positiveInt = (what: string) =>
+  z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`);
+
+/** The environment variables the server reads, with their rules. */
+export const envSchema = z.object({
+  PORT: portSchema.default(8080),
+  HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
+  OVATION_DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
+  OVATION_PUBLIC_URL: urlSchema.optional(),
+  OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
+  OVATION_OUTBOUND_ALLOWLIST: z.string().default(""),
+  OVATION_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  OVATION_SERVER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -")
+    .optional(),
+  OVATION_RATE_LIMIT_PER_MINUTE: positiveInt("a positive integer").default(600),
+  OVATION_BODY_LIMIT_BYTES: positiveInt("a positive integer").default(262_144),
+});
+
+/** The validated, frozen server configuration. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path of the data directory (lowdb file, admin socket, lock). */
+  readonly dataDir: string;
+  /** `base_url`: the public address of the API, without a trailing slash. */
+  readonly publicUrl: string;
+  /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
+  readonly browserSourceUrl: string;
+  /** Hosts and CIDRs template outbound calls may reach despite the private-range guard. */
+  readonly outboundAllowlist: readonly string[];
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** This node's id for the `serverid` sticky-session cookie. */
+  readonly serverId: string;
+  /** Requests per minute per caller (token, or IP when anonymous). */
+  readonly rateLimitPerMinute: number;
+  /** Largest accepted request body in bytes. */
+  readonly bodyLimitBytes: number;
+}
+
+/** Thrown when an environment variable has a bad value; the message names every bad variable. */
+export class ConfigError extends OvationError {
+  override readonly name: string = "ConfigError";
+  constructor(readonly problems: readonly string[]) {
+    super("OVATION_ERR_CONFIG_INVALID", `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`, {
+      details: { problems },
+    });
+  }
+}
+
+function parseAllowlist(raw: string): string[] {
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * Reads the configuration from environment variables, validates all of them at once and freezes
+ * the result. Throws `ConfigError` listing every bad variable by name.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env, cwd = process.cwd()): ServerConfig {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") present[key] = value;
+  }
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${JSON.stringify(present[String(i.path[0])] ?? "")})`));
+  }
+  const e = parsed.data;
+  const allowlist = parseAllowlist(e.OVATION_OUTBOUND_ALLOWLIST);
+  const badEntries = allowlist.filter((entry) => !/^[A-Za-z0-9.:*/_-]+$/.test(entry));
+  if (badEntries.length > 0) {
+    throw new ConfigError([`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${badEntries.join(", ")})`]);
+  }
+  const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  const publicUrl = e.OVATION_PUBLIC_URL ?? `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${e.PORT}`;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(cwd, e.OVATION_DATA_DIR),
+    publicUrl,
+    browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
+    outboundAllowlist: Object.freeze(allowlist),
+    logLevel: e.OVATION_LOG_LEVEL,
+    serverId: e.OVATION_SERVER_ID ?? (hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 64) || "ovation"),
+    rateLimitPerMinute: e.OVATION_RATE_LIMIT_PER_MINUTE,
+    bodyLimitBytes: e.OVATION_BODY_LIMIT_BYTES,
+  });
+}

@@ -1,0 +1,79 @@
+import { OvationError } from "@ovation/core";
+
+/** One entry of the error-code registry: HTTP status, default message and what it means. */
+export interface ErrorCodeEntry {
+  readonly status: number;
+  readonly message: string;
+  readonly description: string;
+}
+
+/**
+ * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits).
+ * Each code is documented in apps/server/README.md; a test keeps both in step.
+ */
+export const ERROR_CODES = {
+  OVATION_ERR_AUTH_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "No bearer token, or a token that is unknown, expired or revoked." },
+  OVATION_ERR_AUTH_MISSING_SCOPE: { status: 403, message: "This action is unauthorized.", description: "The token lacks a scope the endpoint needs; `missing_scopes` lists them." },
+  OVATION_ERR_AUTH_NOT_YOUR_USER: { status: 403, message: "This action is unauthorized.", description: "`{user}` in the path is not the caller (use your id or `@me`)." },
+  OVATION_ERR_HTTP_VALIDATION: { status: 422, message: "The given data was invalid.", description: "The body, query or path failed validation; `errors` maps each field to its messages." },
+  OVATION_ERR_HTTP_BAD_REQUEST: { status: 400, message: "The request could not be read.", description: "Malformed JSON or an unsupported request shape." },
+  OVATION_ERR_HTTP_NOT_FOUND: { status: 404, message: "Not found.", description: "No such route." },
+  OVATION_ERR_HTTP_BODY_TOO_LARGE: { status: 413, message: "The request body is too large.", description: "The body exceeds OVATION_BODY_LIMIT_BYTES (256 KiB by default)." },
+  OVATION_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Unsupported media type.", description: "Bodies must be application/json." },
+  OVATION_ERR_HTTP_RATE_LIMITED: { status: 429, message: "Too Many Attempts.", description: "More requests than OVATION_RATE_LIMIT_PER_MINUTE in a minute; wait `Retry-After` seconds." },
+  OVATION_ERR_HTTP_INTERNAL: { status: 500, message: "Server Error", description: "An unexpected failure; details are in the server log, never in the response." },
+  OVATION_ERR_ALERTS_UNKNOWN_TEMPLATE: { status: 422, message: "The selected template is invalid.", description: "A stored template name the user does not have (no enabled type default in the active alert set)." },
+  OVATION_ERR_ALERTS_NOTIFICATION_NOT_FOUND: { status: 404, message: "No such notification in the alert log.", description: "Replay of a notification id that is not (or no longer) in the user's alert log." },
+  OVATION_ERR_ALERT_SETS_NOT_FOUND: { status: 404, message: "No such alert set.", description: "The alert set does not exist or belongs to another user." },
+  OVATION_ERR_ALERT_SETS_ALREADY_MIGRATED: { status: 422, message: "The alert set already uses this engine.", description: "Migration target equals the set's engine; migration is one-way." },
+  OVATION_ERR_BROWSER_SOURCES_NOT_FOUND: { status: 404, message: "No such browser source.", description: "The browser source does not exist or belongs to another user." },
+  OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN: { status: 404, message: "This browser source address is not valid.", description: "A browser-source page or config was requested with an unknown or revoked access token." },
+  OVATION_ERR_COMMANDS_NOT_FOUND: { status: 404, message: "No such command.", description: "The command does not exist or belongs to another user." },
+  OVATION_ERR_COMMANDS_NAME_TAKEN: { status: 422, message: "The command has already been taken.", description: "The name or an alias is already used by another command of the user." },
+  OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },
+  OVATION_ERR_REALTIME_ROOM_INVALID: { status: 422, message: "The room id is not valid.", description: "A `room` event whose argument is not `<uuid>.<platform>.<platform_user_id>[.chat]`." },
+  OVATION_ERR_REALTIME_ROOM_FORBIDDEN: { status: 403, message: "You may not join this room.", description: "A socket asked to join another user's private room." },
+  OVATION_ERR_STORE_LOCKED: { status: 503, message: "The data directory is in use by another Ovation server.", description: "Two servers were started on one OVATION_DATA_DIR." },
+  OVATION_ERR_STORE_CORRUPT: { status: 500, message: "The data file cannot be read.", description: "ovation.json is not valid JSON or not an Ovation store; it is left untouched." },
+  OVATION_ERR_CLI_USAGE: { status: 400, message: "Bad command line.", description: "Unknown subcommand, missing or bad option." },
+  OVATION_ERR_CLI_USER_NOT_FOUND: { status: 404, message: "No such user.", description: "`ovation token create --user N` names no user." },
+  OVATION_ERR_CLI_USER_EXISTS: { status: 422, message: "A user with this name already exists.", description: "`ovation user create` with a name (or email) already used." },
+  OVATION_ERR_CONFIG_INVALID: { status: 500, message: "Invalid configuration.", description: "An environment variable has a bad value; the message names it." },
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+/** A code of the registry. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Laravel-style field errors: field path to messages. */
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * An error that maps to an HTTP answer: status and default message come from the registry,
+ * `errors` carries Laravel field errors (422) and `extra` any further body fields.
+ */
+export class ApiError extends OvationError {
+  override readonly name = "ApiError";
+  readonly status: number;
+  readonly errors: FieldErrors | undefined;
+  readonly extra: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; errors?: FieldErrors; extra?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(code, options.message ?? ERROR_CODES[code].message, { cause: options.cause, details: options.extra ?? {} });
+    this.status = ERROR_CODES[code].status;
+    this.errors = options.errors;
+    this.extra = Object.freeze({ ...(options.extra ?? {}) });
+  }
+
+  /** The JSON body: `{message, code, errors?, ...extra}`. */
+  toBody(): Record<string, unknown> {
+    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+  }
+}
+
+/** A 422 for one field, worded like Laravel's validator. */
+export function fieldError(field: string, message: string, code: ErrorCode = "OVATION_ERR_HTTP_VALIDATION"): ApiError {
+  return new ApiError(code, { message, errors: { [field]: [message] } });
+}

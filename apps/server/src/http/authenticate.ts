@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { Principal } from "../auth/principal.js";
+import { hasScope } from "../auth/principal.js";
+import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
+import { bearerToken } from "../auth/token-verifier-chain.js";
+import { ApiError } from "../errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The caller, set by `authenticate`; null on unauthenticated routes. */
+    principal: Principal | null;
+  }
+}
+
+/**
+ * A preHandler that requires a valid bearer token (401 `Unauthenticated.` otherwise) holding every
+ * scope in `scopes` (403 listing the missing ones otherwise).
+ */
+export function authenticate(verifiers: TokenVerifierChain, ...scopes: string[]): preHandlerAsyncHookHandler {
+  return async function requireToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerToken(request.headers.authorization);
+    const principal = token === null ? null : await verifiers.verify(token);
+    if (!principal) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+    const missing = scopes.filter((s) => !hasScope(principal, s));
+    if (missing.length > 0) {
+      throw new ApiError("OVATION_ERR_AUTH_MISSING_SCOPE", {
+        message: `This action is unauthorized: the token lacks the scope ${missing.join(", ")}.`,
+        extra: { missing_scopes: missing },
+      });
+    }
+    request.principal = principal;
+  };
+}
+
+/** The caller of an authenticated route (throws 401 if `authenticate` did not run). */
+export function callerOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+  return request.principal;
+}
+
+/** Resolves a `{user}` path segment (`@me` or the caller's id) to the caller's id; 403 for another user. */
+export function resolveUserParam(request: FastifyRequest, user: string): number {
+  const caller = callerOf(request);
+  if (user === "@me" || user === String(caller.userId)) return caller.userId;
+  throw new ApiError("OVATION_ERR_AUTH_NOT_YOUR_USER", { message: `You may only manage your own account (${caller.userId} or @me), not ${user.slice(0, 64)}.` });
+}

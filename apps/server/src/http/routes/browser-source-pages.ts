@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { ApiError } from "../../errors.js";
+import type { BrowserSourceBootstrap } from "../../pages/browser-source-bootstrap.js";
+import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
+import type { BrowserSourceRecord } from "../../store/records.js";
+import { ownRoom } from "../../realtime/rooms.js";
+import { presentAlertSet, alertSetSchema } from "./alert-set-view.js";
+import { browserSourceSchema, presentBrowserSource } from "./browser-sources.js";
+import { errorBodySchema } from "../types.js";
+import type { ZodApp } from "../types.js";
+
+/** How the page is produced: the browser-source package's renderer, or the server's fallback. */
+export interface BrowserSourcePageRenderer {
+  render(bootstrap: BrowserSourceBootstrap): string;
+  renderError(title: string, sentence: string): string;
+  /** Directory of the page's built assets, served at `/browser-source/assets/`; null when none. */
+  assetsDir: string | null;
+}
+
+const tokenParam = z.string().min(1).max(128);
+
+/**
+ * The browser-source page `GET /browser-source/:type/:token`, its assets and its configuration
+ * `GET /browser-source/api/:token/config` (docs/contracts.md). The access token in the path is the
+ * only credential; a bad or revoked token gets a plain error page (or a 404 JSON) and no data.
+ */
+export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSourcePageRenderer): Promise<void> {
+  const { repos, config } = app.ovation;
+  const browserSourcePath = new URL(config.browserSourceUrl).pathname.replace(/\/+$/, "");
+  const pagePrefix = browserSourcePath === "" ? "" : browserSourcePath;
+
+  const find = (type: string | null, token: string): BrowserSourceRecord | null => {
+    const record = repos.browserSources.findByAccessToken(token);
+    if (!record || (type !== null && record.browser_source_type !== type)) return null;
+    return repos.users.get(record.user_id) ? record : null;
+  };
+
+  app.get(
+    `${pagePrefix}/:type/:token`,
+    { schema: { hide: true, params: z.object({ type: z.string().max(32), token: z.string().max(256) }) } },
+    async (request, reply) => {
+      const { type, token } = request.params;
+      reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").header("x-content-type-options", "nosniff");
+      const record = (BROWSER_SOURCE_TYPES as readonly string[]).includes(type) ? find(type, token) : null;
+      if (!record) {
+        return reply
+          .code(404)
+          .type("text/html; charset=utf-8")
+          .send(renderer.renderError("Browser source not found", "This browser source address is not valid. Generate a new one and paste it into your broadcasting software."));
+      }
+      const html = renderer.render({ type: record.browser_source_type, access_token: token, api_base: config.publicUrl, socket_url: config.publicUrl });
+      return reply.type("text/html; charset=utf-8").send(html);
+    },
+  );
+
+  app.get(
+    "/browser-source/api/:token/config",
+    {
+      schema: {
+        tags: ["browser sources"],
+        summary: "Configuration of a browser source, authorised by its access token",
+        params: z.object({ token: tokenParam }),
+        response: {
+          200: z.object({ browser_source: browserSourceSchema, room: z.string(), alert_set: alertSetSchema.nullable() }),
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store").header("access-control-allow-origin", "*");
+      const record = find(null, request.params.token);
+      const user = record ? repos.users.get(record.user_id) : null;
+      if (!record || !user) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
+      let alertSet = null;
+      if (record.browser_source_type === "alerts") {
+        alertSet = record.identifier === null ? repos.alertSets.activeForUser(user.id) : repos.alertSets.getForUser(user.id, Number(record.identifier));
+      }
+      return {
+        browser_source: presentBrowserSource(record, config.browserSourceUrl),
+        room: ownRoom(user),
+        alert_set: alertSet ? presentAlertSet(alertSet) : null,
+      };
+    },
+  );
+}

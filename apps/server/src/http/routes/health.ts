@@ -1,0 +1,30 @@
+import { z } from "zod";
+import type { ZodApp } from "../types.js";
+
+/** `GET /health` for probes and `GET /server-ids` for sticky sessions. */
+export async function healthRoutes(app: ZodApp): Promise<void> {
+  const startedAt = Date.now();
+  app.get(
+    "/health",
+    {
+      schema: {
+        tags: ["service"],
+        summary: "Liveness probe",
+        response: { 200: z.object({ status: z.literal("ok"), uptime_seconds: z.number(), server_id: z.string() }) },
+      },
+    },
+    async () => ({ status: "ok" as const, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), server_id: app.ovation.config.serverId }),
+  );
+  app.get(
+    "/server-ids",
+    {
+      schema: {
+        tags: ["service"],
+        summary: "Server ids a socket client may put in the serverid cookie",
+        response: { 200: z.array(z.string()) },
+      },
+    },
+    async () => [app.ovation.config.serverId],
+  );
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,29 @@
+import { existsSync } from "node:fs";
+import fastifyStatic from "@fastify/static";
+import { renderFallbackPage } from "../../pages/fallback-page.js";
+import { errorPage } from "../../pages/html.js";
+import type { ZodApp } from "../types.js";
+import { alertQueueRoutes } from "./alert-queue.js";
+import { browserSourcePageRoutes } from "./browser-source-pages.js";
+import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
+import { browserSourceRoutes } from "./browser-sources.js";
+import { healthRoutes } from "./health.js";
+import { userRoutes } from "./users.js";
+
+const pageRenderer: BrowserSourcePageRenderer = {
+  render: renderFallbackPage,
+  renderError: errorPage,
+  assetsDir: null,
+};
+
+/** Registers every route of the app. */
+export async function registerRoutes(app: ZodApp): Promise<void> {
+  await healthRoutes(app);
+  await userRoutes(app);
+  await browserSourceRoutes(app);
+  await alertQueueRoutes(app);
+  await browserSourcePageRoutes(app, pageRenderer);
+  if (pageRenderer.assetsDir !== null && existsSync(pageRenderer.assetsDir)) {
+    await app.register(fastifyStatic, { root: pageRenderer.assetsDir, prefix: "/browser-source/assets/", decorateReply: false, index: false, maxAge: 3_600_000 });
+  }
+}

@@ -1,0 +1,163 @@
+import { randomInt, randomUUID } from "node:crypto";
+import type { BrowserSourceUpdated, NotifySub, QueueControl } from "@ovation/core";
+import type { Logger } from "pino";
+import { ApiError } from "../errors.js";
+import type { Repositories } from "../store/repositories.js";
+import { timestamp } from "../store/records.js";
+import type { AlertLogEntry } from "../store/records.js";
+import { userRooms } from "./rooms.js";
+import type { OvationIo, OvationSocket } from "./socket-types.js";
+
+/** How many real notification ids per user the de-duplication memory keeps. */
+export const DEDUP_MEMORY_PER_USER = 10_000;
+
+/** An alert to publish to a user's browser sources. */
+export interface AlertInput {
+  userId: number;
+  /** `subscription.type`: an alert type of the catalog (or a stream event). */
+  type: string;
+  platform: string;
+  platformId: string;
+  data: Record<string, unknown>;
+  /** Inline template (variants 2 and 3), or null to resolve against the alert set. */
+  template: Record<string, unknown> | null;
+  /** Test alerts are shown and logged but never enter the de-duplication memory. */
+  test: boolean;
+  /** A notification id from the source (a platform message id); a fresh uuid when absent. */
+  notificationId?: string;
+}
+
+/** What `publish` did. */
+export interface PublishResult {
+  notification: NotifySub;
+  /** True when the id was already seen: nothing was sent and `notification` is the earlier one. */
+  duplicate: boolean;
+}
+
+/** Queue actions of `/v1/alerts/queue/{action}` that go straight to the browser sources. */
+export type QueueAction = QueueControl["action"];
+
+/**
+ * Delivers alerts: keeps the per-user alert log, sends `notifysub` to the user's rooms, replays
+ * what a browser source has not acknowledged when it joins, de-duplicates by notification id and
+ * relays queue control.
+ */
+export class AlertHub {
+  readonly #seen = new Map<number, Set<string>>();
+  #io: OvationIo | null = null;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly logger: Logger,
+  ) {
+    for (const { userId, id } of repos.alertLog.realNotificationIds()) this.#remember(userId, id);
+  }
+
+  /** Connects the hub to the socket.io server it emits on. */
+  attach(io: OvationIo): void {
+    this.#io = io;
+  }
+
+  #remember(userId: number, id: string): void {
+    let seen = this.#seen.get(userId);
+    if (!seen) {
+      seen = new Set();
+      this.#seen.set(userId, seen);
+    }
+    seen.add(id);
+    if (seen.size > DEDUP_MEMORY_PER_USER) {
+      const oldest = seen.values().next();
+      if (!oldest.done) seen.delete(oldest.value);
+    }
+  }
+
+  #rooms(userId: number): string[] {
+    const user = this.repos.users.get(userId);
+    return user ? userRooms(this.repos, user) : [];
+  }
+
+  /** Logs and emits an alert (unless its id is a known duplicate of a real alert). */
+  publish(input: AlertInput): PublishResult {
+    const id = input.notificationId ?? randomUUID();
+    if (!input.test && input.notificationId !== undefined && this.#seen.get(input.userId)?.has(id)) {
+      const earlier = this.repos.alertLog.find(input.userId, id);
+      if (earlier) return { notification: earlier.notification, duplicate: true };
+      return { notification: this.#build(input, id), duplicate: true };
+    }
+    const notification = this.#build(input, id);
+    if (!input.test) this.#remember(input.userId, id);
+    this.repos.alertLog.append(input.userId, notification, input.test);
+    this.#io?.to(this.#rooms(input.userId)).emit("notifysub", notification);
+    return { notification, duplicate: false };
+  }
+
+  #build(input: AlertInput, id: string): NotifySub {
+    return {
+      subscription: { type: input.type, version: "1", condition: { platform: input.platform, platform_id: input.platformId } },
+      notification: { id, created_at: timestamp() },
+      event: { data: input.data, random: randomInt(1, 101), template: input.template, test: input.test },
+    };
+  }
+
+  /**
+   * Called when a browser-source socket joins one of its user's rooms: sends the queue state and
+   * every alert this source has not acknowledged, once per socket, oldest first. Runs
+   * synchronously right after the join, so no live alert can slip in between or arrive twice.
+   */
+  replayTo(socket: OvationSocket): void {
+    const identity = socket.data.identity;
+    if (identity.kind !== "browser-source" || socket.data.replayed) return;
+    socket.data.replayed = true;
+    const source = this.repos.browserSources.get(identity.browserSourceId);
+    if (!source || source.browser_source_type !== "alerts") return;
+    if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
+    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, Date.parse(source.created_at));
+    for (const entry of pending) socket.emit("notifysub", entry.notification);
+    if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
+  }
+
+  /** Records a browser source's acknowledgement. */
+  acknowledge(socket: OvationSocket, notificationId: unknown): void {
+    const identity = socket.data.identity;
+    if (identity.kind !== "browser-source" || typeof notificationId !== "string" || notificationId.length > 128) return;
+    this.repos.alertLog.acknowledge(identity.userId, identity.browserSourceId, notificationId);
+  }
+
+  /** Sends a queue action to every browser source of the user (and remembers pause/clear). */
+  control(userId: number, action: QueueAction): void {
+    if (action === "pause" || action === "resume") this.repos.queueState.setPaused(userId, action === "pause");
+    if (action === "clear") this.repos.alertLog.clear(userId);
+    this.#io?.to(this.#rooms(userId)).emit("queue-control", { action });
+  }
+
+  /** Sends a logged alert again, marked `event.replay: true`; throws when it is not in the log. */
+  replay(userId: number, notificationId: string): NotifySub {
+    const entry: AlertLogEntry | undefined = this.repos.alertLog.find(userId, notificationId);
+    if (!entry) {
+      throw new ApiError("OVATION_ERR_ALERTS_NOTIFICATION_NOT_FOUND", {
+        message: `No alert with notification id ${notificationId} in your alert log.`,
+        errors: { notification_id: [`No alert with notification id ${notificationId} in your alert log.`] },
+      });
+    }
+    const notification: NotifySub = { ...entry.notification, event: { ...entry.notification.event, replay: true } };
+    this.#io?.to(this.#rooms(userId)).emit("notifysub", notification);
+    return notification;
+  }
+
+  /** Tells the user's browser sources to reload their configuration. */
+  browserSourceUpdated(userId: number, update: BrowserSourceUpdated): void {
+    this.#io?.to(this.#rooms(userId)).emit("browser-source-updated", update);
+  }
+
+  /** Disconnects the sockets of a browser source whose token was revoked. */
+  disconnectBrowserSource(browserSourceId: number): void {
+    if (!this.#io) return;
+    for (const socket of this.#io.sockets.sockets.values()) {
+      const identity = socket.data.identity;
+      if (identity?.kind === "browser-source" && identity.browserSourceId === browserSourceId) {
+        socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This browser source address was regenerated." });
+        socket.disconnect(true);
+      }
+    }
+  }
+}

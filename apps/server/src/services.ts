@@ -1,0 +1,29 @@
+import type { preHandlerAsyncHookHandler } from "fastify";
+import type { Logger } from "pino";
+import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
+import type { ServerConfig } from "./config.js";
+import type { AlertHub } from "./realtime/alert-hub.js";
+import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
+import type { Repositories } from "./store/repositories.js";
+
+/** What the app shares with its route modules and with plugins (identity, platforms). */
+export interface OvationServices {
+  readonly config: ServerConfig;
+  readonly repos: Repositories;
+  /** Bearer-token verifiers; the identity module registers its OAuth tokens here. */
+  readonly verifiers: TokenVerifierChain;
+  /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
+  readonly socketAuthenticators: SocketAuthenticator[];
+  readonly hub: AlertHub;
+  readonly io: OvationIo;
+  readonly logger: Logger;
+  /** A preHandler requiring a bearer token with every one of `scopes`. */
+  authenticate(...scopes: string[]): preHandlerAsyncHookHandler;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The Ovation services of this app. */
+    ovation: OvationServices;
+  }
+}

@@ -1,0 +1,88 @@
+import { Store } from "./store.js";
+import { timestamp } from "./records.js";
+import type { AlertSetRecord } from "./records.js";
+
+/** Alert sets. At most one set per user is active; the first set a user gets is active. */
+export class AlertSetsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Stores a new set; it becomes active when `active` is true or the user has no active set. */
+  create(input: { user_id: number; name: string; version: number; config: Record<string, unknown>; active?: boolean }): AlertSetRecord {
+    return this.store.update((data) => {
+      const now = timestamp();
+      const hasActive = data.alert_sets.some((s) => s.user_id === input.user_id && s.active);
+      const active = input.active === true || !hasActive;
+      if (active) for (const s of data.alert_sets) if (s.user_id === input.user_id) s.active = false;
+      const record: AlertSetRecord = {
+        id: Store.nextId(data, "alert_sets"),
+        user_id: input.user_id,
+        name: input.name,
+        version: input.version,
+        active,
+        config: input.config,
+        created_at: now,
+        updated_at: now,
+      };
+      data.alert_sets.push(record);
+      return structuredClone(record);
+    });
+  }
+
+  /** The set with this id owned by this user, or null. */
+  getForUser(userId: number, id: number): AlertSetRecord | null {
+    const r = this.store.data.alert_sets.find((s) => s.id === id && s.user_id === userId);
+    return r ? structuredClone(r) : null;
+  }
+
+  /** The user's active set, or null. */
+  activeForUser(userId: number): AlertSetRecord | null {
+    const r = this.store.data.alert_sets.find((s) => s.user_id === userId && s.active);
+    return r ? structuredClone(r) : null;
+  }
+
+  /** The sets of a user, by id. */
+  listForUser(userId: number): AlertSetRecord[] {
+    return this.store.data.alert_sets.filter((s) => s.user_id === userId).map((s) => structuredClone(s));
+  }
+
+  /** Replaces name, version and/or config; null when not found. */
+  update(userId: number, id: number, changes: { name?: string; version?: number; config?: Record<string, unknown> }): AlertSetRecord | null {
+    return this.store.update((data) => {
+      const r = data.alert_sets.find((s) => s.id === id && s.user_id === userId);
+      if (!r) return null;
+      if (changes.name !== undefined) r.name = changes.name;
+      if (changes.version !== undefined) r.version = changes.version;
+      if (changes.config !== undefined) r.config = changes.config;
+      r.updated_at = timestamp();
+      return structuredClone(r);
+    });
+  }
+
+  /** Makes this set the user's only active set; null when not found. */
+  activate(userId: number, id: number): AlertSetRecord | null {
+    return this.store.update((data) => {
+      const r = data.alert_sets.find((s) => s.id === id && s.user_id === userId);
+      if (!r) return null;
+      const now = timestamp();
+      for (const s of data.alert_sets) {
+        if (s.user_id !== userId) continue;
+        const active = s.id === id;
+        if (s.active !== active) {
+          s.active = active;
+          s.updated_at = now;
+        }
+      }
+      return structuredClone(r);
+    });
+  }
+
+  /** Deletes a set; false when not found. Deleting the active set leaves the user without one. */
+  remove(userId: number, id: number): boolean {
+    return this.store.update((data) => {
+      const index = data.alert_sets.findIndex((s) => s.id === id && s.user_id === userId);
+      if (index < 0) return false;
+      data.alert_sets.splice(index, 1);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { Store } from "./store.js";
+import { timestamp } from "./records.js";
+import type { ConnectionRecord } from "./records.js";
+
+/** Platform accounts linked to users. One platform account belongs to at most one user. */
+export class ConnectionsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Links (or re-links, updating the username) a platform account to a user. */
+  upsert(input: { user_id: number; platform: string; platform_user_id: string; username: string; avatar_url?: string | null }): ConnectionRecord {
+    return this.store.update((data) => {
+      const now = timestamp();
+      const existing = data.connections.find((c) => c.platform === input.platform && c.platform_user_id === input.platform_user_id);
+      if (existing) {
+        Object.assign(existing, { user_id: input.user_id, username: input.username, avatar_url: input.avatar_url ?? existing.avatar_url, updated_at: now });
+        return { ...existing };
+      }
+      const connection: ConnectionRecord = {
+        id: Store.nextId(data, "connections"),
+        user_id: input.user_id,
+        platform: input.platform,
+        platform_user_id: input.platform_user_id,
+        username: input.username,
+        avatar_url: input.avatar_url ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      data.connections.push(connection);
+      return { ...connection };
+    });
+  }
+
+  /** The connections of a user. */
+  listForUser(userId: number): ConnectionRecord[] {
+    return this.store.data.connections.filter((c) => c.user_id === userId).map((c) => ({ ...c }));
+  }
+
+  /** The connection of a platform account, or null. */
+  findByPlatformId(platform: string, platformUserId: string): ConnectionRecord | null {
+    const c = this.store.data.connections.find((x) => x.platform === platform && x.platform_user_id === platformUserId);
+    return c ? { ...c } : null;
+  }
+
+  /** Unlinks a connection of a user; false when there was none. */
+  remove(userId: number, id: number): boolean {
+    return this.store.update((data) => {
+      const index = data.connections.findIndex((c) => c.id === id && c.user_id === userId);
+      if (index < 0) return false;
+      data.connections.splice(index, 1);
+      return true;
+    });
+  }
+}

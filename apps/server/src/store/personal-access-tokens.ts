@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { hashToken } from "../auth/secrets.js";
+import { Store } from "./store.js";
+import { timestamp } from "./records.js";
+import type { PersonalAccessTokenRecord } from "./records.js";
+
+/** Prefix of every personal access token, so leaked tokens are easy to spot and to route. */
+export const PAT_PREFIX = "ovpat_";
+/** Personal access tokens live six months (the reference's lifetime) and are not refreshable. */
+export const PAT_LIFETIME_MONTHS = 6;
+
+/** Personal access tokens: the raw token is returned once by `create`; only its hash is kept. */
+export class PersonalAccessTokensRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Issues a token `ovpat_<id>_<secret>` and returns the record together with the raw token. */
+  create(input: { user_id: number; name: string; scopes: readonly string[]; now?: Date }): { record: PersonalAccessTokenRecord; token: string } {
+    return this.store.update((data) => {
+      const id = Store.nextId(data, "personal_access_tokens");
+      const token = `${PAT_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
+      const now = input.now ?? new Date();
+      const expires = new Date(now);
+      expires.setUTCMonth(expires.getUTCMonth() + PAT_LIFETIME_MONTHS);
+      const record: PersonalAccessTokenRecord = {
+        id,
+        user_id: input.user_id,
+        name: input.name,
+        scopes: [...new Set(input.scopes)],
+        token_hash: hashToken(token),
+        created_at: timestamp(now),
+        expires_at: timestamp(expires),
+        revoked_at: null,
+      };
+      data.personal_access_tokens.push(record);
+      return { record: { ...record, scopes: [...record.scopes] }, token };
+    });
+  }
+
+  /** The record with this id, or null. */
+  get(id: number): PersonalAccessTokenRecord | null {
+    const r = this.store.data.personal_access_tokens.find((t) => t.id === id);
+    return r ? { ...r, scopes: [...r.scopes] } : null;
+  }
+
+  /** The tokens of a user (hashes included, never raw tokens). */
+  listForUser(userId: number): PersonalAccessTokenRecord[] {
+    return this.store.data.personal_access_tokens.filter((t) => t.user_id === userId).map((t) => ({ ...t, scopes: [...t.scopes] }));
+  }
+
+  /** Revokes a token; false when it does not exist or is already revoked. */
+  revoke(id: number): boolean {
+    return this.store.update((data) => {
+      const r = data.personal_access_tokens.find((t) => t.id === id);
+      if (!r || r.revoked_at !== null) return false;
+      r.revoked_at = timestamp();
+      return true;
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import type { NotifySub } from "@ovation/core";
+
+/** A user account. `password_hash` null means a shadow account (created through a platform login). */
+export interface UserRecord {
+  id: number;
+  uuid: string;
+  name: string;
+  email: string | null;
+  email_verified_at: string | null;
+  password_hash: string | null;
+  avatar: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A platform account linked to a user; it gives the user the room `<uuid>.<platform>.<platform_user_id>`. */
+export interface ConnectionRecord {
+  id: number;
+  user_id: number;
+  platform: string;
+  platform_user_id: string;
+  username: string;
+  avatar_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A personal access token; only the sha256 of the secret is kept. */
+export interface PersonalAccessTokenRecord {
+  id: number;
+  user_id: number;
+  name: string;
+  scopes: string[];
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** The four browser-source types of the spec. */
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars"] as const;
+/** A browser-source type. */
+export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];
+
+/**
+ * A browser source. The access token is kept as issued: the spec returns the same record (token
+ * included) when it is generated again, so it cannot be hashed; `regenerate` replaces it.
+ */
+export interface BrowserSourceRecord {
+  id: number;
+  user_id: number;
+  identifier: string | null;
+  browser_source_type: BrowserSourceType;
+  access_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An alert set. `config` holds the engine document (AE4: `default`, `defaults`, `variations`). */
+export interface AlertSetRecord {
+  id: number;
+  user_id: number;
+  name: string;
+  version: number;
+  active: boolean;
+  config: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A chat-bot command (interface.md "Bot command"); `commands` is derived on output. */
+export interface CommandRecord {
+  id: number;
+  user_id: number;
+  command: string;
+  command_aliases: string[];
+  response: string;
+  command_regex: string | null;
+  permissions: number;
+  price: number;
+  send_as: string;
+  enable_when: string;
+  user_cooldown: number;
+  global_cooldown: number;
+  is_visible: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One alert of a user's alert log, with the browser sources that have acknowledged it. */
+export interface AlertLogEntry {
+  seq: number;
+  user_id: number;
+  notification: NotifySub;
+  test: boolean;
+  /** Milliseconds since the epoch, for ordering and for browser sources created later. */
+  logged_at: number;
+  acked_by: number[];
+  /** Cleared through the queue API: never replayed. */
+  cleared: boolean;
+}
+
+/** The whole store document (schema_version 1). */
+export interface StoreData {
+  schema_version: 1;
+  sequences: Record<string, number>;
+  users: UserRecord[];
+  connections: ConnectionRecord[];
+  personal_access_tokens: PersonalAccessTokenRecord[];
+  browser_sources: BrowserSourceRecord[];
+  alert_sets: AlertSetRecord[];
+  commands: CommandRecord[];
+  alert_log: AlertLogEntry[];
+  /** Per-user queue state (paused), keyed by user id. */
+  queue_state: Record<string, { paused: boolean }>;
+  /** Data of other modules (identity, plugins), one key each; see `Store.extension`. */
+  extensions: Record<string, unknown>;
+  /** Facts about the installation (first-run bootstrap). */
+  meta: Record<string, unknown>;
+}
+
+/** An empty store document. */
+export function emptyStoreData(): StoreData {
+  return {
+    schema_version: 1,
+    sequences: {},
+    users: [],
+    connections: [],
+    personal_access_tokens: [],
+    browser_sources: [],
+    alert_sets: [],
+    commands: [],
+    alert_log: [],
+    queue_state: {},
+    extensions: {},
+    meta: {},
+  };
+}
+
+/** A timestamp in the reference's format: ISO 8601 UTC with six fractional digits (`...41.000000Z`). */
+export function timestamp(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}

@@ -1,0 +1,194 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { Low } from "lowdb";
+import { DataFile } from "lowdb/node";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { ApiError } from "../errors.js";
+import { emptyStoreData } from "./records.js";
+import type { StoreData } from "./records.js";
+
+/** File name of the store inside the data directory. */
+export const STORE_FILE = "ovation.json";
+/** File name of the lock that keeps two servers off one data directory. */
+export const LOCK_FILE = "ovation.lock";
+
+const topLevelSchema = z.object({
+  schema_version: z.literal(1),
+  sequences: z.record(z.string(), z.number()),
+  users: z.array(z.unknown()),
+  connections: z.array(z.unknown()),
+  personal_access_tokens: z.array(z.unknown()),
+  browser_sources: z.array(z.unknown()),
+  alert_sets: z.array(z.unknown()),
+  commands: z.array(z.unknown()),
+  alert_log: z.array(z.unknown()),
+  queue_state: z.record(z.string(), z.unknown()),
+  extensions: z.record(z.string(), z.unknown()),
+  meta: z.record(z.string(), z.unknown()),
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Reads the pid of the process holding the data directory, or null when nobody live holds it. */
+export function lockHolder(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, LOCK_FILE), "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function acquireLock(dataDir: string): string {
+  const path = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = lockHolder(dataDir);
+      if (holder !== null && holder !== process.pid) {
+        throw new ApiError("OVATION_ERR_STORE_LOCKED", {
+          message: `The data directory ${dataDir} is in use by another Ovation process (pid ${holder}).`,
+        });
+      }
+      if (holder === process.pid) {
+        throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `The data directory ${dataDir} is already open in this process.` });
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `Could not lock the data directory ${dataDir}.` });
+}
+
+/**
+ * The embedded store: one lowdb JSON file in the data directory, held by one process at a time.
+ * Mutations are synchronous on the in-memory document (so they are serialised by construction);
+ * the file is written atomically (lowdb/steno: temp file + rename), coalesced to one write per
+ * tick. `update` returns once memory is changed; `persisted()` resolves once it is on disk.
+ */
+export class Store {
+  readonly #db: Low<StoreData>;
+  readonly #lockPath: string;
+  readonly #logger: Logger | undefined;
+  #scheduled: Promise<void> | null = null;
+  #lastWrite: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(db: Low<StoreData>, lockPath: string, logger: Logger | undefined) {
+    this.#db = db;
+    this.#lockPath = lockPath;
+    this.#logger = logger;
+  }
+
+  /** Opens (creating if needed) the store of `dataDir` and locks the directory. */
+  static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<Store> {
+    mkdirSync(dataDir, { recursive: true });
+    const lockPath = acquireLock(dataDir);
+    try {
+      const file = join(dataDir, STORE_FILE);
+      const adapter = new DataFile<StoreData>(file, {
+        parse: (text) => {
+          let raw: unknown;
+          try {
+            raw = JSON.parse(text);
+          } catch (error) {
+            throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `${file} is not valid JSON.`, cause: error });
+          }
+          const checked = topLevelSchema.safeParse(raw);
+          if (!checked.success) {
+            const issue = checked.error.issues[0];
+            throw new ApiError("OVATION_ERR_STORE_CORRUPT", {
+              message: `${file} is not an Ovation store: ${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim(),
+            });
+          }
+          return { ...emptyStoreData(), ...(raw as StoreData) };
+        },
+        stringify: (data) => JSON.stringify(data),
+      });
+      const db = new Low<StoreData>(adapter, emptyStoreData());
+      await db.read();
+      const store = new Store(db, lockPath, options.logger);
+      await db.write();
+      return store;
+    } catch (error) {
+      rmSync(lockPath, { force: true });
+      throw error;
+    }
+  }
+
+  /** The in-memory document. Read it freely; change it only inside `update`. */
+  get data(): Readonly<StoreData> {
+    return this.#db.data;
+  }
+
+  /** Runs `fn` on the document, schedules a write and returns `fn`'s result. */
+  update<T>(fn: (data: StoreData) => T): T {
+    if (this.#closed) throw new Error("store is closed");
+    const result = fn(this.#db.data);
+    this.#schedule();
+    return result;
+  }
+
+  /** Next value of a named id sequence (1, 2, 3...). Call inside `update`. */
+  static nextId(data: StoreData, sequence: string): number {
+    const next = (data.sequences[sequence] ?? 0) + 1;
+    data.sequences[sequence] = next;
+    return next;
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.#scheduled = null;
+        const write = this.#db.write();
+        this.#lastWrite = write.catch((error: unknown) => {
+          this.#logger?.error({ err: error }, "store write failed");
+        });
+        write.then(resolve, reject);
+      });
+    });
+  }
+
+  /** Resolves once every change made so far is written to disk. */
+  async persisted(): Promise<void> {
+    if (this.#scheduled) await this.#scheduled;
+    else await this.#lastWrite;
+  }
+
+  /**
+   * A typed handle on `extensions[key]`, the place where other modules (identity, plugins) keep
+   * their data in the same file. `init` gives the value when the key is absent.
+   */
+  extension<T>(key: string, init: () => T): { read(): T; update<R>(fn: (value: T) => R): R } {
+    return {
+      read: () => (this.#db.data.extensions[key] as T | undefined) ?? init(),
+      update: <R>(fn: (value: T) => R): R =>
+        this.update((data) => {
+          const current = (data.extensions[key] as T | undefined) ?? init();
+          data.extensions[key] = current;
+          return fn(current);
+        }),
+    };
+  }
+
+  /** Flushes pending writes and releases the data directory. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.persisted();
+    this.#closed = true;
+    rmSync(this.#lockPath, { force: true });
+  }
+}
