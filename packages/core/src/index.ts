@@ -32,6 +32,99 @@ export type {
 } from "./realtime/events.js";
 
 // --- alerts (AE4 engine)
+export { ALERT_CATALOG, ALERT_TYPES } from "./alerts/catalog-data.js";
+export {
+  isAlertType,
+  getCatalogType,
+  getCatalogPlatform,
+  catalogParameters,
+  catalogPairs,
+  exampleAlertData,
+} from "./alerts/catalog.js";
+export type { AlertType } from "./alerts/catalog.js";
+export type {
+  JsonValue,
+  CatalogAlertType,
+  CatalogParameter,
+  CatalogParameterOption,
+  CatalogParameterType,
+  CatalogPlatform,
+  CatalogDefaultTexts,
+  CatalogExample,
+} from "./alerts/catalog-types.js";
+export { ALERT_LIMITS } from "./alerts/limits.js";
+export {
+  templateFieldShape,
+  templateLayerSchema,
+  hexColorSchema,
+  mediaHrefSchema,
+  styleNameSchema,
+  fontFamilySchema,
+  TEMPLATE_FIELDS,
+  ENGINE_DEFAULT_TEMPLATE,
+  KNOWN_LAYOUTS,
+} from "./alerts/template-settings.js";
+export type { AlertTemplate, TemplateField, TemplateLayer } from "./alerts/template-settings.js";
+export { CONDITION_OPERATORS, conditionIssues, conditionSchema, compileCondition, forcedValues } from "./alerts/conditions.js";
+export type { Condition, ConditionIssue, ConditionOperator, ConditionContext, CompiledCondition } from "./alerts/conditions.js";
+export { alertTypeSchema, typeDefaultSchema, variationSchema, alertSetSchema } from "./alerts/schemas.js";
+export type { AlertSet, AlertSetInput, TypeDefault, Variation } from "./alerts/schemas.js";
+export {
+  alertDataSchema,
+  storedTemplateNameSchema,
+  customTemplateSchema,
+  customFieldKeySchema,
+  customCodeTemplateSchema,
+  alertTriggerTemplateSchema,
+  alertTriggerSchema,
+  alertTestSchema,
+  isCustomCodeTemplate,
+  templateFromCustom,
+} from "./alerts/trigger.js";
+export type { AlertData, AlertTrigger, AlertTest, CustomTemplate, CustomCodeTemplate } from "./alerts/trigger.js";
+export { resolveAlert, explainAlert, compileAlertSet } from "./alerts/resolve.js";
+export type {
+  AlertInput,
+  AlertResolution,
+  AlertExplanation,
+  DisabledReason,
+  FieldExplanation,
+  FieldSource,
+  CompiledAlertSet,
+} from "./alerts/resolve.js";
+export {
+  renderPlaceholderSegments,
+  renderPlaceholdersHtml,
+  fillPlaceholders,
+  escapeHtml,
+  lookupPath,
+  placeholderText,
+  placeholderPaths,
+} from "./alerts/placeholders.js";
+export type { PlaceholderSegment } from "./alerts/placeholders.js";
+export { buildDefaultAlertSet } from "./alerts/default-set.js";
+export {
+  AE3_TYPE_MAP,
+  AE3_TYPES,
+  AE3_PARAMETERS,
+  AE3_TIER_PARAMETER,
+  AE3_DEFAULT_TEXTS,
+  AE3_ENGINE_DEFAULTS,
+  AE3_TEXT_LENGTH,
+  ae3DocumentSchema,
+  ae3SettingsSchema,
+  ae3TierSchema,
+} from "./alerts/ae3.js";
+export type { Ae3Document, Ae3DocumentInput, Ae3Settings, Ae3Type, Ae3TypeConfig } from "./alerts/ae3.js";
+export {
+  migrateAe3ToAe4,
+  migrateAe3Alert,
+  migrateAe3Text,
+  migrateAe3Settings,
+  AlertMigrationError,
+} from "./alerts/migrate.js";
+export { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError, ROOT_FIELD } from "./validation.js";
+export type { FieldErrors } from "./validation.js";
 
 // --- templates
 export type { TemplateHostFunctions } from "./templates/host-functions.js";

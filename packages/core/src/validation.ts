@@ -45,9 +45,12 @@ function closestBranch(issue: Extract<Issue, { code: "invalid_union" }>): Issue[
   // Report the branch the input came closest to (fewest problems), not every branch.
   const branches = issue.errors.filter((branch) => branch.length > 0);
   if (branches.length === 0) return undefined;
+  // A branch that failed at its root on type or literal value is one the input never tried to be.
   const typeOnly = (branch: Issue[]): boolean =>
-    branch.length === 1 && branch[0]?.code === "invalid_type" && branch[0].path.length === 0;
-  const candidates = branches.some((b) => !typeOnly(b)) ? branches.filter((b) => !typeOnly(b)) : [];
+    branch.every((i) => i.path.length === 0 && (i.code === "invalid_type" || i.code === "invalid_value"));
+  let candidates = branches.filter((b) => !typeOnly(b));
+  // Right type, wrong value (a string that is not an allowed name): that branch says what is allowed.
+  if (candidates.length === 0) candidates = branches.filter((b) => b.some((i) => i.code === "invalid_value"));
   if (candidates.length === 0) return undefined;
   return candidates.reduce((best, branch) => (branch.length < best.length ? branch : best));
 }
@@ -57,10 +60,14 @@ function collect(errors: FieldErrors, issues: readonly Issue[], base: readonly P
     const path = [...base, ...issue.path];
     const field = fieldName(path);
     switch (issue.code) {
-      case "invalid_type":
-        if (issue.input === undefined) add(errors, path, `The ${field} field is required (rule: required).`);
-        else add(errors, path, `The ${field} field must be of type ${issue.expected}, not ${describe(issue.input)} (rule: ${issue.expected}).`);
+      case "invalid_type": {
+        // zod leaves `input` out of issues unless asked (reportInput); its message names what came.
+        const received = "input" in issue ? describe(issue.input) : /received (\w+)/.exec(issue.message)?.[1];
+        if (received === "undefined") add(errors, path, `The ${field} field is required (rule: required).`);
+        else if (issue.expected === "int") add(errors, path, `The ${field} field must be an integer (rule: integer).`);
+        else add(errors, path, `The ${field} field must be of type ${issue.expected}${received ? `, not ${received}` : ""} (rule: ${issue.expected}).`);
         break;
+      }
       case "too_small": {
         const bound = issue.inclusive === false ? "greater than" : "at least";
         const what = sizeWord(issue.origin, issue.minimum);

@@ -48,7 +48,7 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
       issues.push({ path, rule: "size", message: `a condition may hold at most ${L.conditionNodes} operators and values` });
       return;
     }
-    if (depth > L.conditionDepth) {
+    if (depth > L.conditionDepth && node !== null && typeof node === "object" && !Array.isArray(node)) {
       issues.push({ path, rule: "depth", message: `a condition may be nested at most ${L.conditionDepth} levels deep` });
       return;
     }
@@ -63,7 +63,7 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
       return;
     }
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, [...path, index], depth + 1));
+      node.forEach((item, index) => walk(item, [...path, index], depth));
       return;
     }
     if (typeof node !== "object") {
@@ -128,7 +128,56 @@ export type ConditionContext = Record<string, unknown>;
 /** A compiled condition: true when the alert matches. Never throws. */
 export type CompiledCondition = (context: ConditionContext) => boolean;
 
-const engine = new LogicEngine();
+/** json-logic-engine marks generated code with this registered symbol. */
+const COMPILED = Symbol.for("json_logic_compiled");
+
+type Comparison = (a: unknown, b: unknown) => boolean;
+// JsonLogic's == and != are JavaScript's loose comparisons.
+const COMPARISONS: Record<string, Comparison> = {
+  "==": (a, b) => a == b,
+  "!=": (a, b) => a != b,
+  "===": (a, b) => a === b,
+  "!==": (a, b) => a !== b,
+  ">": (a, b) => (a as number) > (b as number),
+  ">=": (a, b) => (a as number) >= (b as number),
+  "<": (a, b) => (a as number) < (b as number),
+  "<=": (a, b) => (a as number) <= (b as number),
+};
+
+interface BuildState {
+  compile(strings: TemplateStringsArray, ...items: unknown[]): unknown;
+}
+
+/**
+ * The engine with jsonlogic.com comparison semantics. json-logic-engine 5 follows the newer JSON
+ * Logic community draft, where comparing a non-numeric string with a number throws; jsonlogic.com
+ * (and json-logic-js, the reference interpreter) answers false, so `{"!":[{">=":["abc",5]}]}` is true.
+ * The comparisons still compile inline (`(a >= b)`), so they cost nothing over the originals.
+ */
+function createEngine(): LogicEngine {
+  const engine = new LogicEngine();
+  for (const [operator, compare] of Object.entries(COMPARISONS)) {
+    const between = operator === "<" || operator === "<=";
+    engine.addMethod(
+      operator,
+      {
+        method: (args: unknown) => {
+          const list = Array.isArray(args) ? args : [args];
+          if (between && list.length === 3) return compare(list[0], list[1]) && compare(list[1], list[2]);
+          return compare(list[0], list[1]);
+        },
+        compile: (data: unknown, buildState: BuildState) => {
+          if (!Array.isArray(data) || data.length !== 2) return false;
+          return buildState.compile`(${data[0]} ${{ [COMPILED]: operator }} ${data[1]})`;
+        },
+      } as Parameters<LogicEngine["addMethod"]>[1],
+      { deterministic: true },
+    );
+  }
+  return engine;
+}
+
+const engine = createEngine();
 
 const always: CompiledCondition = () => true;
 

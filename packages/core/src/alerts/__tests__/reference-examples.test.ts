@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { explainAlert, resolveAlert } from "../resolve.js";
+import type { AlertSetInput } from "../schemas.js";
 import { alertSetSchema } from "../schemas.js";
 import { ENGINE_DEFAULT_TEMPLATE } from "../template-settings.js";
 import { fillPlaceholders } from "../placeholders.js";
 
 // The examples of interface.md: a set `default` with `"title": null`, the follow type default and
 // the Twitch cheer >= 1000 variation.
-const referenceSet = {
+const referenceSet: AlertSetInput = {
   id: 490885,
   version: 4,
   user_id: 1,
@@ -74,9 +75,9 @@ describe("reference examples of interface.md", () => {
   it("a type without a type default, a disabled one, and one without a matching variation are disabled", () => {
     expect(resolveAlert(referenceSet, { type: "raid", platform: "twitch", data: {}, random: 1 })).toEqual({ disabled: true, reason: "no_type_default" });
     expect(resolveAlert(referenceSet, { type: "follow", platform: "youtube", data: {}, random: 1 })).toEqual({ disabled: true, reason: "no_type_default" });
-    const off = { ...referenceSet, defaults: [{ ...referenceSet.defaults[0], enabled: false }] };
+    const off = { ...referenceSet, defaults: [{ ...referenceSet.defaults[0]!, enabled: false }] };
     expect(resolveAlert(off, { type: "follow", platform: "twitch", data: {}, random: 1 })).toEqual({ disabled: true, reason: "type_default_disabled" });
-    const noVariation = { ...referenceSet, variations: [referenceSet.variations[1]] };
+    const noVariation = { ...referenceSet, variations: [referenceSet.variations[1]!] };
     expect(resolveAlert(noVariation, { type: "follow", platform: "twitch", data: {}, random: 1 })).toEqual({ disabled: true, reason: "no_matching_variation" });
   });
 });

@@ -1,0 +1,139 @@
+import fc from "fast-check";
+import jsonLogic from "json-logic-js";
+import type { RulesLogic } from "json-logic-js";
+import { describe, expect, it } from "vitest";
+import { compileCondition, conditionIssues, conditionSchema, forcedValues } from "../conditions.js";
+import type { Condition } from "../conditions.js";
+import { ALERT_LIMITS } from "../limits.js";
+
+const variables = ["type", "platform", "amount", "name", "tier", "is_gift", "random", "user.name", "missing"];
+
+const literal = fc.oneof(
+  fc.integer({ min: -5, max: 2000 }),
+  fc.constantFrom("twitch", "youtube", "cheer", "follow", "1000", "2000", "", "abc", "Alice"),
+  fc.boolean(),
+  fc.constant(null),
+);
+const variable = fc.oneof(
+  fc.constantFrom(...variables).map((name) => ({ var: name })),
+  fc.tuple(fc.constantFrom(...variables), literal).map(([name, fallback]) => ({ var: [name, fallback] })),
+);
+const { condition } = fc.letrec<{ condition: Condition; operand: unknown }>((tie) => ({
+  operand: fc.oneof({ depthSize: "small", withCrossShrink: true, maxDepth: 3, depthIdentifier: "cond" }, literal, variable, tie("condition")),
+  condition: fc.oneof(
+    { depthSize: "small", withCrossShrink: true, maxDepth: 3, depthIdentifier: "cond" },
+    fc.tuple(fc.constantFrom("==", "===", "!=", "!==", ">", ">=", "<", "<="), tie("operand"), tie("operand")).map(
+      ([op, a, b]) => ({ [op]: [a, b] }),
+    ),
+    fc.tuple(fc.constantFrom("<", "<="), tie("operand"), tie("operand"), tie("operand")).map(([op, a, b, c]) => ({ [op]: [a, b, c] })),
+    fc.array(tie("condition"), { minLength: 1, maxLength: 3 }).map((parts) => ({ and: parts })),
+    fc.array(tie("condition"), { minLength: 1, maxLength: 3 }).map((parts) => ({ or: parts })),
+    tie("condition").map((part) => ({ "!": [part] })),
+    tie("condition").map((part) => ({ "!!": [part] })),
+    fc.tuple(tie("operand"), fc.constantFrom(["twitch", "kick"], ["1000", "2000"], "abcAlice")).map(([a, list]) => ({ in: [a, list] })),
+    fc.tuple(tie("condition"), tie("condition"), tie("condition")).map(([a, b, c]) => ({ if: [a, b, c] })),
+  ),
+}));
+const context = fc.record(
+  {
+    type: fc.constantFrom("cheer", "follow", "raid"),
+    platform: fc.constantFrom("twitch", "youtube", "kick"),
+    amount: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.constant("1500")),
+    name: fc.constantFrom("Alice", "abc", ""),
+    tier: fc.constantFrom("1000", "2000", "3000"),
+    is_gift: fc.boolean(),
+    random: fc.integer({ min: 1, max: 100 }),
+    user: fc.record({ name: fc.constantFrom("Alice", "Bob") }),
+  },
+  { requiredKeys: ["type", "platform", "random"] },
+);
+
+describe("compiled conditions", () => {
+  // Data values are never null here: for `{"var":["x", d]}` with x null, json-logic-engine answers d
+  // and json-logic-js null (documented in docs/alerts.md; tested below).
+  it("agree with json-logic-js (the reference interpreter) on generated conditions and alerts", () => {
+    fc.assert(
+      fc.property(condition, context, (logic, data) => {
+        expect(conditionIssues(logic)).toEqual([]);
+        const expected = jsonLogic.truthy(jsonLogic.apply(logic as RulesLogic, data));
+        expect(compileCondition(logic)(data)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("read dotted paths and var defaults", () => {
+    expect(compileCondition({ "===": [{ var: "user.name" }, "Alice"] })({ user: { name: "Alice" } })).toBe(true);
+    expect(compileCondition({ ">=": [{ var: ["amount", 0] }, 0] })({})).toBe(true);
+    expect(compileCondition({ "===": [{ var: ["amount", 7] }, 7] })({ amount: null })).toBe(true);
+    expect(compileCondition({ "===": [{ var: "amount" }, null] })({ amount: null })).toBe(true);
+  });
+
+  it("treat {} as always and never throw on odd data", () => {
+    expect(compileCondition({})({})).toBe(true);
+    const f = compileCondition({ in: [{ var: "name" }, { var: "list" }] });
+    expect(f({ name: "a", list: 5 })).toBe(false);
+    expect(compileCondition({ ">": [{ var: "__proto__" }, 1] })(Object.create(null) as Record<string, unknown>)).toBe(false);
+  });
+});
+
+describe("condition validation at save time", () => {
+  it("rejects an unknown operator with its path", () => {
+    const issues = conditionIssues({ and: [{ "===": [{ var: "type" }, "cheer"] }, { regex: [{ var: "name" }, ".*"] }] });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.rule).toBe("operator");
+    expect(issues[0]?.path).toEqual(["and", 1, "regex"]);
+    expect(issues[0]?.message).toContain('unknown operator "regex"');
+  });
+
+  it("rejects engine-only operators that are not JsonLogic", () => {
+    for (const op of ["throw", "try", "map", "reduce", "preserve", "val"]) {
+      expect(conditionIssues({ [op]: [1] })[0]?.rule).toBe("operator");
+    }
+  });
+
+  it("bounds depth and size", () => {
+    let deep: unknown = { var: "amount" };
+    for (let i = 0; i < ALERT_LIMITS.conditionDepth; i++) deep = { "!": [deep] };
+    expect(conditionIssues(deep).map((i) => i.rule)).toContain("depth");
+    const wide = { or: Array.from({ length: ALERT_LIMITS.conditionNodes }, (_, i) => ({ "===": [{ var: "amount" }, i] })) };
+    expect(conditionIssues(wide).map((i) => i.rule)).toContain("size");
+  });
+
+  it("checks var, object shape and literals", () => {
+    expect(conditionIssues({ var: { x: 1 } })[0]?.rule).toBe("shape");
+    expect(conditionIssues({ "===": [1, 2], "!==": [1, 2] })[0]?.rule).toBe("shape");
+    expect(conditionIssues({ "===": ["x".repeat(300), 1] })[0]?.rule).toBe("literal");
+    expect(conditionIssues([{ var: "a" }])[0]?.rule).toBe("shape");
+  });
+
+  it("the zod schema reports issues at their path", () => {
+    const result = conditionSchema.safeParse({ or: [{ foo: 1 }] });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["or", 0, "foo"]);
+  });
+
+  it("accepts every generated condition of the allowed grammar", () => {
+    fc.assert(fc.property(condition, (logic) => conditionSchema.safeParse(logic).success), { numRuns: 300 });
+  });
+});
+
+describe("forcedValues (variation pruning)", () => {
+  it("finds the type a condition pins, through and/or/in", () => {
+    expect(forcedValues({ "===": [{ var: "type" }, "cheer"] }, "type")).toEqual(new Set(["cheer"]));
+    expect(forcedValues({ and: [{ ">=": [{ var: "amount" }, 5] }, { "==": ["raid", { var: "type" }] }] }, "type")).toEqual(new Set(["raid"]));
+    expect(forcedValues({ or: [{ "===": [{ var: "type" }, "a"] }, { in: [{ var: "type" }, ["b", "c"]] }] }, "type")).toEqual(new Set(["a", "b", "c"]));
+    expect(forcedValues({ or: [{ "===": [{ var: "type" }, "a"] }, { ">": [{ var: "amount" }, 1] }] }, "type")).toBeUndefined();
+    expect(forcedValues({ "!": [{ "===": [{ var: "type" }, "a"] }] }, "type")).toBeUndefined();
+  });
+
+  it("never prunes a variation that can match (property)", () => {
+    fc.assert(
+      fc.property(condition, context, (logic, data) => {
+        const forced = forcedValues(logic, "type");
+        if (forced && compileCondition(logic)(data)) expect(forced.has(data.type)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
