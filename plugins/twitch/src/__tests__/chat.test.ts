@@ -1,0 +1,130 @@
+import { PluginHost } from "@ovation/core";
+import type { ChatEvent, ChatRoomEvent, HostAction } from "@ovation/core";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TwitchPlugin } from "../plugin.js";
+import { FakeIrcServer, privmsgLine } from "./fake-irc-server.js";
+import { ircLine } from "./fixtures.js";
+
+const logger = pino({ level: "silent" });
+
+async function until<T>(read: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
+  let server: FakeIrcServer;
+  beforeAll(async () => {
+    server = await FakeIrcServer.start({ dallas: "12345678" });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  function setup(options: { username?: string; token?: string }, runtime?: (event: ChatEvent) => HostAction[]) {
+    const chat: ChatEvent[] = [];
+    const room: ChatRoomEvent[] = [];
+    const host = new PluginHost({
+      logger,
+      chatRoom: (event) => {
+        room.push(event);
+        if (event.event === "message") chat.push(event.payload);
+      },
+      ...(runtime ? { runtime } : {}),
+    });
+    const plugin = new TwitchPlugin({
+      channels: [{ id: "owner-1", login: "dallas" }],
+      irc: { server: "127.0.0.1", port: server.port, secure: false },
+      ircReconnectMs: 50,
+      ...options,
+    });
+    host.register(plugin);
+    return { host, plugin, chat, room };
+  }
+
+  it("reads chat anonymously, normalizes it and refuses to send", async () => {
+    const { host, plugin, chat, room } = setup({});
+    await host.connect("twitch");
+    expect(plugin.readOnly).toBe(true);
+    expect(host.health()[0]?.status).toBe("connected");
+    expect(server.received.some((l) => /^NICK justinfan\d+$/.test(l))).toBe(true);
+    expect(plugin.channels()[0]).toMatchObject({ id: "owner-1", platform_id: "12345678", username: "dallas" });
+
+    server.publish("dallas", ircLine("command"));
+    server.publish("dallas", ircLine("announcement"));
+    server.publish("dallas", ircLine("clearmsg"));
+    server.publish("dallas", ircLine("clearchat-all"));
+    await until(() => (room.length >= 4 ? true : undefined), "four room events");
+    expect(chat.map((e) => [e.type, e.message])).toEqual([
+      ["message", "!hug @Alice"],
+      ["announcement", "Hello chat, new video is up!"],
+    ]);
+    expect(room.slice(2).map((e) => [e.event, e.payload])).toEqual([
+      ["delete-message", { id: "abc-123-def", channel: "owner-1" }],
+      ["clear-chat", { channel: "owner-1" }],
+    ]);
+    await expect(
+      plugin.send({ channel: plugin.channels()[0]!, text: "hi", send_as: "say", reply_to: null }),
+    ).rejects.toMatchObject({ code: "OVATION_ERR_TWITCH_READ_ONLY" });
+    await host.stop();
+  });
+
+  it("answers commands as a bot: say, reply with the parent id, /me action, no command injection", async () => {
+    const { host } = setup({ username: "ovationbot", token: "oauth:abc123" }, (event) => {
+      if (!event.message.startsWith("!hug")) return [];
+      return [
+        { text: `${event.user.username} sends a hug`, send_as: "say" },
+        { text: "thanks!", send_as: "reply" },
+        { text: "dances", send_as: "action" },
+        { text: "/ban dallas\r\nPRIVMSG #dallas :injected", send_as: "say" },
+      ];
+    });
+    await host.connect("twitch");
+    expect(server.received).toContain("PASS oauth:abc123");
+    server.publish("dallas", ircLine("command"));
+    await server.waitFor((l) => l.includes("ACTION dances"));
+    await host.idle();
+    const sent = server.received.filter((l) => l.includes("PRIVMSG #dallas"));
+    expect(sent).toEqual([
+      "PRIVMSG #dallas :Ronni sends a hug",
+      "@reply-parent-msg-id=b34ccfc7-4977-403a-8a94-33c6bac34fb8 PRIVMSG #dallas :thanks!",
+      "PRIVMSG #dallas :\u0001ACTION dances\u0001",
+      "PRIVMSG #dallas :\u200b/ban dallas PRIVMSG #dallas :injected",
+    ]);
+    await host.stop();
+  });
+
+  it("loses no message and duplicates none across a RECONNECT", async () => {
+    const { host, chat } = setup({});
+    await host.connect("twitch");
+    const before = server.connectionCount;
+    const ids = Array.from({ length: 12 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    for (const id of ids.slice(0, 5)) server.publish("dallas", privmsgLine("dallas", "12345678", id, `message ${id.slice(-2)}`));
+    await until(() => (chat.length >= 5 ? true : undefined), "the first five messages");
+    // The server hands over: messages published meanwhile are queued, and the new connection gets
+    // the last three already-delivered messages again (overlap), which must not count twice.
+    server.replayOnJoin = 3;
+    server.reconnect();
+    for (const id of ids.slice(5)) server.publish("dallas", privmsgLine("dallas", "12345678", id, `message ${id.slice(-2)}`));
+    await until(() => (chat.length >= 12 ? true : undefined), "all twelve messages");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.connectionCount).toBeGreaterThan(before);
+    expect(chat.map((e) => e.id)).toEqual(ids);
+    expect(host.health()[0]?.counters.chat).toBe(12);
+    server.replayOnJoin = 0;
+    await host.stop();
+  });
+
+  it("rejects invalid options naming the field", () => {
+    expect(() => new TwitchPlugin({ channels: [{ id: "x", login: "not a login!" }] })).toThrow(
+      /options\.channels\.0\.login: must be a Twitch login/,
+    );
+    expect(() => new TwitchPlugin({ channels: [{ id: "x", login: "dallas" }], username: "bot" })).toThrow(/username and options.token go together/);
+  });
+});

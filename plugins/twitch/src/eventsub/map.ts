@@ -1,0 +1,200 @@
+import type { NotifySub } from "@ovation/core";
+import { z } from "zod";
+import type { EventSubNotification } from "./wire.js";
+
+const str = z.string();
+const nullableStr = z.string().nullable();
+const count = z.number().int().nonnegative();
+
+const user = { user_id: str, user_login: str, user_name: str };
+const broadcaster = { broadcaster_user_id: str };
+
+/** The catalog alert type (or stream event) and the template parameters of one EventSub type. */
+interface Mapping {
+  type: string;
+  schema: z.ZodType<Record<string, unknown>>;
+  data(event: Record<string, unknown>): Record<string, unknown>;
+  broadcaster(event: Record<string, unknown>): string;
+}
+
+function mapping<S extends z.ZodType<Record<string, unknown>>>(
+  type: string,
+  schema: S,
+  data: (event: z.infer<S>) => Record<string, unknown>,
+  broadcasterOf: (event: z.infer<S>) => string = (event) => String(event.broadcaster_user_id),
+): Mapping {
+  return {
+    type,
+    schema,
+    data: (event) => data(event as z.infer<S>),
+    broadcaster: (event) => broadcasterOf(event as z.infer<S>),
+  };
+}
+
+const twitchUrl = (login: string): string => `https://twitch.tv/${login}`;
+
+/** EventSub subscription type -> catalog type + parameters (see fixtures/alert-catalog.ae4.json). */
+const MAPPINGS: Readonly<Record<string, Mapping>> = {
+  "channel.follow": mapping("follow", z.object({ ...broadcaster, ...user }), (e) => ({ name: e.user_name })),
+  "channel.subscribe": mapping(
+    "subscribe",
+    z.object({ ...broadcaster, ...user, tier: str, is_gift: z.boolean() }),
+    (e) => ({ name: e.user_name, tier: e.tier, is_gift: e.is_gift }),
+  ),
+  "channel.subscription.message": mapping(
+    "re-subscribe",
+    z.object({
+      ...broadcaster,
+      ...user,
+      tier: str,
+      message: z.object({
+        text: z.string(),
+        emotes: z.array(z.object({ begin: count, end: count, id: str })).nullable().optional(),
+      }),
+      cumulative_months: count,
+      streak_months: count.nullable(),
+      duration_months: count,
+    }),
+    (e) => ({
+      name: e.user_name,
+      tier: e.tier,
+      months: e.cumulative_months,
+      streak: e.streak_months ?? 0,
+      duration: e.duration_months,
+      message: e.message.text,
+      emotes: e.message.emotes ?? [],
+    }),
+  ),
+  "channel.subscription.gift": mapping(
+    "gift-subscribe",
+    z.object({
+      ...broadcaster,
+      user_name: nullableStr,
+      total: count,
+      tier: str,
+      cumulative_total: count.nullable(),
+      is_anonymous: z.boolean(),
+    }),
+    (e) => ({
+      gifter: e.is_anonymous || e.user_name === null ? "Anonymous" : e.user_name,
+      tier: e.tier,
+      amount: e.total,
+      cumulative_amount: e.cumulative_total ?? 0,
+      is_anonymous: e.is_anonymous,
+    }),
+  ),
+  "channel.cheer": mapping(
+    "cheer",
+    z.object({ ...broadcaster, user_name: nullableStr, is_anonymous: z.boolean(), message: z.string(), bits: count }),
+    (e) => ({
+      name: e.is_anonymous || e.user_name === null ? "Anonymous" : e.user_name,
+      amount: e.bits,
+      message: e.message,
+      is_anonymous: e.is_anonymous,
+    }),
+  ),
+  "channel.raid": mapping(
+    "raid",
+    z.object({ from_broadcaster_user_name: str, to_broadcaster_user_id: str, viewers: count }),
+    (e) => ({ name: e.from_broadcaster_user_name, count: e.viewers }),
+    (e) => e.to_broadcaster_user_id,
+  ),
+  "channel.hype_train.begin": mapping("channel.hype_train.begin", z.object({ ...broadcaster, level: count }), (e) => ({
+    level: e.level,
+  })),
+  "channel.shoutout.create": mapping(
+    "channel.shoutout.create",
+    z.object({ ...broadcaster, to_broadcaster_user_login: str, to_broadcaster_user_name: str }),
+    (e) => ({ name: e.to_broadcaster_user_name, url: twitchUrl(e.to_broadcaster_user_login) }),
+  ),
+  "channel.shoutout.receive": mapping(
+    "channel.shoutout.receive",
+    z.object({ ...broadcaster, from_broadcaster_user_login: str, from_broadcaster_user_name: str }),
+    (e) => ({ name: e.from_broadcaster_user_name, url: twitchUrl(e.from_broadcaster_user_login) }),
+  ),
+  "channel.channel_points_custom_reward_redemption.add": mapping(
+    "channel_points.redemption.add",
+    z.object({ ...broadcaster, ...user, user_input: z.string(), reward: z.object({ title: str, cost: count }) }),
+    (e) => ({ name: e.user_name, user_input: e.user_input, reward_title: e.reward.title, reward_cost: e.reward.cost }),
+  ),
+  "channel.charity_campaign.donate": mapping(
+    "charity-donation",
+    z.object({
+      ...broadcaster,
+      ...user,
+      campaign_id: str,
+      charity_name: str,
+      charity_description: str,
+      charity_logo: str,
+      charity_website: str,
+      amount: z.object({ value: z.number().int(), decimal_places: z.number().int().min(0).max(8), currency: str }),
+    }),
+    (e) => ({
+      campaign_id: e.campaign_id,
+      name: e.user_name,
+      charity_name: e.charity_name,
+      charity_description: e.charity_description,
+      charity_website: e.charity_website,
+      charity_logo: e.charity_logo,
+      amount: e.amount.value / 10 ** e.amount.decimal_places,
+      currency: e.amount.currency,
+    }),
+  ),
+  "stream.online": mapping("stream.online", z.object({ ...broadcaster, type: str, started_at: str }), (e) => ({
+    stream_type: e.type,
+    started_at: e.started_at,
+  })),
+  "stream.offline": mapping("stream.offline", z.object({ ...broadcaster }), () => ({})),
+  "channel.update": mapping(
+    "update",
+    z.object({ ...broadcaster, title: z.string(), language: str, category_id: z.string(), category_name: z.string() }),
+    (e) => ({ title: e.title, language: e.language, category_id: e.category_id, category_name: e.category_name }),
+  ),
+};
+
+/** EventSub types the plugin maps, in the order they are subscribed. */
+export const MAPPED_TYPES: readonly string[] = Object.keys(MAPPINGS);
+
+/** Rewrites an RFC 3339 time (Twitch sends nanoseconds) with exactly six fractional digits and `Z`. */
+export function toMicrosecondIso(timestamp: string): string {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(timestamp);
+  if (match) return `${match[1]}.${(match[2] ?? "").padEnd(6, "0").slice(0, 6)}Z`;
+  const parsed = Date.parse(timestamp);
+  const date = Number.isNaN(parsed) ? new Date() : new Date(parsed);
+  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+/** Why a notification could not be mapped. */
+export type MapResult = { ok: true; notification: NotifySub } | { ok: false; reason: string };
+
+/**
+ * Maps an EventSub notification to a NotifySub notification: the catalog's alert type and
+ * parameters in `event.data`, the raw Twitch event in `event.platform_data`.
+ */
+export function mapEventSubNotification(notification: EventSubNotification): MapResult {
+  const { subscription } = notification;
+  const entry = MAPPINGS[subscription.type];
+  if (!entry) return { ok: false, reason: `EventSub type ${subscription.type} is not mapped` };
+  const parsed = entry.schema.safeParse(notification.event);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `event.${i.path.join(".")}: ${i.message}`).join("; ");
+    return { ok: false, reason: `EventSub ${subscription.type} event is malformed: ${issues}` };
+  }
+  return {
+    ok: true,
+    notification: {
+      subscription: {
+        type: entry.type,
+        version: "1",
+        condition: { platform: "twitch", platform_id: entry.broadcaster(parsed.data) },
+      },
+      notification: { id: notification.messageId, created_at: toMicrosecondIso(notification.timestamp) },
+      event: {
+        data: entry.data(parsed.data),
+        template: null,
+        test: false,
+        platform_data: { type: subscription.type, version: subscription.version, event: notification.event },
+      },
+    },
+  };
+}

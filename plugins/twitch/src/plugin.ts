@@ -1,0 +1,337 @@
+import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core";
+import type {
+  ChatChannel,
+  OutgoingMessage,
+  PlatformLookups,
+  PlatformPlugin,
+  PluginCapabilities,
+  PluginContext,
+  PluginMetadata,
+} from "@ovation/core";
+import tmi from "tmi.js";
+import type { z } from "zod";
+import { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";
+import { mapEventSubNotification } from "./eventsub/map.js";
+import { EventSubSocket } from "./eventsub/socket.js";
+import { SUBSCRIPTIONS } from "./eventsub/subscriptions.js";
+import { HelixClient } from "./helix/client.js";
+import {
+  createEventSubSubscription,
+  deleteChatMessage,
+  getTokenUser,
+  getUsersByLogin,
+  helixLookups,
+  sendAnnouncement,
+  timeoutUser,
+} from "./helix/endpoints.js";
+import { GLOBAL_CHEERMOTE_PREFIXES } from "./irc/fragments.js";
+import type { IrcMessage } from "./irc/irc-message.js";
+import { normalizeIrcMessage } from "./irc/normalize.js";
+import type { NormalizeContext } from "./irc/normalize.js";
+import { twitchPluginOptionsSchema } from "./options.js";
+import type { TwitchPluginOptions } from "./options.js";
+
+/** The plugin's version (kept equal to package.json). */
+export const TWITCH_PLUGIN_VERSION = "0.1.0";
+
+/** Twitch's limit on one chat message. */
+const MAX_MESSAGE = 500;
+
+type ParsedOptions = z.output<typeof twitchPluginOptionsSchema>;
+
+/** Line breaks, NUL and (for actions) the CTCP delimiter would break out of one IRC line. */
+const LINE_BREAKERS = new RegExp("[\\r\\n\\u0000\\u0001]+", "g");
+
+/** Makes bot output safe for one IRC line: no line breaks, no leading command character, at most 500 chars. */
+export function sanitizeChatText(text: string): string {
+  let line = text.replace(LINE_BREAKERS, " ").trim();
+  // Twitch would run `/ban x` or `.ban x` as a command: a template must not be able to.
+  if (/^[/.\\]/.test(line)) line = `\u200b${line}`;
+  return Array.from(line).slice(0, MAX_MESSAGE).join("");
+}
+
+/**
+ * The Twitch platform plugin: chat over tmi.js (anonymous read-only without credentials, a full bot
+ * with a login and token), platform events over EventSub WebSocket, and Helix for announcements,
+ * moderation and the `user()`/`channel()` lookups.
+ */
+export class TwitchPlugin implements PlatformPlugin {
+  readonly metadata: PluginMetadata = {
+    name: "twitch",
+    platform: "twitch",
+    version: TWITCH_PLUGIN_VERSION,
+    core: "^0.1.0",
+    description: "Twitch chat (tmi.js) and EventSub WebSocket",
+  };
+  readonly capabilities: PluginCapabilities;
+  readonly lookups?: PlatformLookups;
+
+  readonly #options: ParsedOptions;
+  readonly #helix: HelixClient | null;
+  readonly #channels = new Map<string, ChatChannel>();
+  readonly #seenChat = new RecentIds(10_000);
+  readonly #normalize: NormalizeContext;
+  #context: PluginContext | null = null;
+  #client: tmi.Client | null = null;
+  #eventsub: EventSubSocket | null = null;
+  #selfId: string | null = null;
+  #joined = new Set<string>();
+  #onJoined: (() => void) | null = null;
+
+  /** @throws TwitchError (`OVATION_ERR_TWITCH_CONFIG`) naming each invalid option. */
+  constructor(options: TwitchPluginOptions) {
+    const parsed = twitchPluginOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`);
+      throw new TwitchError(TWITCH_ERROR_CODES.config, `Twitch plugin options are invalid: ${problems.join("; ")}`, {
+        details: { problems },
+      });
+    }
+    this.#options = parsed.data;
+    if ((parsed.data.username === undefined) !== (parsed.data.token === undefined)) {
+      throw new TwitchError(TWITCH_ERROR_CODES.config, "Twitch plugin options are invalid: options.username and options.token go together");
+    }
+    for (const channel of parsed.data.channels) {
+      const loginKey = channel.login.toLowerCase();
+      this.#channels.set(loginKey, { id: channel.id, platform_id: "", username: loginKey, avatar_url: "" });
+    }
+    const token = parsed.data.token?.replace(/^oauth:/, "");
+    this.#helix =
+      token && parsed.data.clientId
+        ? new HelixClient({
+            tokens: {
+              clientId: parsed.data.clientId,
+              accessToken: token,
+              refreshToken: parsed.data.refreshToken,
+              clientSecret: parsed.data.clientSecret,
+            },
+            ...(parsed.data.helixUrl ? { baseUrl: parsed.data.helixUrl } : {}),
+            ...(parsed.data.tokenUrl ? { tokenUrl: parsed.data.tokenUrl } : {}),
+          })
+        : null;
+    const canSend = token !== undefined;
+    this.capabilities = {
+      send: canSend ? (this.#helix ? ["say", "reply", "action", "announce"] : ["say", "reply", "action"]) : ["say"],
+      moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null },
+    };
+    if (this.#helix) this.lookups = helixLookups(this.#helix);
+    const prefixes = new Set([...GLOBAL_CHEERMOTE_PREFIXES, ...(parsed.data.cheermotePrefixes ?? []).map((p) => p.toLowerCase())]);
+    this.#normalize = { channel: (login) => this.#channels.get(login) ?? null, cheerPrefixes: prefixes };
+  }
+
+  /** True without a login and token: chat is read, nothing can be sent. */
+  get readOnly(): boolean {
+    return this.#options.token === undefined;
+  }
+
+  channels(): readonly ChatChannel[] {
+    return [...this.#channels.values()];
+  }
+
+  async connect(context: PluginContext): Promise<void> {
+    this.#context = context;
+    const logger = context.logger;
+    if (this.#helix) {
+      this.#helix.useLogger(logger);
+      const self = await getTokenUser(this.#helix);
+      if (!self) throw new TwitchError(TWITCH_ERROR_CODES.unauthorized, "Helix did not say whom the access token belongs to");
+      this.#selfId = self.id;
+      for (const user of await getUsersByLogin(this.#helix, [...this.#channels.keys()])) {
+        const channel = this.#channels.get(user.login.toLowerCase());
+        if (channel) {
+          channel.platform_id = user.id;
+          channel.avatar_url = user.profile_image_url.slice(0, 2048);
+        }
+      }
+    }
+    await this.#connectChat(context);
+    if (this.#helix && (this.#options.eventsub?.enabled ?? true)) await this.#connectEventSub(context);
+    logger.info({ channels: [...this.#channels.keys()], readOnly: this.readOnly }, "Twitch plugin connected");
+  }
+
+  async disconnect(): Promise<void> {
+    this.#eventsub?.stop();
+    this.#eventsub = null;
+    const client = this.#client;
+    this.#client = null;
+    if (client) {
+      client.removeAllListeners();
+      await client.disconnect().catch(() => undefined);
+    }
+    this.#joined.clear();
+  }
+
+  async send(message: OutgoingMessage): Promise<void> {
+    if (this.readOnly) {
+      throw new TwitchError(TWITCH_ERROR_CODES.readOnly, "Twitch chat is read-only: configure a bot username and token to send");
+    }
+    const channel = this.#served(message.channel);
+    const text = message.send_as === "action" ? Array.from(message.text.replace(LINE_BREAKERS, " ").trim()).slice(0, MAX_MESSAGE).join("") : sanitizeChatText(message.text);
+    if (text === "") return;
+    if (message.send_as === "announce" && this.#helix && this.#selfId && channel.platform_id) {
+      await sendAnnouncement(this.#helix, channel.platform_id, this.#selfId, text);
+      return;
+    }
+    const client = this.#client;
+    if (!client) throw new TwitchError(TWITCH_ERROR_CODES.chat, "Twitch chat is not connected");
+    const target = `#${channel.username}`;
+    let line = `PRIVMSG ${target} :${text}`;
+    if (message.send_as === "action") line = `PRIVMSG ${target} :\u0001ACTION ${text}\u0001`;
+    else if (message.send_as === "reply" && message.reply_to && /^[A-Za-z0-9-]{1,64}$/.test(message.reply_to)) {
+      line = `@reply-parent-msg-id=${message.reply_to} ${line}`;
+    }
+    try {
+      await client.raw(line);
+    } catch (cause) {
+      throw new TwitchError(TWITCH_ERROR_CODES.chat, `Twitch chat refused the message: ${String(cause)}`, { cause });
+    }
+  }
+
+  async deleteMessage(channel: ChatChannel, messageId: string): Promise<void> {
+    const served = this.#served(channel);
+    await deleteChatMessage(this.#requireHelix(), served.platform_id, this.#requireSelf(), messageId);
+  }
+
+  async timeout(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void> {
+    const served = this.#served(channel);
+    await timeoutUser(this.#requireHelix(), served.platform_id, this.#requireSelf(), userPlatformId, seconds, reason);
+  }
+
+  /** Handles one IRC message as tmi.js parsed it (tags still raw); public for the bench and tests. */
+  handleIrcMessage(message: IrcMessage): void {
+    const context = this.#context;
+    if (!context) return;
+    const outcome = normalizeIrcMessage(message, this.#normalize);
+    if (!outcome) return;
+    if (outcome.kind === "room") {
+      const channel = this.#channels.get(outcome.login);
+      if (channel) {
+        if (channel.platform_id === "") channel.platform_id = outcome.roomId;
+        this.#joined.add(outcome.login);
+        if (this.#joined.size === this.#channels.size) this.#onJoined?.();
+      }
+      return;
+    }
+    if (outcome.kind === "moderation") {
+      context.emitModeration(outcome.event);
+      return;
+    }
+    // Twitch may replay messages across a reconnect: each id counts once.
+    if (!this.#seenChat.add(outcome.event.id)) return;
+    context.emitChat(outcome.event);
+  }
+
+  async #connectChat(context: PluginContext): Promise<void> {
+    const options = this.#options;
+    const token = options.token?.replace(/^oauth:/, "");
+    const helix = this.#helix;
+    const client = new tmi.Client({
+      options: { skipUpdatingEmotesets: true, joinInterval: 300 },
+      connection: {
+        reconnect: true,
+        reconnectInterval: options.ircReconnectMs ?? 1000,
+        maxReconnectInterval: 30_000,
+        ...(options.irc ? { server: options.irc.server, port: options.irc.port, secure: options.irc.secure } : { secure: true }),
+      },
+      ...(options.username && token
+        ? { identity: { username: options.username.toLowerCase(), password: () => `oauth:${helix ? helix.accessToken : token}` } }
+        : {}),
+      channels: [...this.#channels.keys()],
+      logger: {
+        info: (m: string) => context.logger.debug(m),
+        warn: (m: string) => context.logger.warn(m),
+        error: (m: string) => context.logger.error(m),
+      },
+    });
+    this.#client = client;
+    client.on("raw_message", (_cloned, message) => this.handleIrcMessage(message as IrcMessage));
+    client.on("disconnected", (reason) => context.setStatus("degraded", `Twitch chat disconnected: ${reason}; reconnecting`));
+    client.on("connected", () => {
+      if (this.#joined.size === this.#channels.size) context.setStatus("connected", null);
+    });
+    const joined = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), options.joinTimeoutMs ?? 10_000);
+      this.#onJoined = () => {
+        clearTimeout(timer);
+        context.setStatus("connected", null);
+        resolve(true);
+      };
+    });
+    try {
+      await client.connect();
+    } catch (cause) {
+      throw new TwitchError(TWITCH_ERROR_CODES.chat, `Twitch chat connection failed: ${String(cause)}`, { cause });
+    }
+    if (!(await joined)) {
+      const missing = [...this.#channels.keys()].filter((login) => !this.#joined.has(login));
+      context.setStatus("degraded", `not joined yet: ${missing.map((l) => `#${l}`).join(", ")}`);
+    }
+  }
+
+  async #connectEventSub(context: PluginContext): Promise<void> {
+    const helix = this.#requireHelix();
+    const selfId = this.#requireSelf();
+    const settings = this.#options.eventsub;
+    const socket = new EventSubSocket({
+      url: settings?.url ?? "wss://eventsub.wss.twitch.tv/ws",
+      logger: context.logger,
+      ...(settings?.keepaliveGraceMs !== undefined ? { keepaliveGraceMs: settings.keepaliveGraceMs } : {}),
+      ...(settings?.reconnectDelayMs ? { reconnectDelayMs: settings.reconnectDelayMs } : {}),
+      onSession: async (sessionId) => {
+        const failures: string[] = [];
+        for (const channel of this.#channels.values()) {
+          if (channel.platform_id === "") continue;
+          for (const spec of SUBSCRIPTIONS) {
+            try {
+              await createEventSubSubscription(helix, { type: spec.type, version: spec.version, condition: spec.condition(channel.platform_id, selfId) }, sessionId);
+            } catch (err) {
+              const status = err instanceof TwitchError ? err.details.status : undefined;
+              if (status === 409) continue;
+              failures.push(`${spec.type} for #${channel.username}${status === 403 && spec.scope ? ` (needs scope ${spec.scope})` : ""}`);
+            }
+          }
+        }
+        if (failures.length > 0) throw new Error(failures.join(", "));
+      },
+      onNotification: (notification) => {
+        const mapped = mapEventSubNotification(notification);
+        if (!mapped.ok) {
+          context.logger.warn({ type: notification.subscription.type }, mapped.reason);
+          return;
+        }
+        context.emitNotification(mapped.notification);
+      },
+      onRevocation: (subscription) => {
+        context.logger.warn({ type: subscription.type, status: subscription.status }, "EventSub subscription revoked");
+        context.setStatus("degraded", `EventSub ${subscription.type} revoked (${subscription.status})`);
+      },
+      onState: (state, detail) => {
+        if (state === "reconnecting") context.setStatus("degraded", detail);
+        else context.setStatus(detail ? "degraded" : "connected", detail);
+      },
+    });
+    this.#eventsub = socket;
+    try {
+      await socket.start();
+    } catch (err) {
+      context.setStatus("degraded", `EventSub unavailable, retrying: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  #served(channel: ChatChannel): ChatChannel {
+    for (const served of this.#channels.values()) {
+      if (served.id === channel.id && (channel.username === "" || served.username === channel.username.toLowerCase())) return served;
+    }
+    throw new PluginError(PLUGIN_ERROR_CODES.notFound, `The Twitch plugin does not serve channel ${channel.username || channel.id}`);
+  }
+
+  #requireHelix(): HelixClient {
+    if (!this.#helix) throw new TwitchError(TWITCH_ERROR_CODES.readOnly, "This needs the Twitch API: configure a client id and token");
+    return this.#helix;
+  }
+
+  #requireSelf(): string {
+    if (!this.#selfId) throw new TwitchError(TWITCH_ERROR_CODES.chat, "The Twitch plugin is not connected");
+    return this.#selfId;
+  }
+}
