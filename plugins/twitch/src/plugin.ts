@@ -40,7 +40,8 @@ const MAX_MESSAGE = 500;
 type ParsedOptions = z.output<typeof twitchPluginOptionsSchema>;
 
 /** Line breaks, NUL and (for actions) the CTCP delimiter would break out of one IRC line. */
-const LINE_BREAKERS = new RegExp("[\\r\\n\\u0000\\u0001]+", "g");
+// eslint-disable-next-line no-control-regex -- matching these control characters is the point
+const LINE_BREAKERS = /[\r\n\u0000\u0001]+/g;
 
 /** Makes bot output safe for one IRC line: no line breaks, no leading command character, at most 500 chars. */
 export function sanitizeChatText(text: string): string {
