@@ -73,6 +73,7 @@ export function renderBrowserSourcePage(input: BrowserSourceBootstrap): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(TITLES[bootstrap.type])}</title>
 <link rel="stylesheet" href="${escapeHtml(`${assets}/app.css`)}">
 <script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}">${jsonForScriptElement(bootstrap)}</script>
