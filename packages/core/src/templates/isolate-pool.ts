@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import ivm from "isolated-vm";
+import { InsertionCache } from "./insertion-cache.js";
+import { ISOLATE_BOOTSTRAP } from "./isolate-bootstrap.js";
+import { RENDER_STATUS } from "./render-status.js";
+import {
+  ISOLATE_TEMPLATE_CACHE,
+  MAX_FUNCTION_ARGUMENT_CHARS,
+  MAX_TEMPLATE_ITEMS,
+} from "./sandbox-limits.js";
+import type { TemplateSandboxLimits } from "./sandbox-limits.js";
+import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+
+
+const require = createRequire(import.meta.url);
+const NUNJUCKS_RUNTIME = readFileSync(require.resolve("nunjucks/browser/nunjucks-slim.min.js"), "utf8");
+
+interface Slot {
+  readonly isolate: ivm.Isolate;
+  readonly render: ivm.Reference<(defs: string, items: string) => string>;
+  /** Mirror of the templates loaded in the isolate (same capacity and order as its own map). */
+  readonly loaded: InsertionCache<true>;
+}
+
+type Failure = { status: typeof RENDER_STATUS.timeout | typeof RENDER_STATUS.memory } | { status: 1; message: string };
+
+/**
+ * A pool of warm isolates inside the sandbox process. Each isolate holds the nunjucks runtime, the
+ * Twig environment and a cache of compiled templates; a batch of renders is one call into an
+ * isolate. An isolate that hits a limit is disposed and replaced; the batch is then re-run item by
+ * item so that only the render that hit the limit fails.
+ */
+export class IsolatePool {
+  private readonly idle: Slot[] = [];
+  private readonly waiting: Array<(slot: Slot) => void> = [];
+
+  constructor(
+    private readonly limits: TemplateSandboxLimits,
+    private readonly onCatastrophe: (message: string) => void,
+  ) {}
+
+  /** Creates the isolates of the pool. */
+  async start(): Promise<void> {
+    await Promise.all(Array.from({ length: this.limits.poolSize }, async () => this.release(await this.createSlot())));
+  }
+
+  private async createSlot(): Promise<Slot> {
+    const isolate = new ivm.Isolate({
+      memoryLimit: this.limits.memoryLimitMb,
+      onCatastrophicError: this.onCatastrophe,
+    });
+    const context = await isolate.createContext();
+    await (await isolate.compileScript(NUNJUCKS_RUNTIME)).run(context);
+    const factory = await (await isolate.compileScript(ISOLATE_BOOTSTRAP)).run(context, { reference: true });
+    const limits = {
+      outputLimit: this.limits.outputLimit,
+      maxCalls: this.limits.maxFunctionCalls,
+      maxItems: MAX_TEMPLATE_ITEMS,
+      maxArgumentChars: MAX_FUNCTION_ARGUMENT_CHARS,
+      maxTemplates: ISOLATE_TEMPLATE_CACHE,
+      functions: TEMPLATE_FUNCTION_NAMES,
+    };
+    const render = (await factory.apply(undefined, [new ivm.ExternalCopy(limits).copyInto()], {
+      result: { reference: true },
+    })) as ivm.Reference<(defs: string, items: string) => string>;
+    factory.release();
+    return { isolate, render, loaded: new InsertionCache<true>(ISOLATE_TEMPLATE_CACHE) };
+  }
+
+  private acquire(): Promise<Slot> {
+    const slot = this.idle.pop();
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else this.idle.push(slot);
+  }
+
+  private replace(slot: Slot): void {
+    if (!slot.isolate.isDisposed) slot.isolate.dispose();
+    this.createSlot().then(
+      (fresh) => this.release(fresh),
+      (error: unknown) => this.onCatastrophe(`cannot create an isolate: ${String(error)}`),
+    );
+  }
+
+  /**
+   * Renders a batch: `items` is the JSON of `[[renderId, templateId, ...], ...]`, `codes` the compiled
+   * code of every template id the items use. Resolves with the JSON of the results.
+   */
+  async run(tids: readonly string[], codes: ReadonlyMap<string, string>, itemsJson: string): Promise<string> {
+    const slot = await this.acquire();
+    let failure: Failure;
+    try {
+      const fresh = tids.filter((tid) => !slot.loaded.has(tid));
+      const define = slot.loaded.wouldEvict(fresh.length) ? tids : fresh;
+      const defs: Array<[string, string]> = [];
+      for (const tid of define) {
+        const code = codes.get(tid);
+        if (code !== undefined) defs.push([tid, code]);
+      }
+      const result = await slot.render.apply(undefined, [JSON.stringify(defs), itemsJson], {
+        timeout: this.limits.timeoutMs,
+        result: { copy: true },
+      });
+      for (const [tid] of defs) slot.loaded.set(tid, true);
+      this.release(slot);
+      return result;
+    } catch (error) {
+      failure = classify(error, slot.isolate);
+      this.replace(slot);
+    }
+    const items = JSON.parse(itemsJson) as Array<[number, string, ...unknown[]]>;
+    if (items.length === 1) {
+      const only = items[0] as [number, string];
+      return JSON.stringify([failure.status === 1 ? [only[0], 1, failure.message] : [only[0], failure.status]]);
+    }
+    const parts = await Promise.all(items.map((item) => this.run([item[1]], codes, JSON.stringify([item]))));
+    return `[${parts.map((part) => part.slice(1, -1)).join(",")}]`;
+  }
+
+  /** Disposes every isolate. */
+  close(): void {
+    for (const slot of this.idle.splice(0)) if (!slot.isolate.isDisposed) slot.isolate.dispose();
+  }
+}
+
+function classify(error: unknown, isolate: ivm.Isolate): Failure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/timed out/i.test(message)) return { status: RENDER_STATUS.timeout };
+  if (isolate.isDisposed || /memory/i.test(message)) return { status: RENDER_STATUS.memory };
+  return { status: 1, message: `sandbox error: ${message.slice(0, 200)}` };
+}

@@ -1,0 +1,83 @@
+/**
+ * Entry point of the template sandbox process (started by `TemplateSandbox` with
+ * `--no-node-snapshot`). It owns the isolates, so a template that takes V8 down with it takes down
+ * only this process; the host fails the renders in flight and starts a new one.
+ *
+ * Protocol, one line per message:
+ * - host -> sandbox `d\t<templateId>\t<code as JSON string>`: remember compiled code;
+ * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch;
+ * - sandbox -> host `b\t<batchId>\t<results JSON>`: the results of a batch;
+ * - sandbox -> host `l\t<message>`: something the host should log.
+ */
+import { createInterface } from "node:readline";
+import { InsertionCache } from "./insertion-cache.js";
+import { IsolatePool } from "./isolate-pool.js";
+import { RENDER_STATUS } from "./render-status.js";
+import { PROCESS_TEMPLATE_CACHE } from "./sandbox-limits.js";
+import type { TemplateSandboxLimits } from "./sandbox-limits.js";
+
+function send(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function log(message: string): void {
+  send(`l\t${message.replace(/[\t\n]/g, " ")}`);
+}
+
+async function main(): Promise<void> {
+  const limits = JSON.parse(process.env["OVATION_TEMPLATE_SANDBOX_LIMITS"] ?? "null") as TemplateSandboxLimits;
+  const pool = new IsolatePool(limits, (message) => {
+    log(`catastrophic isolate error, exiting: ${message}`);
+    process.exit(70);
+  });
+  const codes = new InsertionCache<string>(PROCESS_TEMPLATE_CACHE);
+  const started = pool.start();
+
+  const handleBatch = async (batchId: string, tids: string[], itemsJson: string): Promise<void> => {
+    const batchCodes = new Map<string, string>();
+    for (const tid of tids) {
+      const code = codes.get(tid);
+      if (code !== undefined) batchCodes.set(tid, code);
+    }
+    await started;
+    let results: string;
+    if (batchCodes.size === tids.length) {
+      results = await pool.run(tids, batchCodes, itemsJson);
+    } else {
+      const items = JSON.parse(itemsJson) as Array<[number, string]>;
+      const known = items.filter((item) => batchCodes.has(item[1]));
+      const missing = items.filter((item) => !batchCodes.has(item[1])).map((item) => [item[0], RENDER_STATUS.missing]);
+      const rendered = known.length
+        ? (JSON.parse(await pool.run([...batchCodes.keys()], batchCodes, JSON.stringify(known))) as unknown[])
+        : [];
+      results = JSON.stringify([...rendered, ...missing]);
+    }
+    send(`b\t${batchId}\t${results}`);
+  };
+
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    const kind = line.charCodeAt(0);
+    if (kind === 100 /* d */) {
+      const tab = line.indexOf("\t", 2);
+      codes.set(line.slice(2, tab), JSON.parse(line.slice(tab + 1)) as string);
+    } else if (kind === 114 /* r */) {
+      const a = line.indexOf("\t", 2);
+      const b = line.indexOf("\t", a + 1);
+      const batchId = line.slice(2, a);
+      handleBatch(batchId, line.slice(a + 1, b).split(","), line.slice(b + 1)).catch((error: unknown) => {
+        log(`batch ${batchId} failed: ${String(error)}`);
+        process.exit(71);
+      });
+    }
+  });
+  lines.on("close", () => {
+    pool.close();
+    process.exit(0);
+  });
+}
+
+main().catch((error: unknown) => {
+  log(`sandbox process failed to start: ${String(error)}`);
+  process.exit(72);
+});

@@ -1,0 +1,48 @@
+import type { TemplateHostFunctions } from "./host-functions.js";
+
+/** The name of a template function the host implements. */
+export type TemplateFunctionName = keyof TemplateHostFunctions;
+
+/** Every template function the host implements, in the order they are documented. */
+export const TEMPLATE_FUNCTION_NAMES = [
+  "proxy_pass",
+  "json",
+  "db",
+  "inc",
+  "dec",
+  "set",
+  "cache",
+  "user",
+  "channel",
+] as const satisfies readonly TemplateFunctionName[];
+
+/** The Twig filters added on top of nunjucks (Twig semantics where both define a filter). */
+export const TWIG_FILTERS = [
+  "abs",
+  "date",
+  "default",
+  "filter",
+  "first",
+  "join",
+  "keys",
+  "last",
+  "length",
+  "lower",
+  "map",
+  "merge",
+  "reduce",
+  "replace",
+  "reverse",
+  "round",
+  "slice",
+  "sort",
+  "split",
+  "trim",
+  "upper",
+] as const;
+
+/** The Twig tests added on top of the nunjucks tests. */
+export const TWIG_TESTS = ["empty", "iterable"] as const;
+
+/** Global functions of the template language besides the host functions. */
+export const TEMPLATE_GLOBALS = ["random", "range", "cycler", "joiner", "max", "min"] as const;

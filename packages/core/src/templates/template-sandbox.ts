@@ -1,0 +1,384 @@
+import type { ChatEvent } from "../chat/event.js";
+import { TemplateRenderError } from "./errors.js";
+import type { TemplateHostFunctions } from "./host-functions.js";
+import { InsertionCache } from "./insertion-cache.js";
+import { RENDER_STATUS } from "./render-status.js";
+import { capOutput } from "./output-cap.js";
+import { isPlainText } from "./plain-text.js";
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  MAX_BATCH_ITEMS,
+  MAX_FUNCTION_RESULT_CHARS,
+  PROCESS_TEMPLATE_CACHE,
+} from "./sandbox-limits.js";
+import type { TemplateSandboxLimits } from "./sandbox-limits.js";
+import { SandboxProcess } from "./sandbox-process.js";
+import { callTemplateFunction } from "./call-template-function.js";
+import type { TemplateFunctionName } from "./template-functions.js";
+import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+import { compileTwig, templateId } from "./twig-compiler.js";
+
+/** A template compiled by {@link TemplateSandbox.compile}; keep it and render it many times. */
+export interface CompiledTemplate {
+  /** Stable id of the compiled code (equal sources give equal ids). */
+  readonly id: string;
+  /** The template source as saved. */
+  readonly source: string;
+  /** True when the source has no template syntax: rendering it never enters the sandbox. */
+  readonly plain: boolean;
+  /** Template functions the source names (for example `["proxy_pass"]`). */
+  readonly functions: readonly TemplateFunctionName[];
+}
+
+/** The variables of a command template (interface.md "Bot command"). */
+export interface TemplateVariables {
+  /** The command record. */
+  readonly command: Readonly<Record<string, unknown>>;
+  /** The chat event that triggered the command. */
+  readonly event: ChatEvent;
+  /** Words of the message; `args[0]` is the command itself. */
+  readonly args: readonly string[];
+  /** The raw channel name and raw message. */
+  readonly irc: { readonly channel: string; readonly message: string };
+}
+
+/** Options of {@link TemplateSandbox}; every limit has a documented default. */
+export interface TemplateSandboxOptions extends Partial<TemplateSandboxLimits> {
+  /** Receives warnings (sandbox restarts); a pino logger fits. Silent when absent. */
+  readonly logger?: { warn(details: Record<string, unknown>, message: string): void };
+}
+
+interface Job {
+  readonly rid: number;
+  readonly template: CompiledTemplate;
+  readonly code: string;
+  readonly variables: string;
+  readonly seed: number;
+  readonly now: number;
+  readonly results: Array<[string, string, unknown]>;
+  readonly functions: TemplateHostFunctions;
+  readonly resolve: (output: string) => void;
+  readonly reject: (error: Error) => void;
+  reloads: number;
+}
+
+const codeOf = new WeakMap<CompiledTemplate, string>();
+const MAX_STARTS_WITHOUT_PROGRESS = 3;
+
+function checkLimit(name: keyof TemplateSandboxLimits, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`TemplateSandbox option ${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Compiles Twig-syntax command templates on the host and renders them in isolated-vm isolates that
+ * live in a supervised child process. Renders are batched over one pipe; compiled code is sent to
+ * the sandbox once and cached there by id. A render that exceeds its CPU or memory limit fails with
+ * a {@link TemplateRenderError}; if the sandbox process dies, the renders in flight fail and the
+ * next render starts a new one.
+ */
+export class TemplateSandbox {
+  /** The limits in force. */
+  readonly limits: TemplateSandboxLimits;
+  private readonly logger: TemplateSandboxOptions["logger"];
+  private process: SandboxProcess | null = null;
+  private readonly queue: Job[] = [];
+  private readonly inFlight = new Map<number, Job[]>();
+  private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
+  private waitingForFunctions = 0;
+  private nextRenderId = 1;
+  private nextBatchId = 1;
+  private flushScheduled = false;
+  private closed = false;
+  private startsWithoutProgress = 0;
+  private restarts = 0;
+
+  constructor(options: TemplateSandboxOptions = {}) {
+    const merged = { ...DEFAULT_SANDBOX_LIMITS, ...stripUndefined(options) };
+    this.limits = Object.freeze({
+      memoryLimitMb: checkLimit("memoryLimitMb", merged.memoryLimitMb, 8, 1024),
+      timeoutMs: checkLimit("timeoutMs", merged.timeoutMs, 1, 60_000),
+      poolSize: checkLimit("poolSize", merged.poolSize, 1, 64),
+      outputLimit: checkLimit("outputLimit", merged.outputLimit, 1, 100_000),
+      maxFunctionCalls: checkLimit("maxFunctionCalls", merged.maxFunctionCalls, 0, 1_000),
+    });
+    this.logger = options.logger;
+  }
+
+  /** How many times the sandbox process was restarted after dying. */
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  /** Process id of the current sandbox process, if one runs. */
+  get sandboxPid(): number | undefined {
+    return this.process && !this.process.dead ? this.process.pid : undefined;
+  }
+
+  /**
+   * Parses and compiles `source` on the host (nothing of it runs here). Throws
+   * `TemplateSyntaxError` with line and column when the template does not compile.
+   */
+  compile(source: string): CompiledTemplate {
+    const compiled = compileTwig(source);
+    const template: CompiledTemplate = Object.freeze({
+      id: templateId(compiled.code),
+      source,
+      plain: isPlainText(source),
+      functions: compiled.functions,
+    });
+    codeOf.set(template, compiled.code);
+    return template;
+  }
+
+  /**
+   * Renders a compiled template with the command variables; template functions call `functions`.
+   * Resolves with the output, trimmed and capped at `outputLimit` characters.
+   */
+  render(template: CompiledTemplate, variables: TemplateVariables, functions: TemplateHostFunctions): Promise<string> {
+    if (this.closed) return Promise.reject(new TemplateRenderError("closed", "The template sandbox is closed"));
+    const code = codeOf.get(template);
+    if (code === undefined) {
+      return Promise.reject(new TypeError("render() needs a template returned by TemplateSandbox.compile()"));
+    }
+    if (template.plain) return Promise.resolve(capOutput(template.source, this.limits.outputLimit));
+    let json: string;
+    try {
+      json = JSON.stringify({
+        command: variables.command,
+        event: variables.event,
+        args: variables.args,
+        irc: variables.irc,
+      });
+    } catch (error) {
+      return Promise.reject(
+        new TemplateRenderError("runtime", "Template variables cannot be copied into the sandbox (not JSON)", {
+          cause: error,
+        }),
+      );
+    }
+    return new Promise<string>((resolve, reject) => {
+      this.enqueue({
+        rid: this.nextRenderId++,
+        template,
+        code,
+        variables: json,
+        seed: Math.floor(Math.random() * 0x1_0000_0000),
+        now: Date.now(),
+        results: [],
+        functions,
+        resolve,
+        reject,
+        reloads: 0,
+      });
+    });
+  }
+
+  /** Fails every pending render and stops the sandbox process. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const error = new TemplateRenderError("closed", "The template sandbox was closed before the render finished");
+    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
+    this.inFlight.clear();
+    const process = this.process;
+    this.process = null;
+    if (process) await process.close();
+  }
+
+  private enqueue(job: Job): void {
+    this.queue.push(job);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    this.updateBusy();
+  }
+
+  private updateBusy(): void {
+    this.process?.setBusy(this.queue.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0);
+  }
+
+  private ensureProcess(): SandboxProcess {
+    if (this.process && !this.process.dead) return this.process;
+    const process: SandboxProcess = new SandboxProcess(this.limits, {
+      batch: (batchId, results) => this.onBatch(batchId, results),
+      log: (message) => this.logger?.warn({ sandboxPid: process.pid }, message),
+      exit: (code, signal) => this.onExit(process, code, signal),
+    });
+    this.process = process;
+    this.childCodes.clear();
+    return process;
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.closed || this.queue.length === 0) return;
+    const process = this.ensureProcess();
+    const maxInFlight = this.limits.poolSize * 2;
+    while (this.queue.length > 0 && this.inFlight.size < maxInFlight) {
+      const jobs = this.queue.splice(0, MAX_BATCH_ITEMS);
+      const tids = [...new Set(jobs.map((job) => job.template.id))];
+      const fresh = tids.filter((tid) => !this.childCodes.has(tid));
+      const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
+      for (const tid of define) {
+        const job = jobs.find((candidate) => candidate.template.id === tid) as Job;
+        process.write(`d\t${tid}\t${JSON.stringify(job.code)}`);
+        this.childCodes.set(tid, true);
+      }
+      const items = jobs.map(
+        (job) =>
+          `[${job.rid},"${job.template.id}",${job.seed},${job.now},${JSON.stringify(job.results)},${job.variables}]`,
+      );
+      const batchId = this.nextBatchId++;
+      this.inFlight.set(batchId, jobs);
+      process.write(`r\t${batchId}\t${tids.join(",")}\t[${items.join(",")}]`);
+    }
+    this.updateBusy();
+  }
+
+  private onBatch(batchId: number, resultsJson: string): void {
+    const jobs = this.inFlight.get(batchId);
+    if (!jobs) return;
+    this.inFlight.delete(batchId);
+    this.startsWithoutProgress = 0;
+    const byId = new Map(jobs.map((job) => [job.rid, job]));
+    const results = JSON.parse(resultsJson) as Array<[number, number, ...unknown[]]>;
+    for (const [rid, status, first, second] of results) {
+      const job = byId.get(rid);
+      if (!job) continue;
+      byId.delete(rid);
+      this.settle(job, status, first, second);
+    }
+    for (const job of byId.values()) {
+      job.reject(new TemplateRenderError("runtime", "The template sandbox returned no result for this render"));
+    }
+    if (this.queue.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    this.updateBusy();
+  }
+
+  private settle(job: Job, status: number, first: unknown, second: unknown): void {
+    const limits = this.limits;
+    switch (status) {
+      case RENDER_STATUS.ok:
+        job.resolve(String(first));
+        return;
+      case RENDER_STATUS.error:
+        job.reject(new TemplateRenderError("runtime", `Template error: ${String(first)}`));
+        return;
+      case RENDER_STATUS.call:
+        this.callFunction(job, String(first), String(second));
+        return;
+      case RENDER_STATUS.functionLimit:
+        job.reject(
+          new TemplateRenderError(
+            "function_limit",
+            `Template called template functions more than ${limits.maxFunctionCalls} times in one render`,
+            { details: { limit: limits.maxFunctionCalls } },
+          ),
+        );
+        return;
+      case RENDER_STATUS.timeout:
+        job.reject(
+          new TemplateRenderError("timeout", `Template used more than ${limits.timeoutMs} ms of CPU time and was stopped`, {
+            details: { limit: limits.timeoutMs },
+          }),
+        );
+        return;
+      case RENDER_STATUS.memory:
+        job.reject(
+          new TemplateRenderError("memory", `Template used more than ${limits.memoryLimitMb} MB of memory and was stopped`, {
+            details: { limit: limits.memoryLimitMb },
+          }),
+        );
+        return;
+      case RENDER_STATUS.missing:
+        if (job.reloads++ < 2) {
+          this.childCodes.clear();
+          this.enqueue(job);
+        } else {
+          job.reject(new TemplateRenderError("runtime", "The template sandbox lost the compiled template"));
+        }
+        return;
+      default:
+        job.reject(new TemplateRenderError("runtime", `The template sandbox answered an unknown status ${status}`));
+    }
+  }
+
+  private callFunction(job: Job, name: string, argsJson: string): void {
+    if (!(TEMPLATE_FUNCTION_NAMES as readonly string[]).includes(name)) {
+      job.reject(new TemplateRenderError("runtime", `Template called an unknown function "${name}"`));
+      return;
+    }
+    if (job.results.length >= this.limits.maxFunctionCalls) {
+      job.reject(
+        new TemplateRenderError("function_limit", `Template called template functions more than ${this.limits.maxFunctionCalls} times`),
+      );
+      return;
+    }
+    this.waitingForFunctions++;
+    callTemplateFunction(job.functions, name as TemplateFunctionName, JSON.parse(argsJson) as unknown[])
+      .then((value) => {
+        const json = JSON.stringify(value ?? null);
+        if (json.length > MAX_FUNCTION_RESULT_CHARS) {
+          throw new TemplateRenderError("function", `${name}() returned more than ${MAX_FUNCTION_RESULT_CHARS} characters`);
+        }
+        job.results.push([name, argsJson, JSON.parse(json) as unknown]);
+        if (this.closed) job.reject(new TemplateRenderError("closed", "The template sandbox was closed before the render finished"));
+        else this.enqueue(job);
+      })
+      .catch((error: unknown) => {
+        job.reject(
+          error instanceof TemplateRenderError
+            ? error
+            : new TemplateRenderError("function", `${name}() failed: ${error instanceof Error ? error.message : String(error)}`, {
+                cause: error,
+                details: { function: name },
+              }),
+        );
+      })
+      .finally(() => {
+        this.waitingForFunctions--;
+        this.updateBusy();
+      });
+  }
+
+  private onExit(process: SandboxProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.process === process) this.process = null;
+    if (this.closed) return;
+    this.restarts++;
+    this.logger?.warn({ code, signal, sandboxPid: process.pid }, "template sandbox process ended; renders in flight failed");
+    const error = new TemplateRenderError(
+      "crashed",
+      "The template sandbox process stopped during this render (a template probably exhausted its memory); it has been restarted",
+      { details: { code, signal } },
+    );
+    for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
+    const hadWork = this.inFlight.size > 0;
+    this.inFlight.clear();
+    if (hadWork) this.startsWithoutProgress++;
+    if (this.startsWithoutProgress >= MAX_STARTS_WITHOUT_PROGRESS) {
+      this.startsWithoutProgress = 0;
+      for (const job of this.queue.splice(0)) job.reject(error);
+    }
+    if (this.queue.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+}
+
+function stripUndefined(options: TemplateSandboxOptions): Partial<TemplateSandboxLimits> {
+  const out: Partial<Record<keyof TemplateSandboxLimits, number>> = {};
+  for (const key of Object.keys(DEFAULT_SANDBOX_LIMITS) as Array<keyof TemplateSandboxLimits>) {
+    const value = options[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
+import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { TemplateSyntaxError } from "./errors.js";
+import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import type { TemplateFunctionName } from "./template-functions.js";
+import { ArrowFunctionNode, TruthyNode, TwigRangeNode, parseTwig } from "./twig-parser.js";
+
+/** Templates longer than this are refused at compile time (a chat command is short). */
+export const MAX_TEMPLATE_SOURCE_LENGTH = 10_000;
+
+const require = createRequire(import.meta.url);
+const KNOWN_FILTERS: ReadonlySet<string> = new Set([
+  ...Object.keys(require("nunjucks/src/filters") as Record<string, unknown>),
+  ...TWIG_FILTERS,
+]);
+const KNOWN_TESTS: ReadonlySet<string> = new Set([
+  ...Object.keys(require("nunjucks/src/tests") as Record<string, unknown>),
+  ...TWIG_TESTS,
+]);
+const FUNCTION_NAMES: ReadonlySet<string> = new Set(TEMPLATE_FUNCTION_NAMES);
+
+/** What {@link compileTwig} produces: JavaScript source of a nunjucks `root` function, never run on the host. */
+export interface CompiledTwig {
+  /** `function root(env, context, frame, runtime, cb) {...} return {root: root};` */
+  readonly code: string;
+  /** Host functions the template names (a template that names none never calls one). */
+  readonly functions: readonly TemplateFunctionName[];
+}
+
+const Compiler = njCompiler.Compiler as unknown as new (name: string, throwOnUndefined: boolean) => {
+  compile(node: NjNode, frame?: NjCompileFrame): void;
+  getCode(): string;
+  _emit(code: string): void;
+  _tmpid(): string;
+};
+
+const baseCompileExpression = (
+  njCompiler.Compiler.prototype as unknown as {
+    _compileExpression(this: unknown, node: NjNode, frame: NjCompileFrame): void;
+  }
+)._compileExpression;
+
+/** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
+class TwigCompiler extends Compiler {
+  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode];
+
+  _compileExpression(node: NjNode, frame: NjCompileFrame): void {
+    if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
+    else baseCompileExpression.call(this, node, frame);
+  }
+
+  compileArrowFunction(node: NjNode, frame: NjCompileFrame): void {
+    const params = (nodeField(node, "params") as NjNodeList).children;
+    const inner = frame.push();
+    const ids = params.map((param) => {
+      const id = this._tmpid();
+      inner.set(String(nodeField(param, "value")), id);
+      return id;
+    });
+    this._emit(`(function(${ids.join(", ")}) { return (`);
+    this.compile(nodeField(node, "body") as NjNode, inner);
+    this._emit("); })");
+  }
+
+  compileTwigRange(node: NjNode, frame: NjCompileFrame): void {
+    this._emit("runtime.twigRange(");
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(", ");
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit(")");
+  }
+
+  compileTruthy(node: NjNode, frame: NjCompileFrame): void {
+    this._emit("runtime.twigTruthy(");
+    this.compile(nodeField(node, "target") as NjNode, frame);
+    this._emit(")");
+  }
+}
+
+const FORBIDDEN: ReadonlyArray<readonly [unknown, string]> = [
+  [njNodes.Include, "{% include %}"],
+  [njNodes.Import, "{% import %}"],
+  [njNodes.FromImport, "{% from ... import %}"],
+  [njNodes.Extends, "{% extends %}"],
+  [njNodes.Block, "{% block %}"],
+  [njNodes.Super, "super()"],
+  [njNodes.CallExtension, "extension tags"],
+];
+
+/** instanceof without TypeScript narrowing (every node class has the same instance type). */
+function isA(value: unknown, type: unknown): boolean {
+  return value instanceof (type as typeof Object);
+}
+
+function fail(message: string, node: NjNode): never {
+  throw new TemplateSyntaxError(message, node.lineno + 1, node.colno + 1);
+}
+
+/** Walks every node under `node` (fields, node lists), depth first. */
+function walk(node: NjNode, visit: (node: NjNode) => void): void {
+  visit(node);
+  for (const field of node.fields) {
+    const value = nodeField(node, field);
+    if (Array.isArray(value)) {
+      for (const child of value) if (isNode(child)) walk(child, visit);
+    } else if (isNode(value)) {
+      walk(value, visit);
+    }
+  }
+}
+
+function checkNode(node: NjNode, functions: Set<TemplateFunctionName>): void {
+  for (const [type, what] of FORBIDDEN) {
+    if (isA(node, (type as typeof njNodes.Node))) fail(`${what} is not available in command templates`, node);
+  }
+  if (isA(node, njNodes.Filter)) {
+    const name = String(nodeField(nodeField(node, "name") as NjNode, "value"));
+    if (!KNOWN_FILTERS.has(name)) fail(`unknown filter "${name}"`, node);
+  } else if (isA(node, njNodes.Is)) {
+    const right = nodeField(node, "right") as NjNode;
+    const named = nodeField(right, "name");
+    const name = String(isNode(named) ? nodeField(named, "value") : nodeField(right, "value"));
+    if (!KNOWN_TESTS.has(name)) fail(`unknown test "${name}"`, node);
+  } else if (isA(node, njNodes.Symbol)) {
+    const name = String(nodeField(node, "value"));
+    if (FUNCTION_NAMES.has(name)) functions.add(name as TemplateFunctionName);
+  }
+}
+
+/** Wraps every condition in a Truthy node so `if`, `not`, `and`, `or` and `?:` follow Twig. */
+function applyTwigTruthiness(root: NjNode): void {
+  const wrap = (node: NjNode, field: string): void => {
+    const target = nodeField(node, field);
+    if (isNode(target) && !(isA(target, TruthyNode))) {
+      setNodeField(node, field, new TruthyNode(target.lineno, target.colno, target));
+    }
+  };
+  walk(root, (node) => {
+    if (isA(node, njNodes.If) || isA(node, njNodes.InlineIf)) wrap(node, "cond");
+    else if (isA(node, njNodes.Not)) wrap(node, "target");
+    else if (isA(node, njNodes.And) || isA(node, njNodes.Or)) {
+      wrap(node, "left");
+      wrap(node, "right");
+    }
+  });
+}
+
+function toSyntaxError(error: unknown): TemplateSyntaxError {
+  if (error instanceof TemplateSyntaxError) return error;
+  if (error instanceof RangeError) {
+    return new TemplateSyntaxError("template is nested too deeply", 1, 1, { cause: error });
+  }
+  const nj = error as NjTemplateError;
+  const raw = typeof nj?.message === "string" ? nj.message : String(error);
+  const message = raw.replace(/^[a-zA-Z]+: /, "").replace(/^Template render error: /, "");
+  return new TemplateSyntaxError(message, nj?.lineno ?? 1, nj?.colno ?? 1, { cause: error });
+}
+
+/**
+ * Parses and compiles Twig-syntax source to JavaScript on the host. Nothing of the template runs
+ * here: the result is source text for the sandbox. Throws {@link TemplateSyntaxError} (with line and
+ * column) for anything the language does not accept.
+ */
+export function compileTwig(source: string): CompiledTwig {
+  if (source.length > MAX_TEMPLATE_SOURCE_LENGTH) {
+    throw new TemplateSyntaxError(
+      `template is ${source.length} characters long; the limit is ${MAX_TEMPLATE_SOURCE_LENGTH}`,
+      1,
+      1,
+    );
+  }
+  try {
+    const ast = parseTwig(source);
+    const functions = new Set<TemplateFunctionName>();
+    walk(ast, (node) => checkNode(node, functions));
+    applyTwigTruthiness(ast);
+    const compiler = new TwigCompiler("command", false);
+    compiler.compile(njTransformer.transform(ast, []));
+    return { code: compiler.getCode(), functions: [...functions].sort() };
+  } catch (error) {
+    throw toSyntaxError(error);
+  }
+}
+
+/** A stable id for compiled code (the sandbox caches compiled templates by it). */
+export function templateId(code: string): string {
+  return createHash("sha256").update(code).digest("base64url").slice(0, 22);
+}

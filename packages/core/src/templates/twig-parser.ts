@@ -1,0 +1,151 @@
+import type { NjNode, NjNodeList, NjToken, NjTokenizer } from "./nunjucks-internals.js";
+import { njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+
+/** `params => body`: an arrow function (Twig 3) for the `filter`, `map`, `reduce` and `sort` filters. */
+export const ArrowFunctionNode = njNodes.Node.extend("ArrowFunction", { fields: ["params", "body"] });
+/** `a..b`: Twig's inclusive range operator. */
+export const TwigRangeNode = njNodes.Node.extend("TwigRange", { fields: ["left", "right"] });
+/** A condition evaluated with Twig (PHP) truthiness: empty arrays, empty objects and "0" are false. */
+export const TruthyNode = njNodes.Node.extend("Truthy", { fields: ["target"] });
+
+const OPERATOR = njLexer.TOKEN_OPERATOR;
+
+function isOp(tok: NjToken | null, value: string): boolean {
+  return tok !== null && tok.type === OPERATOR && tok.value === value;
+}
+
+/**
+ * The nunjucks parser taught Twig's extra syntax: arrow functions (`b => b.type == 'x'`,
+ * `(carry, v) => carry + v`) and the `a..b` range operator. The lexer is left alone; the parser
+ * joins adjacent `=` `>` tokens into `=>` and a float `1.` followed by `.` into `1` `..`.
+ */
+export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTokenizer) => InstanceType<typeof njParser.Parser>) {
+  /** Tokens read ahead of the base parser's single `peeked` slot, in order. */
+  private readonly ahead: NjToken[] = [];
+
+  constructor(tokens: NjTokenizer) {
+    super(tokens);
+  }
+
+  private pull(withWhitespace: boolean): NjToken | null {
+    let tok = this.ahead.length > 0 ? (this.ahead.shift() ?? null) : this.tokens.nextToken();
+    if (!withWhitespace) {
+      while (tok && tok.type === njLexer.TOKEN_WHITESPACE) {
+        tok = this.ahead.length > 0 ? (this.ahead.shift() ?? null) : this.tokens.nextToken();
+      }
+    }
+    return tok;
+  }
+
+  override nextToken(withWhitespace?: boolean): NjToken | null {
+    if (this.peeked) {
+      const peeked = this.peeked;
+      this.peeked = null;
+      if (withWhitespace || peeked.type !== njLexer.TOKEN_WHITESPACE) return peeked;
+    }
+    const tok = this.pull(withWhitespace === true);
+    if (tok && isOp(tok, "=")) {
+      const next = this.pull(true);
+      if (isOp(next, ">")) return { ...tok, value: "=>" };
+      if (next) this.ahead.unshift(next);
+    } else if (tok && tok.type === njLexer.TOKEN_FLOAT && tok.value.endsWith(".")) {
+      const next = this.pull(true);
+      if (next && isOp(next, ".")) {
+        this.ahead.unshift({ ...next, value: ".." });
+        return { ...tok, type: njLexer.TOKEN_INT, value: tok.value.slice(0, -1) };
+      }
+      if (next) this.ahead.unshift(next);
+    } else if (tok && isOp(tok, ".")) {
+      const next = this.pull(true);
+      if (isOp(next, ".")) return { ...tok, value: ".." };
+      if (next) this.ahead.unshift(next);
+    }
+    return tok;
+  }
+
+  /** Puts tokens back in front of the stream (before anything already peeked). */
+  private unread(...tokens: NjToken[]): void {
+    if (this.peeked) {
+      this.ahead.unshift(this.peeked);
+      this.peeked = null;
+    }
+    this.ahead.unshift(...tokens);
+  }
+
+  override parsePrimary(noPostfix?: boolean): NjNode {
+    const first = this.peekToken();
+    if (first && first.type === njLexer.TOKEN_SYMBOL) {
+      this.nextToken();
+      const arrow = this.peekToken();
+      if (isOp(arrow, "=>")) {
+        this.nextToken();
+        const param = new njNodes.Symbol(first.lineno, first.colno, first.value);
+        return this.arrowBody(first, [param]);
+      }
+      this.unread(first);
+    } else if (first && first.type === njLexer.TOKEN_LEFT_PAREN) {
+      const params = this.tryArrowParams();
+      if (params) return this.arrowBody(first, params);
+    }
+    return super.parsePrimary(noPostfix);
+  }
+
+  /** Reads `(a, b) =>` if that is what follows; otherwise puts every token back and returns null. */
+  private tryArrowParams(): NjNode[] | null {
+    const read: NjToken[] = [];
+    const take = (): NjToken | null => {
+      const tok = this.nextToken();
+      if (tok) read.push(tok);
+      return tok;
+    };
+    const giveBack = (): null => {
+      this.unread(...read);
+      return null;
+    };
+    take();
+    const params: NjNode[] = [];
+    let tok = take();
+    if (tok && tok.type !== njLexer.TOKEN_RIGHT_PAREN) {
+      for (;;) {
+        if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) return giveBack();
+        params.push(new njNodes.Symbol(tok.lineno, tok.colno, tok.value));
+        tok = take();
+        if (tok && tok.type === njLexer.TOKEN_RIGHT_PAREN) break;
+        if (!tok || tok.type !== njLexer.TOKEN_COMMA) return giveBack();
+        tok = take();
+      }
+    }
+    if (!isOp(take(), "=>")) return giveBack();
+    return params;
+  }
+
+  private arrowBody(at: NjToken, params: NjNode[]): NjNode {
+    const names = new Set<string>();
+    for (const param of params) {
+      const name = String((param as unknown as { value: string }).value);
+      if (names.has(name)) this.fail(`arrow function parameter "${name}" is declared twice`, at.lineno, at.colno);
+      names.add(name);
+    }
+    const body = this.parseExpression();
+    return new ArrowFunctionNode(at.lineno, at.colno, new njNodes.NodeList(at.lineno, at.colno, params), body);
+  }
+
+  /** `a..b` binds looser than `~` and arithmetic, tighter than comparisons (as in Twig). */
+  parseConcat(): NjNode {
+    const base = njParser.Parser.prototype as unknown as { parseConcat(this: TwigParser): NjNode };
+    const left = base.parseConcat.call(this);
+    const tok = this.peekToken();
+    if (tok && isOp(tok, "..")) {
+      this.nextToken();
+      const right = base.parseConcat.call(this);
+      return new TwigRangeNode(tok.lineno, tok.colno, left, right);
+    }
+    return left;
+  }
+}
+
+/** Parses Twig-syntax template source into a nunjucks AST (throws the nunjucks TemplateError). */
+export function parseTwig(source: string): NjNodeList {
+  const parser = new TwigParser(njLexer.lex(source, {}));
+  return parser.parseAsRoot();
+}
