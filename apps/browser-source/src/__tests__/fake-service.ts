@@ -98,7 +98,7 @@ export class FakeService {
       return;
     }
     if (url.pathname === "/media/pixel.png") return this.#send(response, 200, "image/png", PIXEL_PNG);
-    if (url.pathname === "/media/stall.png") {
+    if (url.pathname.startsWith("/media/stall.")) {
       this.#stalled.push(response);
       return;
     }

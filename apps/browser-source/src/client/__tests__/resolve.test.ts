@@ -1,0 +1,78 @@
+import { buildDefaultAlertSet, resolveAlert } from "@ovation/core";
+import { describe, expect, it } from "vitest";
+import { planAlert, readNotification } from "../resolve.js";
+import type { AlertNotification, StoredAlertResolver } from "../resolve.js";
+
+const resolver: StoredAlertResolver = (set, input) => resolveAlert(set as Parameters<typeof resolveAlert>[0], input);
+const alertSet = buildDefaultAlertSet({ id: 1, user_id: 1 }) as unknown as Record<string, unknown>;
+
+function note(type: string, data: Record<string, unknown>, template: unknown = null, platform = "twitch"): AlertNotification {
+  const parsed = readNotification({
+    subscription: { type, version: "1", condition: { platform, platform_id: "1" } },
+    notification: { id: `id-${type}`, created_at: "2026-11-21T04:30:00.000000Z" },
+    event: { data, random: 42, template, test: false },
+  });
+  if (!parsed) throw new Error("fixture is not a notification");
+  return parsed;
+}
+
+describe("planAlert", () => {
+  it("resolves a stored template against the alert set (variant 1)", () => {
+    const plan = planAlert(note("follow", { name: "Alice" }), alertSet, resolver, "n");
+    expect(plan.kind).toBe("standard");
+    if (plan.kind !== "standard") return;
+    expect(plan.view.title).toEqual([
+      { text: "Alice", fromData: true },
+      { text: " is now following", fromData: false },
+    ]);
+    expect(plan.view.displayMs).toBe(8000);
+  });
+
+  it("reports the engine's reason when the set disables the alert", () => {
+    const set = { ...alertSet, variations: [] };
+    expect(planAlert(note("follow", { name: "A" }), set, resolver, "n")).toEqual({ kind: "disabled", reason: "no_matching_variation" });
+    expect(planAlert(note("follow", { name: "A" }), null, resolver, "n")).toEqual({ kind: "disabled", reason: "this browser source has no alert set" });
+  });
+
+  it("turns an invalid alert set into a disabled alert with the engine's message, not a crash", () => {
+    const plan = planAlert(note("follow", { name: "A" }), { version: 4 }, resolver, "n");
+    expect(plan.kind).toBe("disabled");
+    if (plan.kind === "disabled") expect(plan.reason).toMatch(/^the alert set could not be resolved: /);
+  });
+
+  it("uses an inline variant 2 template as the template itself", () => {
+    const plan = planAlert(note("cheer", { message: "hi" }, { title: "Custom", subtitle: "{{message}}", display_time: 1200 }), null, resolver, "n");
+    expect(plan.kind).toBe("standard");
+    if (plan.kind === "standard") {
+      expect(plan.view.subtitle).toEqual([{ text: "hi", fromData: true }]);
+      expect(plan.view.displayMs).toBe(1200);
+    }
+  });
+
+  it("renders a variant 3 template into a nonce'd document, taking timing from the stored template with user_defaults", () => {
+    const set = { ...alertSet, default: { display_time: 4321 } };
+    const plan = planAlert(note("follow", { message: "yo" }, { user_defaults: true, html: "<p>{k}</p>", css: "", js: "", fields: { k: "{{message}}" } }), set, resolver, "abc");
+    expect(plan.kind).toBe("custom");
+    if (plan.kind !== "custom") return;
+    expect(plan.document).toContain("<p>yo</p>");
+    expect(plan.document).toContain(`<script nonce="abc">`);
+    expect(plan.displayMs).toBe(4321);
+  });
+
+  it("does not show stream state events", () => {
+    expect(planAlert(note("stream.online", {}), alertSet, resolver, "n").kind).toBe("disabled");
+  });
+});
+
+describe("readNotification", () => {
+  it("refuses payloads without an id, a type or an event object", () => {
+    expect(readNotification(null)).toBeNull();
+    expect(readNotification({ subscription: { type: "follow" }, notification: {}, event: {} })).toBeNull();
+    expect(readNotification({ subscription: { type: "" }, notification: { id: "x" }, event: {} })).toBeNull();
+    expect(readNotification({ subscription: { type: "follow" }, notification: { id: "x" }, event: [] })).toBeNull();
+  });
+
+  it("defaults a missing platform to the service's own", () => {
+    expect(readNotification({ subscription: { type: "follow" }, notification: { id: "x" }, event: {} })?.subscription.condition.platform).toBe("ovation");
+  });
+});
