@@ -1,0 +1,152 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Fastify from "fastify";
+import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
+import { SMTPServer } from "smtp-server";
+import { PersonalAccessTokenVerifier } from "../../auth/personal-access-token-verifier.js";
+import { createRepositories } from "../../store/repositories.js";
+import type { Repositories } from "../../store/repositories.js";
+import { Store } from "../../store/store.js";
+import { hashPassword } from "../accounts/passwords.js";
+import type { Clock } from "../clock.js";
+import { createOAuthClient } from "../clients.js";
+import type { CreatedClient } from "../clients.js";
+import { loadIdentityEnv } from "../config.js";
+import type { IdentityLifetimes } from "../config.js";
+import { createIdentityModule } from "../module.js";
+import type { IdentityModule } from "../module.js";
+import type { PlatformOAuthSettings } from "../platforms/settings.js";
+
+/** One mail as received by the loopback SMTP server. */
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  subject: string;
+  /** The decoded text body. */
+  text: string;
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, "latin1").toString("utf8");
+}
+
+function parseMail(raw: string, to: string[]): ReceivedMail {
+  const split = raw.indexOf("\r\n\r\n") >= 0 ? raw.indexOf("\r\n\r\n") : raw.indexOf("\n\n");
+  const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
+  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
+  const encoding = header("Content-Transfer-Encoding").toLowerCase();
+  const text = encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+  return { to, raw, subject: header("Subject"), text };
+}
+
+/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
+export async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]; waitFor(to: string, count?: number): Promise<ReceivedMail>; close(): Promise<void> }> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        mails.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    port,
+    mails,
+    async waitFor(to, count = 1) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const mine = mails.filter((m) => m.to.includes(to));
+        const found = mine[count - 1];
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail #${count} for ${to} within 10 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A controllable clock. */
+export function fakeClock(start = Date.parse("2026-11-21T05:00:00.000Z")): Clock & { advance(ms: number): void; set(ms: number): void } {
+  let now = start;
+  const clock = (() => now) as Clock & { advance(ms: number): void; set(ms: number): void };
+  clock.advance = (ms) => {
+    now += ms;
+  };
+  clock.set = (ms) => {
+    now = ms;
+  };
+  return clock;
+}
+
+/** A running identity module on loopback (its own fastify app, the host's store and repositories). */
+export interface Harness {
+  app: FastifyInstance;
+  base: string;
+  repos: Repositories;
+  identity: IdentityModule;
+  smtp: Awaited<ReturnType<typeof startSmtp>>;
+  close(): Promise<void>;
+  /** A local account with a password. */
+  createUser(input: { name: string; email: string | null; password?: string }): Promise<{ id: number; email: string | null; password: string }>;
+  client(input: { public?: boolean; redirectUris?: string[] }): Promise<CreatedClient>;
+}
+
+/** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
+export async function startHarness(options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[] } = {}): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), "ovation-identity-"));
+  const store = await Store.open(dir);
+  const repos = createRepositories(store);
+  const smtp = await startSmtp();
+  const identity = await createIdentityModule({
+    dataDir: dir,
+    users: repos.users,
+    connections: repos.connections,
+    tokens: repos.tokens,
+    foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
+    logger: pino({ level: "silent" }),
+    env: loadIdentityEnv({}),
+    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.lifetimes ? { lifetimes: options.lifetimes } : {}),
+    ...(options.platforms ? { platforms: options.platforms } : {}),
+  });
+  const app = Fastify({ logger: false });
+  await identity.plugin(app);
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    repos,
+    identity,
+    smtp,
+    async close() {
+      await app.close();
+      identity.close();
+      await smtp.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+    async createUser(input) {
+      const password = input.password ?? "correct horse battery staple";
+      const user = repos.users.create({ name: input.name, email: input.email, email_verified_at: input.email ? new Date().toISOString() : null, password_hash: await hashPassword(password) });
+      return { id: user.id, email: user.email, password };
+    },
+    client: (input) => createOAuthClient(identity.store, { name: "Test app", redirect_uris: input.redirectUris ?? ["http://127.0.0.1:9/callback"], public: input.public ?? false }),
+  };
+}

@@ -1,0 +1,70 @@
+import type { UserRecord } from "../../store/records.js";
+import type { IdentityContext } from "../context.js";
+import { verifyPassword } from "./passwords.js";
+
+/** Failed sign-ins allowed per email address within the window before it is locked for the window. */
+export const LOGIN_LIMIT = Object.freeze({ failures: 10, windowMs: 15 * 60 * 1000 });
+
+/** Counts failed sign-ins per key (the email address), in memory of this process. */
+export class LoginThrottle {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Whether the key is locked right now. */
+  locked(key: string): boolean {
+    return this.recent(key).length >= LOGIN_LIMIT.failures;
+  }
+
+  /** Records one failure. */
+  fail(key: string): void {
+    const list = this.recent(key);
+    list.push(this.now());
+    this.failures.set(key, list);
+    if (this.failures.size > 10_000) {
+      const oldest = this.failures.keys().next().value;
+      if (oldest !== undefined) this.failures.delete(oldest);
+    }
+  }
+
+  /** Forgets the failures of a key after a success. */
+  clear(key: string): void {
+    this.failures.delete(key);
+  }
+
+  private recent(key: string): number[] {
+    const since = this.now() - LOGIN_LIMIT.windowMs;
+    return (this.failures.get(key) ?? []).filter((t) => t > since);
+  }
+}
+
+/** The outcome of an email + password (+ TOTP) sign-in. */
+export type LoginOutcome = { ok: true; user: UserRecord } | { ok: false; message: string; status: 401 | 422 | 429 };
+
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$0pZbR4Vq8pN3Jc5vD1x7gQ1j8Yt1r2u0a0vW3k2m7cE";
+
+/** Checks a local sign-in; wrong email and wrong password answer alike. */
+export async function signInWithPassword(
+  ctx: IdentityContext,
+  throttle: LoginThrottle,
+  input: { email: string; password: string; totp: string },
+): Promise<LoginOutcome> {
+  const key = input.email.trim().toLowerCase();
+  if (key.length === 0 || input.password.length === 0) return { ok: false, status: 422, message: "Enter your email address and password." };
+  if (throttle.locked(key)) return { ok: false, status: 429, message: "Too many failed sign-ins. Try again in 15 minutes." };
+  const user = ctx.users.findByEmail(key);
+  const passwordOk = await verifyPassword(user?.password_hash ?? DUMMY_HASH, input.password);
+  if (!user || user.password_hash === null || !passwordOk) {
+    throttle.fail(key);
+    return { ok: false, status: 401, message: "These credentials do not match our records." };
+  }
+  if (ctx.totp.enabled(user.id)) {
+    if (input.totp.trim().length === 0) return { ok: false, status: 401, message: "Enter the code from your authenticator app (or a recovery code)." };
+    if (!(await ctx.totp.verifyForLogin(user.id, input.totp))) {
+      throttle.fail(key);
+      return { ok: false, status: 401, message: "The authenticator code is invalid." };
+    }
+  }
+  throttle.clear(key);
+  return { ok: true, user };
+}

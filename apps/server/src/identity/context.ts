@@ -1,0 +1,35 @@
+import type Provider from "oidc-provider";
+import type { Logger } from "pino";
+import type { ConnectionsRepository } from "../store/connections.js";
+import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
+import type { UsersRepository } from "../store/users.js";
+import type { Clock } from "./clock.js";
+import type { IdentityLifetimes } from "./config.js";
+import type { EatService } from "./eat/service.js";
+import type { BearerAuthenticator } from "./http/auth.js";
+import type { Mailer } from "./mail/mailer.js";
+import type { PlatformOAuthSettings } from "./platforms/settings.js";
+import type { TotpService } from "./mfa/totp.js";
+import type { SessionService } from "./session.js";
+import type { IdentityStore } from "./store.js";
+
+/** Everything the identity routes share; built once by `createIdentityModule`. */
+export interface IdentityContext {
+  readonly store: IdentityStore;
+  readonly users: UsersRepository;
+  readonly connections: ConnectionsRepository;
+  readonly tokens: PersonalAccessTokensRepository;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly lifetimes: Readonly<IdentityLifetimes>;
+  readonly mailer: Mailer;
+  readonly eat: EatService;
+  readonly sessions: SessionService;
+  readonly totp: TotpService;
+  readonly auth: BearerAuthenticator;
+  readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
+  /** The identity host without a trailing slash (fixed once the server listens). */
+  idBase(): string;
+  /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
+  provider(): Provider;
+}

@@ -1,0 +1,182 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { PLATFORMS, normalizePlatform } from "@ovation/core";
+import { confirmEmailChange, pendingEmail, startEmailChange } from "../accounts/email-change.js";
+import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
+import { connectionView, userView } from "../accounts/user-view.js";
+import type { IdentityContext } from "../context.js";
+import { requireEat } from "../eat/guard.js";
+import { IdentityError, identityFieldError } from "../errors.js";
+import { renderMessage } from "../pages/message.js";
+import { platformAuthorizationUrl } from "../platforms/routes.js";
+import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
+import type { IdentityPrincipal } from "./auth.js";
+import { requireUser } from "./auth.js";
+import { parseInput } from "./validation.js";
+
+const emailBody = z.object({ email: z.email("must be a valid email address").max(254, "must not be greater than 254 characters") }, { error: "must be a JSON object" });
+const passwordBody = z.object({ password: z.string("must be a string") }, { error: "must be a JSON object" });
+const changePasswordBody = z.object({ current_password: z.string("must be a string"), password: z.string("must be a string") }, { error: "must be a JSON object" });
+const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
+const connectionsQuery = z.object({
+  platform: z
+    .string()
+    .transform(normalizePlatform)
+    .pipe(z.enum(PLATFORMS, { error: () => `must be one of ${PLATFORMS.join(", ")}` }))
+    .optional(),
+});
+const tokenBody = z.object(
+  {
+    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
+    scopes: z.array(z.enum(ALL_SCOPE_VALUES as [string, ...string[]], { error: () => `must be one of ${ALL_SCOPE_VALUES.join(", ")}` }), "must be an array of scopes").min(1, "must name at least one scope"),
+  },
+  { error: "must be a JSON object" },
+);
+const tokenParams = z.object({ id: z.coerce.number("must be a token id").int("must be a token id").positive("must be a token id") });
+
+/** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
+export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
+  const principal = (request: FastifyRequest): Promise<IdentityPrincipal> => ctx.auth.authenticate(request);
+  const currentUser = (userId: number) => {
+    const user = ctx.users.get(userId);
+    if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
+    return user;
+  };
+  const meView = (userId: number) => userView(currentUser(userId), { two_factor_enabled: ctx.totp.enabled(userId) !== undefined, pending_email: pendingEmail(ctx, userId) });
+  /** A sensitive action needs an EAT whenever the account can receive one (it has an email address). */
+  const requireEatIfPossible = (request: FastifyRequest, userId: number) => {
+    if (currentUser(userId).email !== null) requireEat(ctx.eat, request, userId);
+  };
+
+  app.get("/api/users/@me", async (request) => meView(requireUser(await principal(request), "user:read")));
+
+  app.get("/api/users/@me/connections", async (request) => {
+    const userId = requireUser(await principal(request), "connections");
+    const query = parseInput(connectionsQuery, request.query);
+    return ctx.connections
+      .listForUser(userId)
+      .filter((c) => query.platform === undefined || c.platform === query.platform)
+      .map(connectionView);
+  });
+
+  app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", async (request, reply) => {
+    const userId = requireUser(await principal(request), "connections", "user:manage");
+    const url = await platformAuthorizationUrl(ctx, { platform: normalizePlatform(request.params.platform), mode: "link", userId, interactionUid: null });
+    return reply.code(201).send({ url });
+  });
+
+  app.post("/api/users/@me/update-email", async (request, reply) => {
+    const userId = requireUser(await principal(request), "user:manage");
+    requireEatIfPossible(request, userId);
+    const body = parseInput(emailBody, request.body);
+    const result = await startEmailChange(ctx, currentUser(userId), body.email);
+    return reply.code(202).send({ message: result.status === "resent" ? "The verification mail was sent again." : "A verification mail was sent.", ...result });
+  });
+
+  app.get<{ Querystring: { token?: string } }>("/api/email/verify", async (request, reply) => {
+    const token = typeof request.query.token === "string" ? request.query.token : "";
+    const user = token.length > 0 && token.length < 200 ? await confirmEmailChange(ctx, token) : null;
+    const page = user ? renderMessage("Email confirmed", `${user.email ?? ""} is now the email address of your account.`) : renderMessage("Link expired", "This confirmation link is unknown or has expired. Ask for a new one.");
+    return reply.code(user ? 200 : 400).type("text/html; charset=utf-8").send(page);
+  });
+
+  app.post("/api/users/@me/associate-password", async (request, reply) => {
+    const userId = requireUser(await principal(request), "user:manage");
+    const user = currentUser(userId);
+    if (user.password_hash !== null) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_SHADOW");
+    requireEatIfPossible(request, userId);
+    const body = parseInput(passwordBody, request.body);
+    const problems = passwordProblems(body.password, user);
+    if (problems.length > 0) throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: problems[0] ?? "", errors: { password: problems } });
+    ctx.users.update(userId, { password_hash: await hashPassword(body.password) });
+    return reply.code(200).send(meView(userId));
+  });
+
+  app.post("/api/users/@me/password", async (request, reply) => {
+    const userId = requireUser(await principal(request), "user:manage");
+    requireEat(ctx.eat, request, userId);
+    const body = parseInput(changePasswordBody, request.body);
+    const user = currentUser(userId);
+    if (user.password_hash === null || !(await verifyPassword(user.password_hash, body.current_password))) {
+      throw new IdentityError("OVATION_ERR_IDENTITY_PASSWORD_INCORRECT", { errors: { current_password: ["The password is incorrect."] } });
+    }
+    const problems = passwordProblems(body.password, user);
+    if (problems.length > 0) throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: problems[0] ?? "", errors: { password: problems } });
+    ctx.users.update(userId, { password_hash: await hashPassword(body.password) });
+    await ctx.sessions.destroyAllForUser(userId);
+    return reply.code(200).send({ message: "The password was changed; other browser sessions were signed out." });
+  });
+
+  app.post("/api/eat/request-verification", async (request, reply) => {
+    const user = currentUser(requireUser(await principal(request)));
+    const sent = await ctx.eat.requestVerification(user);
+    return reply.code(202).send({ message: "A verification code was sent to your email address.", ...sent });
+  });
+
+  app.post("/api/eat/verify-code", async (request, reply) => {
+    const userId = requireUser(await principal(request));
+    const body = parseInput(codeBody, request.body);
+    return reply.code(201).send(await ctx.eat.verifyCode(userId, body.code));
+  });
+
+  app.get("/api/eat/verify", async (request) => {
+    const userId = requireUser(await principal(request));
+    return { valid: true, ...requireEat(ctx.eat, request, userId) };
+  });
+
+  app.get("/api/users/@me/tokens", async (request) => {
+    const userId = requireUser(await principal(request), "user:manage:credentials");
+    return ctx.tokens.listForUser(userId).map(({ token_hash: _hash, ...rest }) => rest);
+  });
+
+  app.post("/api/users/@me/tokens", async (request, reply) => {
+    const caller = await principal(request);
+    const userId = requireUser(caller, "user:manage:credentials");
+    requireEat(ctx.eat, request, userId);
+    const body = parseInput(tokenBody, request.body);
+    const beyond = body.scopes.filter((s) => !hasScope(caller.scopes, s));
+    if (beyond.length > 0) throw identityFieldError("scopes", `The scopes field may only name scopes your token has (not: ${beyond.join(", ")}).`);
+    const { record, token } = ctx.tokens.create({ user_id: userId, name: body.name, scopes: body.scopes });
+    const { token_hash: _hash, ...view } = record;
+    return reply.code(201).send({ ...view, token });
+  });
+
+  app.delete<{ Params: { id: string } }>("/api/users/@me/tokens/:id", async (request, reply: FastifyReply) => {
+    const userId = requireUser(await principal(request), "user:manage:credentials");
+    requireEat(ctx.eat, request, userId);
+    const { id } = parseInput(tokenParams, request.params);
+    const record = ctx.tokens.get(id);
+    if (record === null || record.user_id !== userId) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_FOUND");
+    ctx.tokens.revoke(id);
+    return reply.code(204).send();
+  });
+
+  app.delete("/api/users/@me", async (request, reply) => {
+    const userId = requireUser(await principal(request), "user:manage");
+    requireEatIfPossible(request, userId);
+    await deleteAccount(ctx, userId);
+    return reply.code(204).send();
+  });
+}
+
+/**
+ * Deletes an account as far as identity goes: signs every session and token out, unlinks its
+ * platforms, drops its second factors and empties its profile (the numeric id stays reserved, so
+ * data of other modules keyed by it never passes to someone else).
+ */
+export async function deleteAccount(ctx: IdentityContext, userId: number): Promise<void> {
+  for (const c of ctx.connections.listForUser(userId)) ctx.connections.remove(userId, c.id);
+  for (const t of ctx.tokens.listForUser(userId)) if (t.revoked_at === null) ctx.tokens.revoke(t.id);
+  ctx.users.update(userId, { name: `deleted-user-${userId}`, email: null, email_verified_at: null, password_hash: null, avatar: null });
+  const data = ctx.store.data;
+  const account = String(userId);
+  for (const table of Object.values(data.oidc)) {
+    for (const [key, entry] of Object.entries(table)) if (entry.payload.accountId === account) delete table[key];
+  }
+  data.totp = data.totp.filter((t) => t.user_id !== userId);
+  data.webauthn_credentials = data.webauthn_credentials.filter((c) => c.user_id !== userId);
+  data.email_verifications = data.email_verifications.filter((v) => v.user_id !== userId);
+  data.eat_codes = data.eat_codes.filter((c) => c.user_id !== userId);
+  data.sessions = data.sessions.filter((s) => s.user_id !== userId);
+  await ctx.eat.revokeAll(userId);
+}

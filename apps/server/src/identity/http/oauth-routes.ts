@@ -1,0 +1,151 @@
+import type { IncomingMessage } from "node:http";
+import { parse as parseQuery } from "node:querystring";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { InteractionResults } from "oidc-provider";
+import { LoginThrottle, signInWithPassword } from "../accounts/login.js";
+import type { IdentityContext } from "../context.js";
+import { apiResource } from "../oidc/provider.js";
+import { renderConsent } from "../pages/consent.js";
+import { renderMessage } from "../pages/message.js";
+import { renderSignIn } from "../pages/sign-in.js";
+import { startPlatformLogin } from "../platforms/routes.js";
+
+type FormBody = Record<string, string | string[] | undefined>;
+
+function field(body: unknown, name: string): string {
+  const value = (body as FormBody | undefined)?.[name];
+  return typeof value === "string" ? value : Array.isArray(value) ? (value[0] ?? "") : "";
+}
+
+function html(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply.code(status).header("cache-control", "no-store").type("text/html; charset=utf-8").send(page);
+}
+
+/** Finishes an interaction: oidc-provider answers the redirect on the raw response. */
+async function finish(ctx: IdentityContext, request: FastifyRequest, reply: FastifyReply, result: InteractionResults, extraCookie?: string): Promise<void> {
+  reply.hijack();
+  if (extraCookie !== undefined) reply.raw.setHeader("set-cookie", [extraCookie]);
+  await ctx.provider().interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+}
+
+const expiredPage = () => renderMessage("Sign-in expired", "This sign-in request has expired or was already used. Go back to the app and start again.");
+
+/**
+ * `/oauth/*`: oidc-provider (authorize, token, revoke, introspect, discovery...) mounted on the raw
+ * request, plus the server-rendered interaction pages (sign-in, consent, platform login).
+ */
+export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
+  const throttle = new LoginThrottle(ctx.clock);
+  const platformButtons = () => [...ctx.platforms.values()].map((p) => ({ platform: p.platform, displayName: p.displayName }));
+
+  // oidc-provider reads its own request bodies: this context leaves the stream untouched.
+  await app.register(async (mount) => {
+    mount.removeAllContentTypeParsers();
+    mount.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    const callback = (req: IncomingMessage, res: FastifyReply["raw"]) => ctx.provider().callback()(req, res);
+    mount.all("/oauth/*", async (request, reply) => {
+      reply.hijack();
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      const rest = (raw.url ?? "/").slice("/oauth".length);
+      raw.url = rest.startsWith("/") ? rest : `/${rest}`;
+      await callback(raw, reply.raw);
+    });
+  });
+
+  await app.register(async (pages) => {
+    pages.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16_384 }, (_request, body, done) => {
+      done(null, parseQuery(String(body)));
+    });
+
+    pages.get<{ Params: { uid: string } }>("/oauth/interaction/:uid", async (request, reply) => {
+      const provider = ctx.provider();
+      let details;
+      try {
+        details = await provider.interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      const client = await provider.Client.find(String(details.params.client_id));
+      const clientName = client?.clientName ?? String(details.params.client_id);
+      if (details.prompt.name === "login") {
+        const sessionUser = ctx.sessions.userOfCookieHeader(request.headers.cookie);
+        const onlyNoSession = details.prompt.reasons.length === 1 && details.prompt.reasons[0] === "no_session";
+        if (sessionUser !== null && onlyNoSession && ctx.users.get(sessionUser)) {
+          await finish(ctx, request, reply, { login: { accountId: String(sessionUser) } });
+          return reply;
+        }
+        return html(reply, 200, renderSignIn({ uid: details.uid, clientName, platforms: platformButtons() }));
+      }
+      if (details.prompt.name === "consent") {
+        const accountId = details.session?.accountId;
+        const user = accountId === undefined ? null : ctx.users.get(Number(accountId));
+        const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+        const scopes = [...(missing.missingResourceScopes?.[apiResource(ctx.idBase())] ?? []), ...(missing.missingOIDCScope ?? []).filter((s) => s !== "openid")];
+        return html(reply, 200, renderConsent({ uid: details.uid, clientName, userName: user?.name ?? "unknown", scopes }));
+      }
+      return html(reply, 400, renderMessage("Sign-in problem", `Unsupported step: ${details.prompt.name}`));
+    });
+
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/login", async (request, reply) => {
+      const provider = ctx.provider();
+      let details;
+      try {
+        details = await provider.interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
+      const email = field(request.body, "email");
+      const outcome = await signInWithPassword(ctx, throttle, { email, password: field(request.body, "password"), totp: field(request.body, "totp") });
+      if (!outcome.ok) {
+        const client = await provider.Client.find(String(details.params.client_id));
+        return html(reply, outcome.status, renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", email, error: outcome.message, platforms: platformButtons() }));
+      }
+      const cookie = await ctx.sessions.create(outcome.user.id);
+      await finish(ctx, request, reply, { login: { accountId: String(outcome.user.id), remember: true } }, cookie);
+      return reply;
+    });
+
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/confirm", async (request, reply) => {
+      const provider = ctx.provider();
+      let details;
+      try {
+        details = await provider.interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      const accountId = details.session?.accountId;
+      if (details.prompt.name !== "consent" || accountId === undefined) return html(reply, 400, expiredPage());
+      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+      if (!grant) return html(reply, 400, expiredPage());
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+      const grantId = await grant.save();
+      await finish(ctx, request, reply, { consent: details.grantId ? {} : { grantId } });
+      return reply;
+    });
+
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/abort", async (request, reply) => {
+      try {
+        await ctx.provider().interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      await finish(ctx, request, reply, { error: "access_denied", error_description: "The user denied the request." });
+      return reply;
+    });
+
+    pages.get<{ Params: { uid: string; platform: string } }>("/oauth/interaction/:uid/platform/:platform", async (request, reply) => {
+      let details;
+      try {
+        details = await ctx.provider().interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      return startPlatformLogin(ctx, reply, { platform: request.params.platform, mode: "login", userId: null, interactionUid: details.uid });
+    });
+  });
+}

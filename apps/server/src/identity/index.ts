@@ -1,0 +1,20 @@
+/**
+ * The identity module: OAuth 2.0 authorization server, accounts, platform login, Elevated Access
+ * Tokens. Deployable inside the Ovation host (`identityPlugin`) or on its own (`createIdentityModule`).
+ */
+export { identityPlugin } from "./plugin.js";
+export type { IdentityPluginOptions } from "./plugin.js";
+export { createIdentityModule } from "./module.js";
+export type { IdentityModule, IdentityModuleOptions } from "./module.js";
+export { createOAuthClient, listOAuthClients } from "./clients.js";
+export type { CreatedClient } from "./clients.js";
+export { IdentityStore } from "./store.js";
+export { loadIdentityEnv, DEFAULT_LIFETIMES } from "./config.js";
+export type { IdentityEnvConfig, IdentityLifetimes } from "./config.js";
+export { createEatValidator } from "./eat/remote.js";
+export type { EatValidator } from "./eat/remote.js";
+export { EAT_HEADER } from "./eat/guard.js";
+export type { ElevatedAccessTokenView } from "./eat/service.js";
+export { SCOPES, WILDCARD_SCOPE } from "./scopes.js";
+export { SESSION_COOKIE } from "./session.js";
+export { IDENTITY_ERROR_CODES, IdentityError } from "./errors.js";

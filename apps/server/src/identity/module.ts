@@ -1,0 +1,164 @@
+import type { Server } from "node:http";
+import type { FastifyError, FastifyInstance } from "fastify";
+import type Provider from "oidc-provider";
+import type { Logger } from "pino";
+import type { TokenVerifier } from "../auth/principal.js";
+import type { ConnectionsRepository } from "../store/connections.js";
+import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
+import type { UsersRepository } from "../store/users.js";
+import { systemClock } from "./clock.js";
+import type { Clock } from "./clock.js";
+import { loadIdentityEnv } from "./config.js";
+import type { IdentityEnvConfig, IdentityLifetimes } from "./config.js";
+import type { IdentityContext } from "./context.js";
+import { EatService } from "./eat/service.js";
+import type { ElevatedAccessTokenView } from "./eat/service.js";
+import { IdentityError } from "./errors.js";
+import { apiRoutes } from "./http/api-routes.js";
+import { BearerAuthenticator } from "./http/auth.js";
+import type { ForeignTokenVerifier } from "./http/auth.js";
+import { oauthRoutes } from "./http/oauth-routes.js";
+import { securityRoutes } from "./http/security-routes.js";
+import { createMailer } from "./mail/mailer.js";
+import type { Mailer } from "./mail/mailer.js";
+import { TotpService } from "./mfa/totp.js";
+import { createOAuthProvider } from "./oidc/provider.js";
+import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
+import { platformRoutes } from "./platforms/routes.js";
+import { defaultPlatformSettings } from "./platforms/settings.js";
+import type { PlatformOAuthSettings } from "./platforms/settings.js";
+import { SessionService } from "./session.js";
+import { IdentityStore } from "./store.js";
+
+/** What the identity module is built from. */
+export interface IdentityModuleOptions {
+  /** Directory of `identity.json` (usually the server's data directory). */
+  dataDir: string;
+  users: UsersRepository;
+  connections: ConnectionsRepository;
+  tokens: PersonalAccessTokensRepository;
+  /** Bearer tokens this module does not issue (the host's personal access tokens). */
+  foreignTokens?: ForeignTokenVerifier;
+  logger: Logger;
+  /** Identity settings; read from `process.env` when absent. */
+  env?: IdentityEnvConfig;
+  /** Overrides `OVATION_ID_URL` (the identity host; `/api` and `/oauth` are below it). */
+  idUrl?: string;
+  /** Overrides `OVATION_SMTP_URL`. */
+  smtpUrl?: string;
+  lifetimes?: Partial<IdentityLifetimes>;
+  /** The clock of EATs, codes, sessions and stored-artifact expiry (tests pass a fake one). */
+  clock?: Clock;
+  /** Trust `X-Forwarded-*` headers (behind a TLS-offloading proxy). */
+  trustProxy?: boolean;
+  /** Platform OAuth settings; by default built from `OVATION_<PLATFORM>_CLIENT_ID`/`_SECRET`. */
+  platforms?: readonly PlatformOAuthSettings[];
+}
+
+/** The identity module: a fastify plugin plus what the host needs in-process. */
+export interface IdentityModule {
+  /** Registers `/api/...` and `/oauth/...` on the instance it is registered on. */
+  readonly plugin: (app: FastifyInstance) => Promise<void>;
+  /** For the host's bearer chain: accepts OAuth access tokens issued here. */
+  readonly tokenVerifier: TokenVerifier;
+  /** In-process EAT check for the main API: the EAT's record when valid for this user, else null. */
+  validateEat(userId: number, rawEat: string): ElevatedAccessTokenView | null;
+  /** The user of a request's `Cookie` header (the identity session), for the socket handshake. */
+  userOfSessionCookie(cookieHeader: string | undefined): number | null;
+  /** The identity host, once known (configured, or the listening address). */
+  idBase(): string;
+  readonly store: IdentityStore;
+  readonly mailer: Mailer;
+  /** Closes the mail transport. */
+  close(): void;
+}
+
+function errorHandler(logger: Logger) {
+  return (error: FastifyError, _request: unknown, reply: { code(n: number): { send(b: unknown): unknown } }) => {
+    if (error instanceof IdentityError) return reply.code(error.status).send(error.toBody());
+    const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ message: error.message, code: status === 429 ? "OVATION_ERR_IDENTITY_RATE_LIMITED" : "OVATION_ERR_IDENTITY_BAD_REQUEST" });
+    }
+    logger.error({ err: error }, "identity request failed");
+    return reply.code(500).send(new IdentityError("OVATION_ERR_IDENTITY_INTERNAL").toBody());
+  };
+}
+
+/** Opens the identity store and wires the module; register `module.plugin` on the host app. */
+export async function createIdentityModule(options: IdentityModuleOptions): Promise<IdentityModule> {
+  const env = options.env ?? loadIdentityEnv();
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger.child({ module: "identity" });
+  const store = await IdentityStore.open(options.dataDir);
+  const lifetimes: IdentityLifetimes = { ...env.lifetimes, ...options.lifetimes };
+  const configured = options.idUrl ?? env.idUrl;
+  const mailer = createMailer({ smtpUrl: options.smtpUrl ?? env.smtpUrl, from: env.mailFrom, logger });
+
+  let server: Server | undefined;
+  let base: string | undefined = configured?.replace(/\/+$/, "");
+  const idBase = (): string => {
+    if (base !== undefined) return base;
+    const address = server?.listening ? server.address() : null;
+    if (address === null || typeof address === "string" || address === undefined) return "http://localhost";
+    const host = address.address === "0.0.0.0" || address.address === "::" ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+    base = `http://${host}:${address.port}`;
+    return base;
+  };
+  let provider: Provider | undefined;
+  const getProvider = (): Provider => {
+    provider ??= createOAuthProvider({ idBase: idBase(), store, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? false });
+    return provider;
+  };
+
+  const platforms = new Map<string, PlatformOAuthSettings>();
+  for (const [platform, credentials] of Object.entries(env.platformCredentials)) {
+    const settings = defaultPlatformSettings(platform, credentials);
+    if (settings) platforms.set(platform, settings);
+  }
+  for (const settings of options.platforms ?? []) platforms.set(settings.platform, settings);
+
+  const eat = new EatService(store, mailer, clock, lifetimes);
+  const sessions = new SessionService(store, clock, lifetimes.session, () => idBase().startsWith("https://"));
+  const ctx: IdentityContext = {
+    store,
+    users: options.users,
+    connections: options.connections,
+    tokens: options.tokens,
+    clock,
+    logger,
+    lifetimes,
+    mailer,
+    eat,
+    sessions,
+    totp: new TotpService(store, clock),
+    auth: new BearerAuthenticator(getProvider, options.foreignTokens),
+    platforms,
+    idBase,
+    provider: getProvider,
+  };
+
+  return {
+    async plugin(app: FastifyInstance) {
+      server = app.server;
+      app.setErrorHandler(errorHandler(logger));
+      await app.register(async (api) => {
+        api.setErrorHandler(errorHandler(logger));
+        await apiRoutes(api, ctx);
+        await securityRoutes(api, ctx);
+      });
+      await app.register(async (oauth) => {
+        oauth.setErrorHandler(errorHandler(logger));
+        await oauthRoutes(oauth, ctx);
+        await platformRoutes(oauth, ctx);
+      });
+    },
+    tokenVerifier: new OAuthAccessTokenVerifier(getProvider),
+    validateEat: (userId, rawEat) => eat.validate(userId, rawEat),
+    userOfSessionCookie: (header) => sessions.userOfCookieHeader(header),
+    idBase,
+    store,
+    mailer,
+    close: () => mailer.close(),
+  };
+}

@@ -1,0 +1,124 @@
+import type { Adapter, AdapterPayload } from "oidc-provider";
+import type { Clock } from "../clock.js";
+import { sha256Hex } from "../secrets.js";
+import type { IdentityStore, OAuthClientRecord, OidcEntry } from "../store.js";
+
+/** oidc-provider client metadata for a registered client. */
+export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
+  return {
+    client_id: client.client_id,
+    client_name: client.name,
+    redirect_uris: client.redirect_uris,
+    response_types: ["code"],
+    grant_types: client.public ? ["authorization_code", "refresh_token"] : ["authorization_code", "refresh_token", "client_credentials"],
+    token_endpoint_auth_method: client.public ? "none" : "client_secret_basic",
+    ...(client.secret_hash === null ? {} : { client_secret: client.secret_hash }),
+  };
+}
+
+/**
+ * oidc-provider storage in the identity lowdb file. Every artifact is stored under the SHA-256 of
+ * its id (tokens and codes are bearer secrets), without its `jti`, which `find` puts back from the
+ * id the caller already holds (sessions excepted: they are looked up by uid). Expired entries are
+ * dropped on write.
+ */
+export class LowdbOidcAdapter implements Adapter {
+  constructor(
+    private readonly name: string,
+    private readonly store: IdentityStore,
+    private readonly clock: Clock,
+  ) {}
+
+  private get table(): Record<string, OidcEntry> {
+    const all = this.store.data.oidc;
+    let table = all[this.name];
+    if (table === undefined) {
+      table = {};
+      all[this.name] = table;
+    }
+    return table;
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock() / 1000);
+  }
+
+  private live(entry: OidcEntry | undefined): OidcEntry | undefined {
+    if (entry === undefined) return undefined;
+    if (entry.expires_at !== null && entry.expires_at <= this.nowSeconds()) return undefined;
+    return entry;
+  }
+
+  private purgeExpired(): void {
+    const now = this.nowSeconds();
+    for (const table of Object.values(this.store.data.oidc)) {
+      for (const [key, entry] of Object.entries(table)) {
+        if (entry.expires_at !== null && entry.expires_at <= now) delete table[key];
+      }
+    }
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    // oidc-provider finds sessions by uid and needs their id back, so only sessions keep it.
+    const { jti: _jti, ...rest } = payload;
+    const entry: OidcEntry = {
+      payload: (this.name === "Session" ? { ...payload } : rest) as Record<string, unknown>,
+      expires_at: expiresIn ? this.nowSeconds() + expiresIn : null,
+    };
+    if (typeof payload.grantId === "string") entry.grant_id = payload.grantId;
+    if (typeof payload.uid === "string") entry.uid = payload.uid;
+    if (typeof payload.userCode === "string") entry.user_code = sha256Hex(payload.userCode);
+    this.purgeExpired();
+    this.table[sha256Hex(id)] = entry;
+    await this.store.save();
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    if (this.name === "Client") {
+      const client = this.store.data.clients.find((c) => c.client_id === id);
+      return client === undefined ? undefined : clientMetadata(client);
+    }
+    const entry = this.live(this.table[sha256Hex(id)]);
+    return entry === undefined ? undefined : ({ ...entry.payload, jti: id } as AdapterPayload);
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    const wanted = sha256Hex(userCode);
+    const entry = Object.values(this.table).find((e) => e.user_code === wanted);
+    return this.live(entry)?.payload as AdapterPayload | undefined;
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const entry = Object.values(this.table).find((e) => e.uid === uid);
+    return this.live(entry)?.payload as AdapterPayload | undefined;
+  }
+
+  async consume(id: string): Promise<void> {
+    const entry = this.table[sha256Hex(id)];
+    if (entry !== undefined) {
+      entry.payload.consumed = this.nowSeconds();
+      await this.store.save();
+    }
+  }
+
+  async destroy(id: string): Promise<void> {
+    const key = sha256Hex(id);
+    if (this.table[key] !== undefined) {
+      delete this.table[key];
+      await this.store.save();
+    }
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    let changed = false;
+    for (const table of Object.values(this.store.data.oidc)) {
+      for (const [key, entry] of Object.entries(table)) {
+        if (entry.grant_id === grantId) {
+          delete table[key];
+          changed = true;
+        }
+      }
+    }
+    if (changed) await this.store.save();
+  }
+}

@@ -1,0 +1,132 @@
+import Provider, { errors } from "oidc-provider";
+import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import type { Logger } from "pino";
+import type { UsersRepository } from "../../store/users.js";
+import type { Clock } from "../clock.js";
+import type { IdentityLifetimes } from "../config.js";
+import { escapeHtml } from "../pages/html.js";
+import { renderPage } from "../pages/layout.js";
+import { ALL_SCOPE_VALUES } from "../scopes.js";
+import { constantTimeEqual, sha256Hex } from "../secrets.js";
+import type { IdentityStore } from "../store.js";
+import { LowdbOidcAdapter } from "./adapter.js";
+
+/** Where the authorization server's endpoints live below the issuer (`<id host>/oauth`). */
+export const OAUTH_ROUTES = Object.freeze({
+  authorization: "/authorize",
+  token: "/token",
+  revocation: "/revoke",
+  introspection: "/introspect",
+  userinfo: "/userinfo",
+  jwks: "/jwks",
+  end_session: "/logout",
+});
+
+/** The resource indicator of the Ovation APIs: every access token is issued for it. */
+export function apiResource(idBase: string): string {
+  return `${idBase}/api`;
+}
+
+/** What the authorization server needs from the rest of the identity module. */
+export interface ProviderDeps {
+  /** The identity host, without a trailing slash; the issuer is `<idBase>/oauth`. */
+  idBase: string;
+  store: IdentityStore;
+  users: UsersRepository;
+  lifetimes: Readonly<IdentityLifetimes>;
+  clock: Clock;
+  logger: Logger;
+  /** Trust `X-Forwarded-Proto`/`-For` (behind a TLS-offloading proxy). */
+  trustProxy: boolean;
+}
+
+/**
+ * Builds the oidc-provider instance: authorization code (+ PKCE S256 for public clients), refresh
+ * token, client credentials, opaque access tokens for the Ovation API resource, revocation and
+ * introspection, storage in the identity lowdb file, our own sign-in and consent pages.
+ */
+export function createOAuthProvider(deps: ProviderDeps): Provider {
+  const { store, users, lifetimes, clock } = deps;
+  const resource = apiResource(deps.idBase);
+  const scopeValues = ALL_SCOPE_VALUES.join(" ");
+
+  const configuration: Configuration = {
+    adapter: (name: string) => new LowdbOidcAdapter(name, store, clock),
+    jwks: { keys: store.data.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
+    cookies: {
+      keys: store.data.cookie_keys,
+      long: { httpOnly: true, sameSite: "lax", signed: true },
+      short: { httpOnly: true, sameSite: "lax", signed: true },
+      names: { session: "_ovation_oidc_session", interaction: "_ovation_interaction", resume: "_ovation_interaction_resume" },
+    },
+    routes: OAUTH_ROUTES,
+    scopes: ["openid", "offline_access", ...ALL_SCOPE_VALUES],
+    claims: { openid: ["sub"], profile: ["name", "picture"], email: ["email", "email_verified"] },
+    async findAccount(_ctx, sub) {
+      const id = Number(sub);
+      const user = Number.isSafeInteger(id) ? users.get(id) : null;
+      if (!user) return undefined;
+      return {
+        accountId: String(user.id),
+        async claims() {
+          return { sub: String(user.id), name: user.name, picture: user.avatar ?? undefined, email: user.email ?? undefined, email_verified: user.email_verified_at !== null };
+        },
+      };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: {
+        enabled: true,
+        // A confidential client may introspect any token; a public one only its own.
+        allowedPolicy: async (ctx, client, token) => client.clientAuthMethod !== "none" || token.clientId === ctx.oidc.client?.clientId,
+      },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      clientCredentials: { enabled: true },
+      userinfo: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource is ${resource}`);
+          return { scope: scopeValues, accessTokenFormat: "opaque", accessTokenTTL: lifetimes.accessToken };
+        },
+      },
+    },
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === "none" },
+    clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    ttl: {
+      AccessToken: () => lifetimes.accessToken,
+      ClientCredentials: () => lifetimes.accessToken,
+      RefreshToken: () => lifetimes.refreshToken,
+      AuthorizationCode: () => 60,
+      Grant: () => lifetimes.refreshToken,
+      Interaction: () => 3600,
+      Session: () => lifetimes.session,
+      IdToken: () => 3600,
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: () => true,
+    expiresWithSession: async () => false,
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    renderError: async (ctx: KoaContextWithOIDC, out) => {
+      ctx.type = "html";
+      ctx.body = renderPage({
+        title: "Sign-in problem",
+        body: `<h1>Something went wrong</h1><p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p><p><code>${escapeHtml(String(out.error))}</code></p>`,
+      });
+    },
+  };
+
+  const provider = new Provider(`${deps.idBase}/oauth`, configuration);
+  provider.proxy = deps.trustProxy;
+  // Client secrets are stored as SHA-256 only; compare the presented secret's hash in constant time.
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string): Promise<boolean> {
+    return typeof this.clientSecret === "string" && constantTimeEqual(sha256Hex(actual), this.clientSecret);
+  };
+  provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "oauth server error"));
+  return provider;
+}

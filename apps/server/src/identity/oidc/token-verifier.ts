@@ -1,0 +1,50 @@
+import type Provider from "oidc-provider";
+import type { Principal, TokenVerifier } from "../../auth/principal.js";
+import { sha256Hex } from "../secrets.js";
+
+/** Who a token of this authorization server speaks for; `userId` is null for app access tokens. */
+export interface OAuthTokenInfo {
+  userId: number | null;
+  clientId: string;
+  scopes: string[];
+  /** A stable, non-secret id of the token (SHA-256 prefix), for logs. */
+  tokenId: string;
+  kind: "oauth_access_token" | "oauth_app_access_token";
+}
+
+/** Looks an opaque access token up (user tokens first, then client-credentials tokens). */
+export async function lookupOAuthToken(provider: Provider, raw: string): Promise<OAuthTokenInfo | null> {
+  if (raw.length < 20 || raw.length > 256 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+  const tokenId = sha256Hex(raw).slice(0, 16);
+  const at = await provider.AccessToken.find(raw);
+  if (at && !at.isExpired && at.accountId !== undefined) {
+    const userId = Number(at.accountId);
+    if (!Number.isSafeInteger(userId)) return null;
+    return { userId, clientId: at.clientId ?? "", scopes: splitScope(at.scope), tokenId, kind: "oauth_access_token" };
+  }
+  const cc = await provider.ClientCredentials.find(raw);
+  if (cc && !cc.isExpired) {
+    return { userId: null, clientId: cc.clientId ?? "", scopes: splitScope(cc.scope), tokenId, kind: "oauth_app_access_token" };
+  }
+  return null;
+}
+
+function splitScope(scope: string | undefined): string[] {
+  return (scope ?? "").split(" ").filter((s) => s.length > 0);
+}
+
+/**
+ * The host's bearer check for OAuth access tokens issued here. App access tokens (client
+ * credentials) carry no user, so the user-bound main API does not accept them.
+ */
+export class OAuthAccessTokenVerifier implements TokenVerifier {
+  readonly name = "oauth_access_token";
+
+  constructor(private readonly provider: () => Provider) {}
+
+  async verify(rawToken: string): Promise<Principal | null> {
+    const info = await lookupOAuthToken(this.provider(), rawToken);
+    if (info === null || info.userId === null) return null;
+    return { userId: info.userId, scopes: info.scopes, tokenId: info.tokenId, kind: this.name };
+  }
+}

@@ -1,0 +1,220 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type { JsonWebKey } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Low } from "lowdb";
+import { JSONFile } from "lowdb/node";
+import { OvationError } from "@ovation/core";
+
+/** An OAuth client registered with `ovation client create`. The secret is kept only as a SHA-256 hash. */
+export interface OAuthClientRecord {
+  client_id: string;
+  name: string;
+  /** Hex SHA-256 of the client secret; null for public clients (PKCE, no secret). */
+  secret_hash: string | null;
+  redirect_uris: string[];
+  public: boolean;
+  created_at: string;
+}
+
+/** One stored oidc-provider artifact; the key it is stored under is the SHA-256 of its id. */
+export interface OidcEntry {
+  payload: Record<string, unknown>;
+  /** Epoch seconds after which the entry is gone; null for entries that never expire. */
+  expires_at: number | null;
+  grant_id?: string;
+  uid?: string;
+  user_code?: string;
+}
+
+/** A browser session of the identity pages (and the socket handshake). */
+export interface SessionRecord {
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A one-time EAT verification code, stored hashed. Times are epoch milliseconds. */
+export interface EatCodeRecord {
+  id: string;
+  user_id: number;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  wrong_attempts: number;
+  /** Set when the code was redeemed or burned; a consumed code never verifies again. */
+  consumed_at: number | null;
+  burned: boolean;
+}
+
+/** An issued Elevated Access Token; the secret is stored as SHA-256 only. Times are epoch milliseconds. */
+export interface EatRecord {
+  id: string;
+  user_id: number;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** A pending verification of a new email address. */
+export interface EmailVerificationRecord {
+  id: string;
+  user_id: number;
+  email: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  sent_count: number;
+}
+
+/** A user's TOTP enrolment; recovery codes are stored hashed. */
+export interface TotpRecord {
+  user_id: number;
+  secret: string;
+  confirmed_at: number | null;
+  recovery_code_hashes: string[];
+  /** The last time step a code was accepted for: a code is never accepted twice. */
+  last_step: number | null;
+  created_at: number;
+}
+
+/** A registered WebAuthn credential (hardware key or passkey). */
+export interface WebAuthnCredentialRecord {
+  id: string;
+  user_id: number;
+  public_key: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  created_at: number;
+}
+
+/** A pending WebAuthn registration challenge. */
+export interface WebAuthnChallengeRecord {
+  user_id: number;
+  challenge: string;
+  expires_at: number;
+}
+
+/** A pending platform login or link (OAuth `state`), stored hashed. */
+export interface PlatformStateRecord {
+  state_hash: string;
+  platform: string;
+  mode: "login" | "link";
+  user_id: number | null;
+  interaction_uid: string | null;
+  code_verifier: string;
+  expires_at: number;
+  /** Set once the platform answered: the signed-in user, redeemable once by the interaction page. */
+  resolved_user_id?: number;
+}
+
+/** Everything the identity module keeps in its own lowdb file. */
+export interface IdentityData {
+  version: 1;
+  cookie_keys: string[];
+  /** Private JWKs the authorization server signs ID tokens with (generated on first start). */
+  signing_keys: JsonWebKey[];
+  clients: OAuthClientRecord[];
+  oidc: Record<string, Record<string, OidcEntry>>;
+  sessions: SessionRecord[];
+  eat_codes: EatCodeRecord[];
+  eats: EatRecord[];
+  email_verifications: EmailVerificationRecord[];
+  totp: TotpRecord[];
+  webauthn_credentials: WebAuthnCredentialRecord[];
+  webauthn_challenges: WebAuthnChallengeRecord[];
+  platform_states: PlatformStateRecord[];
+}
+
+function emptyData(): IdentityData {
+  return {
+    version: 1,
+    cookie_keys: [randomBytes(32).toString("base64url")],
+    signing_keys: [],
+    clients: [],
+    oidc: {},
+    sessions: [],
+    eat_codes: [],
+    eats: [],
+    email_verifications: [],
+    totp: [],
+    webauthn_credentials: [],
+    webauthn_challenges: [],
+    platform_states: [],
+  };
+}
+
+const COLLECTIONS = [
+  "clients",
+  "sessions",
+  "eat_codes",
+  "eats",
+  "email_verifications",
+  "totp",
+  "webauthn_credentials",
+  "webauthn_challenges",
+  "platform_states",
+] as const;
+
+/** The identity file exists but is not an identity store; it is left untouched. */
+export class IdentityStoreCorruptError extends OvationError {
+  override readonly name = "IdentityStoreCorruptError";
+  constructor(path: string, why: string) {
+    super("OVATION_ERR_IDENTITY_STORE_CORRUPT", `${path} is not an identity store: ${why}`, { details: { path } });
+  }
+}
+
+/**
+ * The identity module's own lowdb file (`<data dir>/identity.json`), apart from the host's store so
+ * the module can move to a host of its own. Mutate `data`, then `await save()`.
+ */
+export class IdentityStore {
+  private constructor(
+    private readonly db: Low<IdentityData>,
+    /** Absolute path of the file. */
+    readonly path: string,
+  ) {}
+
+  /** Opens (or creates) `<dataDir>/identity.json`. */
+  static async open(dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
+    await mkdir(dataDir, { recursive: true });
+    const path = join(dataDir, fileName);
+    const db = new Low<IdentityData>(new JSONFile<IdentityData>(path), emptyData());
+    try {
+      await db.read();
+    } catch (cause) {
+      throw new IdentityStoreCorruptError(path, cause instanceof Error ? cause.message : String(cause));
+    }
+    const data: unknown = db.data;
+    if (typeof data !== "object" || data === null || (data as { version?: unknown }).version !== 1) {
+      throw new IdentityStoreCorruptError(path, "missing `version: 1`");
+    }
+    const typed = db.data;
+    const defaults = emptyData();
+    for (const key of COLLECTIONS) {
+      if (!Array.isArray(typed[key])) (typed as unknown as Record<string, unknown>)[key] = defaults[key];
+    }
+    if (typeof typed.oidc !== "object" || typed.oidc === null) typed.oidc = {};
+    if (!Array.isArray(typed.cookie_keys) || typed.cookie_keys.length === 0) typed.cookie_keys = defaults.cookie_keys;
+    if (!Array.isArray(typed.signing_keys) || typed.signing_keys.length === 0) {
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      typed.signing_keys = [{ ...privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256", kid: randomBytes(8).toString("hex") } as JsonWebKey];
+    }
+    const store = new IdentityStore(db, path);
+    await store.save();
+    return store;
+  }
+
+  /** The live data; change it, then call `save()`. */
+  get data(): IdentityData {
+    return this.db.data;
+  }
+
+  /** Writes the file atomically (lowdb/steno: temp file + rename, queued). */
+  async save(): Promise<void> {
+    await this.db.write();
+  }
+}
