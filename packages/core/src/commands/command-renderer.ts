@@ -19,8 +19,8 @@ export interface CommandTemplateVariables {
  * isolated-vm; the bench implements it with bare nunjucks for comparison.
  */
 export interface CommandRenderer {
-  /** True when `source` has no template syntax, so it is sent as it is. */
-  isPlainText(source: string): boolean;
+  /** True when `source` has no template syntax, so it is sent as it is (default: {@link looksPlain}). */
+  isPlainText?(source: string): boolean;
   /** Compiles once (when the command is saved); throws a syntax error with line and column. */
   compile(source: string): unknown;
   /** Renders a compiled template; rejects with a clear error when the template fails or hits a limit. */

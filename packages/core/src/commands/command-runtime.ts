@@ -162,7 +162,7 @@ export class CommandRuntime {
     }
     const record = parsed.data;
     const regex = record.command_regex === null ? null : CommandRegex.compile(record.command_regex);
-    const plainText = this.#renderer === undefined ? looksPlain(record.response) : this.#renderer.isPlainText(record.response);
+    const plainText = this.#renderer?.isPlainText?.(record.response) ?? looksPlain(record.response);
     if (plainText) return { record, regex, plain: cut(record.response), compiled: null };
     if (this.#renderer === undefined) {
       const issues = ["response: templates need a template renderer, and this runtime has none"];
