@@ -38,7 +38,7 @@ export type PluginSource = Readonly<PluginMetadata>;
 export type ChatRoomEvent =
   | { event: "message"; platform: string; channel: ChatChannel; payload: ChatEvent }
   | { event: "delete-message"; platform: string; channel: ChatChannel; payload: { id: string; channel: string } }
-  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string } };
+  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string; user_platform_id?: string } };
 
 /** Options of a {@link PluginHost}. */
 export interface PluginHostOptions {
@@ -355,7 +355,10 @@ export class PluginHost {
             entry,
           );
         } else {
-          this.#publish({ event: "clear-chat", platform, channel: event.channel, payload: { channel: event.channel.id } }, entry);
+          const payload = event.user_platform_id === null
+            ? { channel: event.channel.id }
+            : { channel: event.channel.id, user_platform_id: event.user_platform_id };
+          this.#publish({ event: "clear-chat", platform, channel: event.channel, payload }, entry);
         }
         return { accepted: true };
       },

@@ -126,9 +126,12 @@ describe("PluginHost routing", () => {
     const { context, room } = await started();
     expect(context.emitModeration({ type: "delete-message", channel, id: "m9" }).accepted).toBe(true);
     expect(context.emitModeration({ type: "clear-chat", channel, user_platform_id: null }).accepted).toBe(true);
+    expect(context.emitModeration({ type: "clear-chat", channel, user_platform_id: "u7" }).accepted).toBe(true);
+    expect(context.emitModeration({ type: "delete-message", channel, id: "" })).toMatchObject({ accepted: false, reason: "invalid" });
     expect(room.map((e) => [e.event, e.payload])).toEqual([
       ["delete-message", { id: "m9", channel: "user-1" }],
       ["clear-chat", { channel: "user-1" }],
+      ["clear-chat", { channel: "user-1", user_platform_id: "u7" }],
     ]);
   });
 
