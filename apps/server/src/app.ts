@@ -4,7 +4,7 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from "fastify";
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
@@ -15,10 +15,12 @@ import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import { authenticate } from "./http/authenticate.js";
 import { installErrorHandler } from "./http/error-handler.js";
+import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
 import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
+import { CommandHost } from "./commands/command-host.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
 import type { OvationServices } from "./services.js";
@@ -55,7 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
@@ -90,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     verifiers,
     socketAuthenticators,
     hub,
+    commands: new CommandHost(repos, logger),
     io,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, ...scopes),

@@ -2,6 +2,7 @@ import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Logger } from "pino";
 import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
+import type { CommandHost } from "./commands/command-host.js";
 import type { AlertHub } from "./realtime/alert-hub.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
 import type { Repositories } from "./store/repositories.js";
@@ -15,6 +16,8 @@ export interface OvationServices {
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
   readonly hub: AlertHub;
+  /** The bot runtime with every user's commands (channel id = user id). */
+  readonly commands: CommandHost;
   readonly io: OvationIo;
   readonly logger: Logger;
   /** A preHandler requiring a bearer token with every one of `scopes`. */

@@ -37,3 +37,10 @@ export function seedUser(app: OvationApp, name: string, scopes: readonly string[
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}`, accept: "application/json" };
 }
+
+/** Stores core's default AE4 alert set for a user (as the first start does) and returns its id. */
+export async function seedDefaultAlertSet(app: OvationApp, userId: number): Promise<number> {
+  const { buildDefaultAlertSet } = await import("@ovation/core");
+  const { engineConfig } = await import("../store/alert-sets.js");
+  return app.ovation.repos.alertSets.create({ user_id: userId, name: "Default", version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) }).id;
+}

@@ -1,6 +1,23 @@
+import { buildDefaultAlertSet } from "@ovation/core";
 import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
+import { engineConfig } from "../store/alert-sets.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BrowserSourceRecord, UserRecord } from "../store/records.js";
+
+/** The demo command the first start creates. */
+export const DEMO_COMMAND = {
+  command: "hello",
+  command_aliases: ["hi"],
+  response: "Hello! This channel's alerts and commands run on Ovation.",
+  command_regex: null,
+  permissions: 0,
+  price: 0,
+  send_as: "reply",
+  enable_when: "both",
+  user_cooldown: 0,
+  global_cooldown: 5,
+  is_visible: true,
+} as const;
 
 /** Name of the user the first start creates. */
 export const FIRST_USER_NAME = "streamer";
@@ -8,6 +25,8 @@ export const FIRST_USER_NAME = "streamer";
 /** What the first-run bootstrap remembers in `meta.bootstrap`, so a restart creates nothing twice. */
 interface BootstrapMarks {
   user_id?: number;
+  alert_set_id?: number;
+  command_id?: number;
   token_id?: number;
   browser_source_id?: number;
 }
@@ -23,7 +42,8 @@ export interface BootstrapResult {
 }
 
 /**
- * Makes a fresh installation usable: a first user, a personal access token, and the default
+ * Makes a fresh installation usable: a first user, the default AE4 alert set (every catalog type,
+ * core's `buildDefaultAlertSet`), a demo command, a personal access token, and the default
  * alerts browser source. Each step runs once, remembered in the store's `meta.bootstrap`.
  */
 export function bootstrap(repos: Repositories): BootstrapResult {
@@ -38,6 +58,17 @@ export function bootstrap(repos: Repositories): BootstrapResult {
       created.push("user");
     }
     marks.user_id = user.id;
+  }
+
+  if (marks.alert_set_id === undefined) {
+    const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: user.id }));
+    marks.alert_set_id = repos.alertSets.create({ user_id: user.id, name: "Default alerts", version: 4, config }).id;
+    created.push("alert set");
+  }
+
+  if (marks.command_id === undefined) {
+    marks.command_id = repos.commands.create(user.id, { ...DEMO_COMMAND, command_aliases: [...DEMO_COMMAND.command_aliases] }).id;
+    created.push("command");
   }
 
   let newToken: string | null = null;

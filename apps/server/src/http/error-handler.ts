@@ -1,20 +1,29 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { OvationError, ValidationError, fieldErrorsFromZod, fieldErrorsMessage } from "@ovation/core";
+import type { FieldErrors } from "@ovation/core";
 import { ApiError } from "../errors.js";
-import { toLaravelErrors } from "./validation-errors.js";
+import { RequestValidationError } from "./zod-validator.js";
+
+function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
+  if (prefix === "") return errors;
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) out[`${prefix}.${field}`] = messages;
+  return out;
+}
+
+/** A 422 from core's Laravel-style field errors. */
+export function validationFailure(errors: FieldErrors): ApiError {
+  return new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: fieldErrorsMessage(errors), errors });
+}
 
 function fromFastifyError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const context = (error as FastifyError & { validationContext?: string }).validationContext;
+  if (error instanceof RequestValidationError) {
+    const context = (error as unknown as { validationContext?: string }).validationContext;
     const prefix = context === "params" || context === "querystring" ? context : "";
-    const issues = error.validation.map((v) => ({
-      path: v.instancePath.split("/").filter((s) => s.length > 0),
-      message: v.message ?? "is invalid",
-    }));
-    const { message, errors } = toLaravelErrors(issues, prefix);
-    return new ApiError("OVATION_ERR_HTTP_VALIDATION", { message, errors });
+    return validationFailure(prefixed(fieldErrorsFromZod(error.zodError), prefix));
   }
+  if (error instanceof ValidationError) return validationFailure(error.errors);
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new ApiError("OVATION_ERR_HTTP_BODY_TOO_LARGE");
@@ -26,6 +35,7 @@ function fromFastifyError(error: FastifyError): ApiError | null {
     default:
       break;
   }
+  if (error instanceof OvationError && !(error instanceof ApiError)) return null;
   if (error instanceof SyntaxError || error.statusCode === 400) {
     return new ApiError("OVATION_ERR_HTTP_BAD_REQUEST", { message: `The request could not be read: ${error.message}` });
   }

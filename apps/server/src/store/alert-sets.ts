@@ -2,6 +2,16 @@ import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { AlertSetRecord } from "./records.js";
 
+/** Keys of an alert set that the record owns; everything else of a config is the engine document. */
+export const ALERT_SET_RECORD_KEYS: readonly string[] = ["id", "user_id", "active", "version", "name", "created_at", "updated_at"];
+
+/** The engine document of a full config (AE4 set or AE3 document): the config without the record's keys. */
+export function engineConfig(full: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(full)) if (!ALERT_SET_RECORD_KEYS.includes(key)) out[key] = value;
+  return out;
+}
+
 /** Alert sets. At most one set per user is active; the first set a user gets is active. */
 export class AlertSetsRepository {
   constructor(private readonly store: Store) {}

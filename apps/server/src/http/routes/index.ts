@@ -3,10 +3,13 @@ import fastifyStatic from "@fastify/static";
 import { renderFallbackPage } from "../../pages/fallback-page.js";
 import { errorPage } from "../../pages/html.js";
 import type { ZodApp } from "../types.js";
+import { alertConfigRoutes } from "./alert-configs.js";
 import { alertQueueRoutes } from "./alert-queue.js";
+import { alertRoutes } from "./alerts.js";
 import { browserSourcePageRoutes } from "./browser-source-pages.js";
 import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-sources.js";
+import { commandRoutes } from "./commands.js";
 import { healthRoutes } from "./health.js";
 import { userRoutes } from "./users.js";
 
@@ -21,7 +24,10 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await healthRoutes(app);
   await userRoutes(app);
   await browserSourceRoutes(app);
+  await alertRoutes(app);
   await alertQueueRoutes(app);
+  await alertConfigRoutes(app);
+  await commandRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (pageRenderer.assetsDir !== null && existsSync(pageRenderer.assetsDir)) {
     await app.register(fastifyStatic, { root: pageRenderer.assetsDir, prefix: "/browser-source/assets/", decorateReply: false, index: false, maxAge: 3_600_000 });

@@ -1,0 +1,63 @@
+import { CommandRuntime } from "@ovation/core";
+import type { BotCommandInput } from "@ovation/core";
+import type { Logger } from "pino";
+import type { Repositories } from "../store/repositories.js";
+import { StoreKeyValueStore } from "../store/key-value.js";
+import type { CommandRecord } from "../store/records.js";
+
+/** The input form of a stored command (what the runtime validates and compiles). */
+export function commandInput(record: CommandRecord): BotCommandInput {
+  return {
+    command: record.command,
+    command_aliases: record.command_aliases,
+    response: record.response,
+    command_regex: record.command_regex,
+    permissions: record.permissions,
+    price: record.price,
+    send_as: record.send_as as BotCommandInput["send_as"],
+    enable_when: record.enable_when as BotCommandInput["enable_when"],
+    user_cooldown: record.user_cooldown,
+    global_cooldown: record.global_cooldown,
+    is_visible: record.is_visible,
+  };
+}
+
+/**
+ * The bot runtime of the server: one channel per user (channel id = the user's id, as in chat
+ * events' `channel.id`), loaded from the store and reloaded after each command change.
+ */
+export class CommandHost {
+  readonly runtime: CommandRuntime;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly logger: Logger,
+  ) {
+    this.runtime = new CommandRuntime({ store: new StoreKeyValueStore(repos.store), logger });
+    for (const user of repos.users.list()) this.reload(user.id);
+  }
+
+  /** Reloads a user's commands into the runtime; a stored command that no longer compiles is logged and skipped. */
+  reload(userId: number): void {
+    const channel = String(userId);
+    const inputs = this.repos.commands.listForUser(userId).map(commandInput);
+    try {
+      this.runtime.setCommands(channel, inputs);
+    } catch (error) {
+      this.logger.error({ err: error, userId }, "stored commands failed to load; loading the valid ones");
+      const valid = inputs.filter((input) => {
+        try {
+          this.runtime.prepare(input);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      try {
+        this.runtime.setCommands(channel, valid);
+      } catch (second) {
+        this.logger.error({ err: second, userId }, "stored commands could not be loaded");
+      }
+    }
+  }
+}

@@ -1,0 +1,279 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { CommandError, botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
+import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
+import { resolveUserParam } from "../authenticate.js";
+import { ApiError } from "../../errors.js";
+import type { CommandRecord } from "../../store/records.js";
+import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
+import type { ZodApp } from "../types.js";
+
+/** A command as the API returns it: the record's fields plus `commands` (base name and aliases). */
+export const commandViewSchema = z
+  .object({
+    id: z.number(),
+    command: z.string(),
+    commands: z.array(z.string()),
+    command_aliases: z.array(z.string()),
+    response: z.string(),
+    command_regex: z.string().nullable(),
+    permissions: z.number(),
+    price: z.number(),
+    send_as: z.string(),
+    enable_when: z.string(),
+    user_cooldown: z.number(),
+    global_cooldown: z.number(),
+    is_visible: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "BotCommand" });
+
+/** The API view of a command. */
+export function presentCommand(record: CommandRecord): z.infer<typeof commandViewSchema> {
+  return {
+    id: record.id,
+    command: record.command,
+    commands: [record.command, ...record.command_aliases],
+    command_aliases: [...record.command_aliases],
+    response: record.response,
+    command_regex: record.command_regex,
+    permissions: record.permissions,
+    price: record.price,
+    send_as: record.send_as,
+    enable_when: record.enable_when,
+    user_cooldown: record.user_cooldown,
+    global_cooldown: record.global_cooldown,
+    is_visible: record.is_visible,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** Body of the dry run: a chat message and optionally parts of the chat event. */
+const testBodySchema = z.object({
+  message: z.string().min(1).max(500),
+  event: z
+    .object({
+      platform: platformSchema.optional(),
+      user: z
+        .object({
+          platform_id: z.string().min(1).max(256).optional(),
+          username: z.string().min(1).max(256).optional(),
+          badges: z.array(chatBadgeSchema).max(100).optional(),
+        })
+        .optional(),
+      badges: z.array(chatBadgeSchema).max(100).optional().describe("Shorthand for user.badges"),
+    })
+    .optional(),
+});
+
+const testResultSchema = z.object({
+  matched: z.string().nullable().describe("Name of the command that matched, or null"),
+  text: z.string().nullable(),
+  send_as: z.string().nullable(),
+  error: z.string().nullable(),
+  status: z.string(),
+});
+
+function describeOutcome(outcome: CommandOutcome): z.infer<typeof testResultSchema> {
+  switch (outcome.status) {
+    case "not_command":
+    case "no_match":
+      return { matched: null, text: null, send_as: null, error: null, status: outcome.status };
+    case "permission":
+      return { matched: outcome.command, text: null, send_as: null, error: `permission: the command needs level ${outcome.required}, the caller has ${outcome.caller}`, status: outcome.status };
+    case "disabled":
+      return { matched: outcome.command, text: null, send_as: null, error: `disabled: enable_when is ${outcome.enable_when} and the stream is ${outcome.live ? "online" : "offline"}`, status: outcome.status };
+    case "cooldown":
+      return { matched: outcome.command, text: null, send_as: null, error: `cooldown: ${outcome.scope} cooldown, ${outcome.remaining_seconds} s left`, status: outcome.status };
+    case "price":
+      return { matched: outcome.command, text: outcome.action?.text ?? null, send_as: outcome.action?.send_as ?? null, error: `price: costs ${outcome.price}, the caller has ${outcome.balance}`, status: outcome.status };
+    case "empty":
+      return { matched: outcome.command, text: "", send_as: null, error: null, status: outcome.status };
+    case "error":
+      return { matched: outcome.command, text: outcome.action?.text ?? null, send_as: outcome.action?.send_as ?? null, error: outcome.error, status: outcome.status };
+    case "sent":
+      return { matched: outcome.command, text: outcome.action.text, send_as: outcome.action.send_as, error: null, status: outcome.status };
+  }
+}
+
+function commandFailure(error: unknown): never {
+  if (error instanceof CommandError) {
+    const issues = Array.isArray(error.details["issues"]) ? (error.details["issues"] as string[]) : [error.message];
+    const errors: Record<string, string[]> = {};
+    for (const issue of issues) {
+      const colon = issue.indexOf(":");
+      const field = colon > 0 ? issue.slice(0, colon) : "response";
+      (errors[field] ??= []).push(`The ${field} field is invalid:${colon > 0 ? issue.slice(colon + 1) : ` ${issue}`}`);
+    }
+    throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: Object.values(errors).flat()[0] ?? error.message, errors });
+  }
+  throw error;
+}
+
+/**
+ * Bot commands of `{user}` (the caller's id or `@me`; scope `chatbot:manage:commands`): list,
+ * create, read, replace, delete, and a dry run through the real permission/cooldown/sandbox path.
+ */
+export async function commandRoutes(app: ZodApp): Promise<void> {
+  const { repos } = app.ovation;
+  const host = app.ovation.commands;
+  const auth = app.ovation.authenticate("chatbot:manage:commands");
+  const security = [{ bearerAuth: [] }];
+  const tags = ["bot commands"];
+  const userParams = z.object({ user: z.string().min(1).max(64) });
+  const itemParams = z.object({ user: z.string().min(1).max(64), id: idParam });
+  const notFound = () => new ApiError("OVATION_ERR_COMMANDS_NOT_FOUND");
+
+  /** Validates and compiles a command, and checks its names against the user's other commands. */
+  const prepare = (userId: number, input: BotCommand, exceptId: number | null): BotCommand => {
+    let record: BotCommand;
+    try {
+      record = host.runtime.prepare(input).record;
+    } catch (error) {
+      commandFailure(error);
+    }
+    const taken = new Map<string, string>();
+    for (const other of repos.commands.listForUser(userId)) {
+      if (other.id === exceptId) continue;
+      for (const name of [other.command, ...other.command_aliases]) taken.set(name.toLowerCase(), other.command);
+    }
+    const clash = record.commands.find((name) => taken.has(name.toLowerCase()));
+    if (clash !== undefined) {
+      const message = `The command has already been taken: !${clash} is used by !${taken.get(clash.toLowerCase())}.`;
+      throw new ApiError("OVATION_ERR_COMMANDS_NAME_TAKEN", { message, errors: { [clash.toLowerCase() === record.command.toLowerCase() ? "command" : "command_aliases"]: [message] } });
+    }
+    return record;
+  };
+  const fields = (record: BotCommand) => ({
+    command: record.command,
+    command_aliases: record.command_aliases,
+    response: record.response,
+    command_regex: record.command_regex,
+    permissions: record.permissions,
+    price: record.price,
+    send_as: record.send_as,
+    enable_when: record.enable_when,
+    user_cooldown: record.user_cooldown,
+    global_cooldown: record.global_cooldown,
+    is_visible: record.is_visible,
+  });
+
+  app.get(
+    "/v1/bots/:user/commands",
+    { preHandler: auth, schema: { tags, security, summary: "List the commands", params: userParams, response: { 200: z.object({ data: z.array(commandViewSchema) }), ...authErrorResponses } } },
+    async (request) => ({ data: repos.commands.listForUser(resolveUserParam(request, request.params.user)).map(presentCommand) }),
+  );
+
+  app.post(
+    "/v1/bots/:user/commands",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "Register a command",
+        description: "`response` is plain text or a Twig-syntax template. Fields left out take their defaults.",
+        params: userParams,
+        body: botCommandSchema,
+        response: { 201: commandViewSchema, ...authErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const userId = resolveUserParam(request, request.params.user);
+      const record = repos.commands.create(userId, fields(prepare(userId, request.body, null)));
+      host.reload(userId);
+      await repos.store.persisted();
+      return reply.code(201).send(presentCommand(record));
+    },
+  );
+
+  app.post(
+    "/v1/bots/:user/commands/test",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "Dry-run a chat message against the commands",
+        description:
+          "Runs the same permission, enable_when, cooldown, price and sandbox path as real chat, without consuming cooldowns or points and without keeping template writes. " +
+          "The default sender is a viewer without badges on twitch.",
+        params: userParams,
+        body: testBodySchema,
+        response: { 200: testResultSchema, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.user);
+      const user = repos.users.get(userId);
+      if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+      const { message, event } = request.body;
+      const platform = event?.platform ?? "twitch";
+      const connection = repos.connections.listForUser(userId).find((c) => c.platform === platform);
+      const chatEvent: ChatEvent = {
+        id: randomUUID(),
+        type: "message",
+        timestamp: Date.now(),
+        platform,
+        user: {
+          platform_id: event?.user?.platform_id ?? "dry-run-viewer",
+          username: event?.user?.username ?? "viewer",
+          avatar_url: "",
+          color: null,
+          badges: event?.user?.badges ?? event?.badges ?? [],
+        },
+        channel: { id: String(userId), platform_id: connection?.platform_user_id ?? String(userId), username: connection?.username ?? user.name, avatar_url: user.avatar ?? "" },
+        message,
+        fragments: [{ type: "text", text: message }],
+        parent: null,
+        attributes: { edited: false, accent: null, action: false, highlight: false },
+      };
+      try {
+        return describeOutcome(await host.runtime.dryRun(chatEvent));
+      } catch (error) {
+        return commandFailure(error);
+      }
+    },
+  );
+
+  app.get(
+    "/v1/bots/:user/commands/:id",
+    { preHandler: auth, schema: { tags, security, summary: "Get a command", params: itemParams, response: { 200: commandViewSchema, 404: errorBodySchema, ...authErrorResponses } } },
+    async (request) => {
+      const record = repos.commands.getForUser(resolveUserParam(request, request.params.user), request.params.id);
+      if (!record) throw notFound();
+      return presentCommand(record);
+    },
+  );
+
+  app.put(
+    "/v1/bots/:user/commands/:id",
+    {
+      preHandler: auth,
+      schema: { tags, security, summary: "Replace a command", params: itemParams, body: botCommandSchema, response: { 200: commandViewSchema, 404: errorBodySchema, ...authErrorResponses } },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.user);
+      if (!repos.commands.getForUser(userId, request.params.id)) throw notFound();
+      const record = repos.commands.update(userId, request.params.id, fields(prepare(userId, request.body, request.params.id)));
+      if (!record) throw notFound();
+      host.reload(userId);
+      await repos.store.persisted();
+      return presentCommand(record);
+    },
+  );
+
+  app.delete(
+    "/v1/bots/:user/commands/:id",
+    { preHandler: auth, schema: { tags, security, summary: "Delete a command", params: itemParams, response: { 204: z.null(), 404: errorBodySchema, ...authErrorResponses } } },
+    async (request, reply) => {
+      const userId = resolveUserParam(request, request.params.user);
+      if (!repos.commands.remove(userId, request.params.id)) throw notFound();
+      host.reload(userId);
+      await repos.store.persisted();
+      return reply.code(204).send(null);
+    },
+  );
+}
