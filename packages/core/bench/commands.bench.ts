@@ -1,0 +1,226 @@
+// Messages per second through the bot command runtime, side by side in one run:
+//   (a) non-command chat, (b) plain-text commands, (c) template commands in the sandbox,
+//   (d) the same templates rendered by bare nunjucks (no sandbox), (e) templates calling proxy_pass
+//   against a loopback server; then the event loop's p99 delay while the hostile template corpus
+//   runs beside ordinary traffic. Targets (one core): a >= 1,000,000/s, b >= 200,000/s,
+//   c >= 50,000/s, e >= 5,000/s, p99 < 10 ms.
+// Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm)
+import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import nunjucks from "nunjucks";
+import {
+  CommandRuntime,
+  GuardedHttpClient,
+  InMemoryKeyValueStore,
+  TemplateSandbox,
+  type BotCommandInput,
+  type ChatEvent,
+  type CommandRenderer,
+  type CommandTemplateVariables,
+} from "@ovation/core";
+
+/** The proxy_pass receiver: answers every POST with text/plain, prints its port. */
+const RECEIVER = `
+const server = require("node:http").createServer((req, res) => {
+  req.resume();
+  req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end("points: 42"));
+});
+server.keepAliveTimeout = 10000;
+server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
+`;
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
+const CHANNEL = "bench-channel";
+
+function event(i: number, message: string, badges: string[] = []): ChatEvent {
+  return {
+    id: `m${i}`,
+    type: "message",
+    timestamp: 1_700_000_000_000 + i,
+    platform: "twitch",
+    user: {
+      platform_id: `u${i % 500}`,
+      username: `viewer${i % 500}`,
+      avatar_url: "https://example.com/a.png",
+      color: null,
+      badges: badges.map((type) => ({ type, text: null, id: `${type}/1`, count: type === "subscriber" ? 3 : null })),
+    },
+    channel: { id: CHANNEL, platform_id: "106415581", username: "streamer", avatar_url: "https://example.com/s.png" },
+    message,
+    fragments: [{ type: "text", text: message }],
+    parent: null,
+    attributes: { edited: false, accent: null, action: false, highlight: false },
+  };
+}
+
+const CHAT = ["hello everyone", "LUL", "what game is this?", "gg", "nice play!", "@streamer hi", "PogChamp PogChamp", "first time here"];
+const chatEvents = Array.from({ length: 1024 }, (_, i) => event(i, CHAT[i % CHAT.length] as string));
+
+const plainCommands: BotCommandInput[] = [
+  { command: "discord", response: "Join us: https://discord.example/abc", global_cooldown: 0 },
+  { command: "socials", command_aliases: ["twitter"], response: "Follow on all the platforms!", global_cooldown: 0 },
+  { command: "lurk", response: "Thanks for lurking!", global_cooldown: 0, send_as: "reply" },
+];
+const plainEvents = Array.from({ length: 1024 }, (_, i) => event(i, ["!discord", "!Socials", "!twitter now", "!lurk"][i % 4] as string));
+
+// Templates valid both in the Twig-syntax sandbox and in bare nunjucks (random() is a global in (d)).
+const templateCommands: BotCommandInput[] = [
+  { command: "dice", response: "{% set number = random(1, 6) %}{% if number == 6 %}You rolled a lucky 6 today!{% else %}You rolled {{ number }}!{% endif %}", global_cooldown: 0 },
+  { command: "8ball", response: '{% set answers = ["Yes", "No", "Maybe", "Ask again later"] %}{{ random(answers) }}', global_cooldown: 0 },
+  { command: "hug", response: '{% set target = args[1] %}{% if target %}{{ event.user.username }} sends a hug to {{ target }} <3{% else %}Use "!hug <username>" to send a hug!{% endif %}', global_cooldown: 0 },
+  { command: "badges", response: "{{ event.user.username }} has {{ event.user.badges | length }} badges{% for b in event.user.badges %} {{ b.type }}{% endfor %}", global_cooldown: 0 },
+];
+const templateEvents = Array.from({ length: 1024 }, (_, i) => event(i, ["!dice", "!8ball will it work?", "!hug bob", "!hug", "!badges"][i % 5] as string, i % 3 === 0 ? ["subscriber", "vip"] : []));
+
+/** Bare nunjucks, no sandbox: what (c) is compared with. */
+class NunjucksRenderer implements CommandRenderer {
+  readonly #env = new nunjucks.Environment(null, { autoescape: false });
+  constructor() {
+    this.#env.addGlobal("random", (a: unknown, b?: unknown) => {
+      if (Array.isArray(a)) return a[Math.floor(Math.random() * a.length)];
+      const min = Number(a);
+      const max = Number(b);
+      return min + Math.floor(Math.random() * (max - min + 1));
+    });
+  }
+  isPlainText(source: string): boolean {
+    return !/\{[{%#]/.test(source);
+  }
+  compile(source: string): unknown {
+    return nunjucks.compile(source, this.#env, undefined, true);
+  }
+  async render(compiled: unknown, variables: CommandTemplateVariables): Promise<string> {
+    return (compiled as nunjucks.Template).render(variables as unknown as object);
+  }
+}
+
+/** Pushes `events` through `runtime` for SECONDS with `concurrency` messages in flight; messages/s. */
+async function measure(runtime: CommandRuntime, events: readonly ChatEvent[], concurrency: number, expectAnswers: boolean): Promise<number> {
+  let sent = 0;
+  let answered = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  let i = 0;
+  if (concurrency === 1) {
+    while (performance.now() < until) {
+      for (let k = 0; k < 4096; k++) {
+        if ((await runtime.handle(events[i++ & 1023])) !== null) answered++;
+      }
+      sent += 4096;
+    }
+  } else {
+    const worker = async () => {
+      while (performance.now() < until) {
+        const answer = await runtime.handle(events[i++ & 1023]);
+        sent++;
+        if (answer !== null) answered++;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  if (expectAnswers && answered !== sent) throw new Error(`only ${answered} of ${sent} messages were answered`);
+  if (!expectAnswers && answered !== 0) throw new Error(`${answered} non-commands were answered`);
+  return sent / elapsed;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US").padStart(11);
+const line = (label: string, value: number, target: number | null) =>
+  console.log(`${label.padEnd(58)} ${fmt(value)} msg/s   target ${target === null ? "-".padStart(9) : `>= ${target.toLocaleString("en-US")}`}   ${target === null ? "" : value >= target ? "ok" : "BELOW"}`);
+
+async function main(): Promise<void> {
+  console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}`);
+  const store = new InMemoryKeyValueStore();
+
+  // (a) and (b): no renderer needed.
+  const plain = new CommandRuntime({ store });
+  plain.setCommands(CHANNEL, plainCommands);
+  const a = await measure(plain, chatEvents, 1, false);
+  const b = await measure(plain, plainEvents, 1, true);
+
+  // (c) sandbox and (d) bare nunjucks, same templates.
+  const sandbox = new TemplateSandbox();
+  const sandboxed = new CommandRuntime({ store, renderer: sandbox });
+  sandboxed.setCommands(CHANNEL, templateCommands);
+  await measure(sandboxed, templateEvents, 256, true); // warm-up: sandbox process, isolates, code cache
+  const c = await measure(sandboxed, templateEvents, 512, true);
+  const bare = new CommandRuntime({ store, renderer: new NunjucksRenderer() });
+  bare.setCommands(CHANNEL, templateCommands);
+  const d = await measure(bare, templateEvents, 1, true);
+
+  // (e) proxy_pass against a loopback server (allowlisted; rate limit lifted for the bench). The
+  // server runs in a child process so its work is not counted against the runtime's core.
+  const server = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+  });
+  const http = new GuardedHttpClient({ allow: ["127.0.0.1"], callsPerMinute: Number.MAX_SAFE_INTEGER });
+  const outbound = new CommandRuntime({ store, renderer: sandbox, http });
+  outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('http://127.0.0.1:${port}/api/commands') }}`, global_cooldown: 0 }]);
+  const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
+  await measure(outbound, balEvents, 64, true);
+  const e = await measure(outbound, balEvents, 128, true);
+
+  line("(a) non-command chat", a, 1_000_000);
+  line("(b) plain-text commands", b, 200_000);
+  line("(c) template commands, sandbox (isolated-vm), no outbound", c, 50_000);
+  line("(d) same templates, bare nunjucks (no sandbox)", d, null);
+  console.log(`    ratio c/d = ${(c / d).toFixed(2)} (sandbox throughput relative to bare nunjucks)`);
+  line("(e) templates calling proxy_pass (loopback, allowlisted)", e, 5_000);
+
+  // Event-loop delay while the hostile corpus runs beside ordinary traffic.
+  const hostileDir = new URL("../../../fixtures/templates/hostile/", import.meta.url);
+  const hostile = readdirSync(hostileDir)
+    .filter((f) => !f.startsWith("."))
+    .sort()
+    .map((f) => readFileSync(new URL(f, hostileDir), "utf8"));
+  const mixed = new CommandRuntime({ store, renderer: sandbox, http: new GuardedHttpClient() });
+  const hostileCommands: BotCommandInput[] = [];
+  hostile.forEach((source, n) => {
+    const candidate = { command: `h${n}`, response: source.slice(0, 2_000), global_cooldown: 0 };
+    try {
+      mixed.prepare(candidate);
+      hostileCommands.push(candidate);
+    } catch {
+      // Refused at save time (syntax error, too long): it never reaches the runtime.
+    }
+  });
+  mixed.setCommands(CHANNEL, [...hostileCommands, ...templateCommands, ...plainCommands]);
+  const hostileEvents = hostileCommands.map((cmd, n) => event(n, `!${String(cmd.command)} x`, ["moderator"]));
+  const ordinary = [...templateEvents.slice(0, 100), ...plainEvents.slice(0, 100), ...chatEvents.slice(0, 100)];
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  let ordinaryDone = 0;
+  let hostileDone = 0;
+  const until = performance.now() + Math.max(3, SECONDS * 2) * 1000;
+  const ordinaryTraffic = async () => {
+    let k = 0;
+    while (performance.now() < until) {
+      await mixed.handle(ordinary[k++ % ordinary.length]);
+      ordinaryDone++;
+      if (k % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const hostileTraffic = async () => {
+    let k = 0;
+    while (performance.now() < until) {
+      await mixed.handle(hostileEvents[k++ % hostileEvents.length]).catch(() => null);
+      hostileDone++;
+    }
+  };
+  await Promise.all([ordinaryTraffic(), ordinaryTraffic(), hostileTraffic(), hostileTraffic()]);
+  histogram.disable();
+  const p99 = histogram.percentile(99) / 1e6;
+  console.log(
+    `${"event-loop p99 delay, hostile corpus beside ordinary traffic".padEnd(58)} ${p99.toFixed(2).padStart(8)} ms      target < 10 ms   ${p99 < 10 ? "ok" : "ABOVE"}`,
+  );
+  console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${(histogram.max / 1e6).toFixed(1)} ms)`);
+
+  await sandbox.close();
+  await http.close();
+  server.kill();
+}
+
+await main();
