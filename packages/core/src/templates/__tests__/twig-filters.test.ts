@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { TemplateSandbox } from "../template-sandbox.js";
+import { recordingFunctions, variables } from "./template-test-kit.js";
+
+describe("Twig filters, functions and operators in the sandbox", () => {
+  const sandbox = new TemplateSandbox();
+  afterAll(() => sandbox.close());
+  const render = (source: string, args: string[] = ["!cmd", "a", "b"]) =>
+    sandbox.render(sandbox.compile(source), variables(args, ["subscriber", "vip"]), recordingFunctions());
+
+  const cases: Array<[string, string]> = [
+    ["{{ 'Ab'|length }} {{ [1, 2, 3]|length }} {{ {'a': 1}|length }} {{ missing|length }}", "2 3 1 0"],
+    ["{{ 'Hello'|upper }} {{ 'Hello'|lower }}", "HELLO hello"],
+    ["{{ [1, 2, 3]|join(', ') }} / {{ [1, 2, 3]|join(', ', ' and ') }}", "1, 2, 3 / 1, 2 and 3"],
+    ["{{ [4, 5]|first }} {{ [4, 5]|last }} {{ 'xyz'|first }} {{ 'xyz'|last }}", "4 5 x z"],
+    ["{{ missing|default('none') }} {{ ''|default('empty') }} {{ []|default('no list') }} {{ 0|default('zero') }}", "none empty no list 0"],
+    ["{{ 3.14159|round(2) }} {{ 2.5|round }} {{ 2.1|round(0, 'ceil') }} {{ 2.9|round(0, 'floor') }}", "3.14 3 3 2"],
+    ["{{ -5|abs }}", "5"],
+    ["[{{ '  x  '|trim }}] [{{ '--x--'|trim('-') }}] [{{ '--x--'|trim('-', 'left') }}]", "[x] [x] [x--]"],
+    ["{{ 'I like cats'|replace({'cats': 'dogs', 'I': 'We'}) }} {{ 'a-b'|replace('-', '+') }}", "We like dogs a+b"],
+    ["{{ 'a,b,c'|split(',')|join('|') }} {{ 'a,b,c'|split(',', 2)|last }} {{ 'abcd'|split('', 2)|join(' ') }}", "a|b|c b,c ab cd"],
+    ["{{ [1, 2, 3, 4]|slice(1, 2)|join }} {{ 'hello'|slice(-3) }} {{ 'hello'|slice(0, -1) }}", "23 llo hell"],
+    ["{{ {'b': 1, 'a': 2}|keys|join }} {{ [7, 8]|keys|join }}", "ba 01"],
+    ["{{ [3, 1, 10, 2]|sort|join(',') }} {{ ['b', 'a']|sort|join }} {{ [1, 3, 2]|sort((a, b) => b - a)|join }}", "1,2,3,10 ab 321"],
+    ["{{ [1, 2, 3]|reverse|join }} {{ 'abc'|reverse }}", "321 cba"],
+    ["{{ 1700000000|date('Y-m-d H:i:s') }} {{ 1700000000000|date('D, d M Y') }} {{ '2024-02-29T12:00:00Z'|date('l jS F y') }}", "2023-11-14 22:13:20 Tue, 14 Nov 2023 Thursday 29th February 24"],
+    ["{{ [1, 2, 3, 4]|filter(n => n % 2 == 0)|join }} {{ [1, 2]|map(n => n * 10)|join(',') }} {{ [1, 2, 3]|reduce((c, n) => c + n, 10) }}", "24 10,20 16"],
+    ["{{ event.user.badges|map(b => b.type)|join(' ') }}", "subscriber vip"],
+    ["{{ {'a': 1, 'b': 2}|filter((v, k) => k == 'b')|keys|join }}", "b"],
+    ["{{ [1]|merge([2, 3])|join }}", "123"],
+    ["{{ 'a' ~ 1 ~ true }}", "a1true"],
+    ["{% if 0 %}x{% elseif '0' %}y{% elseif [] %}z{% elseif {} %}w{% else %}falsy{% endif %}", "falsy"],
+    ["{% if not [] and ([1] or false) %}ok{% endif %}", "ok"],
+    ["{% for i in 1..4 %}{{ i }}{% endfor %} {% for c in 'a'..'c' %}{{ c }}{% endfor %} {% for i in 3..1 %}{{ i }}{% endfor %}", "1234 abc 321"],
+    ["{% for i in [] %}x{% else %}empty{% endfor %}", "empty"],
+    ["{{ args[1] }}{{ args[2] }} {{ args|length }} {{ irc.channel }} {{ command.command }}", "ab 3 #streamer cmd"],
+    ["{{ max(3, 9, 4) }} {{ min([5, 2, 8]) }}", "9 2"],
+    ["{% if [] is empty and 'x' is not empty %}empty works{% endif %}", "empty works"],
+    ["{% set n = random(5) %}{% if n >= 0 and n <= 5 %}ok{% endif %} {{ random('a') }}", "ok a"],
+    ["{% macro greet(name) %}Hi {{ name }}{% endmacro %}{{ greet('you') }}", "Hi you"],
+    ["   padded   ", "padded"],
+  ];
+
+  for (const [source, expected] of cases) {
+    it(`renders ${source}`, async () => {
+      expect(await render(source)).toBe(expected);
+    });
+  }
+
+  it("reports calling a filter with something that is not an arrow function", async () => {
+    await expect(render("{{ [1]|filter('system') }}")).rejects.toMatchObject({
+      code: "OVATION_ERR_TEMPLATE_RUNTIME",
+      message: expect.stringContaining("expects an arrow function"),
+    });
+  });
+
+  it("renders the current date through 'now'", async () => {
+    expect(await render("{{ 'now'|date('Y') }}")).toBe(String(new Date().getUTCFullYear()));
+  });
+});

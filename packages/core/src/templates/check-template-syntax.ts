@@ -1,0 +1,20 @@
+import type { TemplateSyntaxError } from "./errors.js";
+import { TemplateSyntaxError as SyntaxErrorClass } from "./errors.js";
+import { compileTwig } from "./twig-compiler.js";
+
+/** The outcome of {@link checkTemplateSyntax}. */
+export type TemplateSyntaxCheck = { readonly ok: true } | { readonly ok: false; readonly error: TemplateSyntaxError };
+
+/**
+ * Checks that `source` compiles (what a command save does), without rendering it. A failure carries
+ * the `TemplateSyntaxError` with its 1-based line and column.
+ */
+export function checkTemplateSyntax(source: string): TemplateSyntaxCheck {
+  try {
+    compileTwig(source);
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof SyntaxErrorClass) return { ok: false, error };
+    throw error;
+  }
+}
