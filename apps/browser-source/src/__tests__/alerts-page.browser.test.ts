@@ -160,6 +160,31 @@ describe("alerts page (against the contract harness)", () => {
     await page.close();
   });
 
+  it("reconnects and joins again after the server ends its socket, then plays what comes next", async () => {
+    const { page } = await openPage();
+    const joinsBefore = service.joins.length;
+    service.dropAll();
+    await page.waitForSelector(`${root}[data-state="disconnected"]`, { timeout: 10_000 });
+    await page.waitForSelector(`${root}[data-state="connected"]`, { timeout: 15_000 });
+    expect(service.joins.length).toBeGreaterThan(joinsBefore);
+    const alert = notification("follow", { name: "Again" });
+    service.notify(alert);
+    await page.locator(`.ovation-alert[data-notification-id="${alert.notification.id}"]`).waitFor({ timeout: 10_000 });
+    await page.close();
+  });
+
+  it("stops when its address is revoked instead of reconnecting forever", async () => {
+    const { page } = await openPage();
+    try {
+      service.revoke();
+      await page.waitForSelector(`${root}[data-state="error"]`, { timeout: 15_000 });
+      expect(await page.getAttribute(root, "data-error")).toBe("this browser source address is no longer valid");
+    } finally {
+      service.revoked = false;
+      await page.close();
+    }
+  });
+
   it("gives the other types a minimal page that joins the room and says it is connected", async () => {
     for (const type of ["effect-alerts", "scenes", "goalbars"]) {
       const { page } = await openPage(type);

@@ -22,6 +22,7 @@ export class FakeService {
   readonly acks: string[] = [];
   readonly joins: string[] = [];
   alertSet: Record<string, unknown> | null = null;
+  revoked = false;
   readonly token = "0b7d5c1e-4f7a-4b1c-9d2e-3f4a5b6c7d8e";
   readonly room = "6a1f0c3e-2b4d-4e5f-8a9b-0c1d2e3f4a5b.ovation.1";
   #server = createServer((request, response) => void this.#handle(request, response));
@@ -33,7 +34,7 @@ export class FakeService {
   async start(): Promise<void> {
     this.#io.use((socket, next) => {
       const auth = socket.handshake.auth as { browserSourceToken?: unknown };
-      next(auth.browserSourceToken === this.token ? undefined : new Error("unauthenticated"));
+      next(!this.revoked && auth.browserSourceToken === this.token ? undefined : new Error("unauthenticated"));
     });
     this.#io.on("connection", (socket) => {
       socket.on("room", (room) => {
@@ -71,6 +72,18 @@ export class FakeService {
     this.#io.to(this.room).emit("browser-source-updated", { browser_source_id: 1, alert_set_id: null, reason: "alert-set-updated" });
   }
 
+  /** Ends every socket from the server side, as a graceful restart does. */
+  dropAll(): void {
+    this.#io.disconnectSockets(true);
+  }
+
+  /** Revokes the token, as regenerating the address does: refused config, refused sockets, live ones dropped. */
+  revoke(): void {
+    this.revoked = true;
+    this.#io.to(this.room).emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This browser source address was regenerated." });
+    this.#io.in(this.room).disconnectSockets(true);
+  }
+
   /** Stops the server (answering any stalled media request first). */
   async close(): Promise<void> {
     for (const response of this.#stalled) response.destroy();
@@ -86,7 +99,7 @@ export class FakeService {
       const html = renderBrowserSourcePage({ type: page[1] as "alerts", access_token: this.token, api_base: this.baseUrl, socket_url: this.baseUrl });
       return this.#send(response, 200, "text/html; charset=utf-8", html);
     }
-    if (url.pathname === `/browser-source/api/${this.token}/config`) {
+    if (url.pathname === `/browser-source/api/${this.token}/config` && !this.revoked) {
       const body = { browser_source: { id: 1, browser_source_type: "alerts" }, room: this.room, alert_set: this.alertSet };
       return this.#send(response, 200, "application/json", JSON.stringify(body));
     }

@@ -4,13 +4,14 @@ import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { AlertQueue } from "./alert-queue.js";
 import type { AlertOutcome } from "./alert-queue.js";
 import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
-import { ConfigFetchError, fetchConfig } from "./config.js";
+import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
-import { openSocket } from "./connection.js";
+import { keepConnected, openSocket } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
 import { planAlert, readNotification } from "./resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
 import { retryDelayMs } from "./retry.js";
+import { isRefusedToken, revocationCheck } from "./revocation.js";
 
 /** How many acknowledged ids the page remembers to ignore a duplicate delivery. */
 const ACKED_MEMORY = 500;
@@ -60,6 +61,18 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   });
   status.queue(queue.snapshot());
 
+  let stopped = false;
+  keepConnected(socket, () => stopped);
+  const stop = (): void => {
+    stopped = true;
+    queue.clear();
+    socket.disconnect();
+    stage.replaceChildren();
+    status.state("error");
+    status.error("this browser source address is no longer valid");
+  };
+  const checkToken = revocationCheck(bootstrap, stop);
+
   socket.on("connect", () => {
     status.state("connecting");
     if (config) socket.emit("room", config.room);
@@ -69,8 +82,12 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   socket.on("connect_error", (error) => {
     status.state("disconnected");
     status.error(`socket: ${error.message}`);
+    checkToken();
   });
-  socket.on("error", (payload) => status.error(`${payload.code}: ${payload.message}`));
+  socket.on("error", (payload) => {
+    status.error(`${payload.code}: ${payload.message}`);
+    checkToken();
+  });
 
   socket.on("notifysub", (payload) => {
     const notification = readNotification(payload);
@@ -103,11 +120,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       },
       (error: unknown) => {
         status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
-        if (error instanceof ConfigFetchError && (error.status === 401 || error.status === 403 || error.status === 404)) {
-          queue.clear();
-          socket.disconnect();
-          status.state("error");
-        }
+        if (isRefusedToken(error)) stop();
       },
     );
   });
@@ -123,7 +136,7 @@ export async function loadConfigUntilReady(bootstrap: BrowserSourceBootstrap, st
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       status.error(message);
-      if (error instanceof ConfigFetchError && (error.status === 401 || error.status === 403 || error.status === 404)) {
+      if (isRefusedToken(error)) {
         status.state("error");
         return null;
       }

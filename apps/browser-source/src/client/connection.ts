@@ -2,6 +2,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from "@ovation/core";
 import { io } from "socket.io-client";
 import type { Socket } from "socket.io-client";
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
+import { retryDelayMs } from "./retry.js";
 
 /** The page's typed socket. */
 export type BrowserSourceSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -18,4 +19,29 @@ export function openSocket(bootstrap: BrowserSourceBootstrap): BrowserSourceSock
     reconnectionDelay: 1_000,
     reconnectionDelayMax: 10_000,
   });
+}
+
+/**
+ * socket.io stops reconnecting by itself when the server ends the connection (a graceful restart
+ * disconnects every socket) or refuses the handshake; this reconnects in those cases too, with
+ * backoff, until `isStopped()` says the page has given up (its token was revoked).
+ */
+export function keepConnected(socket: BrowserSourceSocket, isStopped: () => boolean): void {
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const retry = (): void => {
+    if (isStopped() || socket.active || timer !== null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      if (!isStopped() && !socket.connected) socket.connect();
+    }, retryDelayMs(attempt));
+    attempt += 1;
+  };
+  socket.on("connect", () => {
+    attempt = 0;
+  });
+  socket.on("disconnect", (reason) => {
+    if (reason === "io server disconnect") retry();
+  });
+  socket.on("connect_error", () => retry());
 }

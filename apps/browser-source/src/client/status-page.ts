@@ -1,7 +1,8 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
-import { openSocket } from "./connection.js";
+import { keepConnected, openSocket } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
+import { revocationCheck } from "./revocation.js";
 
 const LABELS: Record<BrowserSourceBootstrap["type"], string> = {
   alerts: "Alerts",
@@ -28,6 +29,19 @@ export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HT
     return;
   }
   const socket = openSocket(bootstrap);
+  let stopped = false;
+  keepConnected(socket, () => stopped);
+  const checkToken = revocationCheck(bootstrap, () => {
+    stopped = true;
+    socket.disconnect();
+    status.state("error");
+    show("this browser source address is no longer valid");
+  });
+  socket.on("connect_error", () => {
+    status.state("disconnected");
+    show("cannot reach the service, retrying");
+    checkToken();
+  });
   socket.on("connect", () => {
     status.state("connecting");
     show("connecting");
@@ -44,5 +58,6 @@ export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HT
   socket.on("error", (payload) => {
     status.error(`${payload.code}: ${payload.message}`);
     show(`error: ${payload.message}`);
+    checkToken();
   });
 }
