@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { OvationApp } from "../app.js";
+import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+
+const data = tempDataDir();
+let app: OvationApp;
+let alice: { userId: number; token: string };
+let bob: { userId: number; token: string };
+
+beforeAll(async () => {
+  app = await testApp(data.dir);
+  alice = seedUser(app, "Alice");
+  bob = seedUser(app, "Bob");
+});
+afterAll(async () => {
+  await app.close();
+  data.remove();
+});
+
+const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, token: string, payload?: unknown) =>
+  app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+
+describe("/v1/bots/{user}/commands", () => {
+  test("register, list, read, replace and delete; commands lists the base name and the aliases", async () => {
+    const created = await call("POST", `/v1/bots/${alice.userId}/commands`, alice.token, { command: "!discord", response: "Join us at example.com", command_aliases: ["dc", "$"] });
+    expect(created.statusCode).toBe(201);
+    const command = created.json();
+    expect(command).toMatchObject({ command: "discord", commands: ["discord", "dc", "$"], command_aliases: ["dc", "$"], permissions: 0, price: 0, is_visible: true });
+    expect((await call("GET", "/v1/bots/@me/commands", alice.token)).json().data).toHaveLength(1);
+    expect((await call("GET", `/v1/bots/@me/commands/${command.id}`, alice.token)).json().command).toBe("discord");
+    const replaced = await call("PUT", `/v1/bots/@me/commands/${command.id}`, alice.token, { command: "discord", response: "New text", user_cooldown: 30 });
+    expect(replaced.json()).toMatchObject({ response: "New text", user_cooldown: 30, command_aliases: [] });
+    expect((await call("DELETE", `/v1/bots/@me/commands/${command.id}`, alice.token)).statusCode).toBe(204);
+    expect((await call("GET", `/v1/bots/@me/commands/${command.id}`, alice.token)).statusCode).toBe(404);
+  });
+
+  test("another user's path is 403", async () => {
+    const res = await call("POST", `/v1/bots/${alice.userId}/commands`, bob.token, { command: "x", response: "y" });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe("OVATION_ERR_AUTH_NOT_YOUR_USER");
+  });
+
+  test("a name or alias used by another command is a 422", async () => {
+    await call("POST", "/v1/bots/@me/commands", bob.token, { command: "lurk", response: "lurking" });
+    const res = await call("POST", "/v1/bots/@me/commands", bob.token, { command: "hide", response: "x", command_aliases: ["LURK"] });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe("OVATION_ERR_COMMANDS_NAME_TAKEN");
+  });
+
+  test("invalid fields are named", async () => {
+    const res = await call("POST", "/v1/bots/@me/commands", bob.token, { command: "two words", response: "", permissions: 9 });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(expect.arrayContaining(["command", "response", "permissions"]));
+  });
+
+  test("the scope chatbot:manage:commands is required", async () => {
+    const { token } = app.ovation.repos.tokens.create({ user_id: alice.userId, name: "t", scopes: ["alerts:manage"] });
+    expect((await call("GET", "/v1/bots/@me/commands", token)).statusCode).toBe(403);
+  });
+});
+
+describe("POST /v1/bots/{user}/commands/test", () => {
+  test("dry-runs through permissions and cooldowns without consuming them", async () => {
+    await call("POST", "/v1/bots/@me/commands", alice.token, { command: "mods", response: "Moderators only", permissions: "moderator", global_cooldown: 60 });
+    await call("POST", "/v1/bots/@me/commands", alice.token, { command: "hi", response: "Hello there", global_cooldown: 60, send_as: "reply" });
+    const test1 = await call("POST", "/v1/bots/@me/commands/test", alice.token, { message: "!hi Alice" });
+    expect(test1.json()).toEqual({ matched: "hi", text: "Hello there", send_as: "reply", error: null, status: "sent" });
+    const test2 = await call("POST", "/v1/bots/@me/commands/test", alice.token, { message: "!hi" });
+    expect(test2.json().status).toBe("sent");
+    const denied = await call("POST", "/v1/bots/@me/commands/test", alice.token, { message: "!mods" });
+    expect(denied.json()).toMatchObject({ matched: "mods", text: null, status: "permission" });
+    const allowed = await call("POST", "/v1/bots/@me/commands/test", alice.token, {
+      message: "!mods",
+      event: { user: { badges: [{ type: "moderator", text: null, id: "moderator/1", count: null }] } },
+    });
+    expect(allowed.json()).toMatchObject({ matched: "mods", text: "Moderators only", status: "sent" });
+    expect((await call("POST", "/v1/bots/@me/commands/test", alice.token, { message: "no command" })).json()).toMatchObject({ matched: null, status: "not_command" });
+    expect((await call("POST", "/v1/bots/@me/commands/test", alice.token, { message: "!unknown" })).json()).toMatchObject({ matched: null, status: "no_match" });
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { OvationApp } from "../app.js";
+import { seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { connect, join, listen, nextEvent, postJson } from "./socket-helpers.js";
+import type { ClientSocket } from "./socket-helpers.js";
+
+const data = tempDataDir();
+let app: OvationApp;
+let url: string;
+let alice: { userId: number; uuid: string; token: string };
+let bob: { userId: number; uuid: string; token: string };
+const sockets: ClientSocket[] = [];
+const track = (s: ClientSocket) => (sockets.push(s), s);
+
+beforeAll(async () => {
+  app = await testApp(data.dir, { OVATION_SERVER_ID: "node-a" });
+  alice = seedUser(app, "Alice");
+  bob = seedUser(app, "Bob");
+  await seedDefaultAlertSet(app, alice.userId);
+  app.ovation.repos.connections.upsert({ user_id: alice.userId, platform: "twitch", platform_user_id: "106415581", username: "alice" });
+  url = await listen(app);
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await app.close();
+  data.remove();
+});
+
+describe("handshake authentication", () => {
+  test("a bad bearer token or browser-source token is refused at the handshake", async () => {
+    await expect(connect(url, { token: "ovpat_1_" + "a".repeat(43) })).rejects.toMatchObject({ message: "Unauthenticated.", data: { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED" } });
+    await expect(connect(url, { browserSourceToken: "00000000-0000-0000-0000-000000000000" })).rejects.toMatchObject({ message: "Unauthenticated." });
+  });
+
+  test("a bearer token works in auth.token and in the Authorization header", async () => {
+    const a = track(await connect(url, { token: alice.token }));
+    expect(await join(a, `${alice.uuid}.ovation.${alice.userId}`)).toEqual({ joined: `${alice.uuid}.ovation.${alice.userId}` });
+    const b = track(await connect(url, {}, { authorization: `Bearer ${alice.token}` }));
+    expect(await join(b, `${alice.uuid}.twitch.106415581`)).toEqual({ joined: `${alice.uuid}.twitch.106415581` });
+  });
+});
+
+describe("rooms", () => {
+  test("a socket joins only its own user's rooms; a refused join answers an error event", async () => {
+    const s = track(await connect(url, { token: bob.token }));
+    expect(await join(s, `${alice.uuid}.ovation.${alice.userId}`)).toEqual({
+      error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN", message: expect.any(String), room: `${alice.uuid}.ovation.${alice.userId}` },
+    });
+    expect(await join(s, `${bob.uuid}.twitch.106415581`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
+    expect(await join(s, `${bob.uuid}.ovation.${alice.userId}`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
+    expect(await join(s, "not a room")).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_INVALID" } });
+    expect(await join(s, `${alice.uuid}.twitch.106415581.chat`)).toEqual({ joined: `${alice.uuid}.twitch.106415581.chat` });
+  });
+
+  test("an anonymous socket may read public .chat rooms only", async () => {
+    const s = track(await connect(url, {}));
+    expect(await join(s, `${alice.uuid}.twitch.106415581.chat`)).toMatchObject({ joined: expect.any(String) });
+    expect(await join(s, `${alice.uuid}.ovation.${alice.userId}`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
+  });
+
+  test("alerts reach every room of the user once, and not other users", async () => {
+    const own = track(await connect(url, { token: alice.token }));
+    await join(own, `${alice.uuid}.ovation.${alice.userId}`);
+    await join(own, `${alice.uuid}.twitch.106415581`);
+    const other = track(await connect(url, { token: bob.token }));
+    await join(other, `${bob.uuid}.ovation.${bob.userId}`);
+    const received: string[] = [];
+    own.on("notifysub", (n) => received.push(n.notification.id));
+    const leaked: string[] = [];
+    other.on("notifysub", (n) => leaked.push(n.notification.id));
+    const first = nextEvent(own, "notifysub");
+    const res = await postJson(`${url}/v1/alerts`, alice.token, { template: "follow", data: { name: "Zoe" } });
+    expect(res.status).toBe(201);
+    expect((await first).notification.id).toBe((res.json["notification"] as { id: string }).id);
+    const marker = await postJson(`${url}/v1/alerts`, alice.token, { template: "raid", data: { name: "M", count: 2 } });
+    const markerId = (marker.json["notification"] as { id: string }).id;
+    const deadline = Date.now() + 10_000;
+    while (!received.includes(markerId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(received).toEqual([(res.json["notification"] as { id: string }).id, markerId]);
+    expect(leaked).toEqual([]);
+  });
+
+  test("browser-source-updated on an alert set change, queue-control on queue actions", async () => {
+    const s = track(await connect(url, { token: alice.token }));
+    await join(s, `${alice.uuid}.ovation.${alice.userId}`);
+    const updated = nextEvent(s, "browser-source-updated");
+    const setId = app.ovation.repos.alertSets.activeForUser(alice.userId)?.id;
+    await fetch(`${url}/v1/alert-configs/${setId}/activate`, { method: "POST", headers: { authorization: `Bearer ${alice.token}` } });
+    expect(await updated).toEqual({ browser_source_id: null, alert_set_id: setId, reason: "alert-set-activated" });
+    const control = nextEvent(s, "queue-control");
+    await fetch(`${url}/v1/alerts/queue/skip`, { method: "POST", headers: { authorization: `Bearer ${alice.token}` } });
+    expect(await control).toEqual({ action: "skip" });
+  });
+});
+
+describe("sticky sessions", () => {
+  test("the handshake sets the serverid cookie unless the client already sends it; /server-ids lists it", async () => {
+    const fresh = await fetch(`${url}/socket.io/?EIO=4&transport=polling`);
+    expect(fresh.headers.get("set-cookie")).toMatch(/^serverid=node-a;/);
+    const sticky = await fetch(`${url}/socket.io/?EIO=4&transport=polling`, { headers: { cookie: "serverid=node-a" } });
+    expect(sticky.status).toBe(200);
+    expect(sticky.headers.get("set-cookie")).toBeNull();
+    const stale = await fetch(`${url}/socket.io/?EIO=4&transport=polling`, { headers: { cookie: "serverid=node-z" } });
+    expect(stale.headers.get("set-cookie")).toMatch(/^serverid=node-a;/);
+    expect(await (await fetch(`${url}/server-ids`)).json()).toEqual(["node-a"]);
+  });
+});
