@@ -10,8 +10,6 @@ export const COMMAND_ERROR_CODES = {
   invalidRegex: "OVATION_ERR_COMMANDS_INVALID_REGEX",
   /** A response template does not compile (details carry line and column), or no renderer is set. */
   invalidTemplate: "OVATION_ERR_COMMANDS_INVALID_TEMPLATE",
-  /** Two commands of a channel claim the same name or alias. */
-  duplicateName: "OVATION_ERR_COMMANDS_DUPLICATE_NAME",
   /** A template function was called with bad arguments or over its per-render budget. */
   templateFunction: "OVATION_ERR_COMMANDS_TEMPLATE_FUNCTION",
 } as const;
