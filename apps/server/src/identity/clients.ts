@@ -1,7 +1,12 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { IdentityError } from "./errors.js";
 import { randomSecret, sha256Hex } from "./secrets.js";
-import type { IdentityStore, OAuthClientRecord } from "./store.js";
+import type { OAuthClientRecord } from "./store.js";
+
+/** File of the registered OAuth clients, beside `identity.json`. */
+export const CLIENTS_FILE = "oauth-clients.json";
 
 const redirectUri = z
   .url({ error: "must be an absolute http(s) URL", protocol: /^https?$/ })
@@ -14,6 +19,20 @@ export const newClientSchema = z.object({
   public: z.boolean().default(false),
 });
 
+const fileSchema = z.object({
+  version: z.literal(1),
+  clients: z.array(
+    z.object({
+      client_id: z.string(),
+      name: z.string(),
+      secret_hash: z.string().nullable(),
+      redirect_uris: z.array(z.string()),
+      public: z.boolean(),
+      created_at: z.string(),
+    }),
+  ),
+});
+
 /** A newly registered client: `client_secret` is shown here once (null for public clients). */
 export interface CreatedClient {
   client_id: string;
@@ -24,34 +43,72 @@ export interface CreatedClient {
 }
 
 /**
- * Registers an OAuth client. Confidential clients get a secret (stored as SHA-256 only); public
- * clients (`public: true`, SPAs and native apps) have none and must use PKCE S256.
+ * The registered OAuth clients, in their own small file so that `ovation client create` can add one
+ * while a server runs: the CLI writes it (temp file + rename), the server re-reads it when it changes.
  */
-export async function createOAuthClient(store: IdentityStore, input: z.input<typeof newClientSchema>): Promise<CreatedClient> {
-  const parsed = newClientSchema.safeParse(input);
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[issue.path.join(".") || "body"] ??= []).push(issue.message);
-    const [field, messages] = Object.entries(errors)[0] ?? ["body", ["is invalid"]];
-    throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: `The ${field} field ${messages[0]}.`, errors });
-  }
-  const { name, redirect_uris, public: isPublic } = parsed.data;
-  const clientId = randomSecret(16).replace(/[^A-Za-z0-9]/g, "").slice(0, 20).padEnd(20, "0").toLowerCase();
-  const secret = isPublic ? null : randomSecret(32, "ovcs_");
-  const record: OAuthClientRecord = {
-    client_id: clientId,
-    name,
-    secret_hash: secret === null ? null : sha256Hex(secret),
-    redirect_uris,
-    public: isPublic,
-    created_at: new Date().toISOString(),
-  };
-  store.data.clients.push(record);
-  await store.save();
-  return { client_id: clientId, client_secret: secret, name, redirect_uris, public: isPublic };
-}
+export class ClientRegistry {
+  private cache: { mtimeMs: number; clients: OAuthClientRecord[] } | null = null;
+  readonly path: string;
 
-/** The registered clients (without secrets). */
-export function listOAuthClients(store: IdentityStore): Omit<OAuthClientRecord, "secret_hash">[] {
-  return store.data.clients.map(({ secret_hash: _s, ...rest }) => ({ ...rest }));
+  constructor(dataDir: string) {
+    this.path = join(dataDir, CLIENTS_FILE);
+  }
+
+  /** Every client, read fresh when the file changed. */
+  all(): OAuthClientRecord[] {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(this.path).mtimeMs;
+    } catch {
+      return [];
+    }
+    if (this.cache?.mtimeMs !== mtimeMs) {
+      const parsed = fileSchema.safeParse(JSON.parse(readFileSync(this.path, "utf8")));
+      if (!parsed.success) throw new IdentityError("OVATION_ERR_IDENTITY_STORE_CORRUPT", { message: `${this.path} is not a client registry.` });
+      this.cache = { mtimeMs, clients: parsed.data.clients };
+    }
+    return this.cache.clients;
+  }
+
+  /** The client with this id, or undefined. */
+  find(clientId: string): OAuthClientRecord | undefined {
+    return this.all().find((c) => c.client_id === clientId);
+  }
+
+  /**
+   * Registers a client. Confidential clients get a secret (stored as SHA-256 only); public clients
+   * (SPAs, native apps) have none and must use PKCE S256.
+   */
+  create(input: z.input<typeof newClientSchema>): CreatedClient {
+    const parsed = newClientSchema.safeParse(input);
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[issue.path.join(".") || "body"] ??= []).push(issue.message);
+      const [field, messages] = Object.entries(errors)[0] ?? ["body", ["is invalid"]];
+      throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: `The ${field} field ${messages[0]}.`, errors });
+    }
+    const { name, redirect_uris, public: isPublic } = parsed.data;
+    const clientId = sha256Hex(randomSecret(16)).slice(0, 24);
+    const secret = isPublic ? null : randomSecret(32, "ovcs_");
+    const record: OAuthClientRecord = {
+      client_id: clientId,
+      name,
+      secret_hash: secret === null ? null : sha256Hex(secret),
+      redirect_uris,
+      public: isPublic,
+      created_at: new Date().toISOString(),
+    };
+    const clients = [...this.all(), record];
+    mkdirSync(join(this.path, ".."), { recursive: true });
+    const temp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify({ version: 1, clients }, null, 2), { mode: 0o600 });
+    renameSync(temp, this.path);
+    this.cache = null;
+    return { client_id: clientId, client_secret: secret, name, redirect_uris, public: isPublic };
+  }
+
+  /** The registered clients without their secret hashes. */
+  list(): Omit<OAuthClientRecord, "secret_hash">[] {
+    return this.all().map(({ secret_hash: _s, ...rest }) => ({ ...rest }));
+  }
 }

@@ -6,7 +6,7 @@ export { identityPlugin } from "./plugin.js";
 export type { IdentityPluginOptions } from "./plugin.js";
 export { createIdentityModule } from "./module.js";
 export type { IdentityModule, IdentityModuleOptions } from "./module.js";
-export { createOAuthClient, listOAuthClients } from "./clients.js";
+export { ClientRegistry, CLIENTS_FILE } from "./clients.js";
 export type { CreatedClient } from "./clients.js";
 export { IdentityStore } from "./store.js";
 export { loadIdentityEnv, DEFAULT_LIFETIMES } from "./config.js";

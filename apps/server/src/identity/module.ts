@@ -6,6 +6,7 @@ import type { TokenVerifier } from "../auth/principal.js";
 import type { ConnectionsRepository } from "../store/connections.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
+import { ClientRegistry } from "./clients.js";
 import { systemClock } from "./clock.js";
 import type { Clock } from "./clock.js";
 import { loadIdentityEnv } from "./config.js";
@@ -68,6 +69,8 @@ export interface IdentityModule {
   /** The identity host, once known (configured, or the listening address). */
   idBase(): string;
   readonly store: IdentityStore;
+  /** The registered OAuth clients (`ovation client create`). */
+  readonly clients: ClientRegistry;
   readonly mailer: Mailer;
   /** Closes the mail transport. */
   close(): void;
@@ -91,6 +94,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const clock = options.clock ?? systemClock;
   const logger = options.logger.child({ module: "identity" });
   const store = await IdentityStore.open(options.dataDir);
+  const clients = new ClientRegistry(options.dataDir);
   const lifetimes: IdentityLifetimes = { ...env.lifetimes, ...options.lifetimes };
   const configured = options.idUrl ?? env.idUrl;
   const mailer = createMailer({ smtpUrl: options.smtpUrl ?? env.smtpUrl, from: env.mailFrom, logger });
@@ -107,7 +111,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? false });
+    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? false });
     return provider;
   };
 
@@ -158,6 +162,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     userOfSessionCookie: (header) => sessions.userOfCookieHeader(header),
     idBase,
     store,
+    clients,
     mailer,
     close: () => mailer.close(),
   };

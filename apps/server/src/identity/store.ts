@@ -6,7 +6,7 @@ import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { OvationError } from "@ovation/core";
 
-/** An OAuth client registered with `ovation client create`. The secret is kept only as a SHA-256 hash. */
+/** An OAuth client registered with `ovation client create` (kept in `oauth-clients.json`). The secret is kept only as a SHA-256 hash. */
 export interface OAuthClientRecord {
   client_id: string;
   name: string;
@@ -117,7 +117,6 @@ export interface IdentityData {
   cookie_keys: string[];
   /** Private JWKs the authorization server signs ID tokens with (generated on first start). */
   signing_keys: JsonWebKey[];
-  clients: OAuthClientRecord[];
   oidc: Record<string, Record<string, OidcEntry>>;
   sessions: SessionRecord[];
   eat_codes: EatCodeRecord[];
@@ -134,7 +133,6 @@ function emptyData(): IdentityData {
     version: 1,
     cookie_keys: [randomBytes(32).toString("base64url")],
     signing_keys: [],
-    clients: [],
     oidc: {},
     sessions: [],
     eat_codes: [],
@@ -148,7 +146,6 @@ function emptyData(): IdentityData {
 }
 
 const COLLECTIONS = [
-  "clients",
   "sessions",
   "eat_codes",
   "eats",

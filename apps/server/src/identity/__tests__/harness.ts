@@ -11,7 +11,6 @@ import type { Repositories } from "../../store/repositories.js";
 import { Store } from "../../store/store.js";
 import { hashPassword } from "../accounts/passwords.js";
 import type { Clock } from "../clock.js";
-import { createOAuthClient } from "../clients.js";
 import type { CreatedClient } from "../clients.js";
 import { loadIdentityEnv } from "../config.js";
 import type { IdentityLifetimes } from "../config.js";
@@ -96,6 +95,7 @@ export function fakeClock(start = Date.parse("2026-11-21T05:00:00.000Z")): Clock
 export interface Harness {
   app: FastifyInstance;
   base: string;
+  dataDir: string;
   repos: Repositories;
   identity: IdentityModule;
   smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -132,6 +132,7 @@ export async function startHarness(options: { clock?: Clock; lifetimes?: Partial
   return {
     app,
     base: `http://127.0.0.1:${port}`,
+    dataDir: dir,
     repos,
     identity,
     smtp,
@@ -147,6 +148,6 @@ export async function startHarness(options: { clock?: Clock; lifetimes?: Partial
       const user = repos.users.create({ name: input.name, email: input.email, email_verified_at: input.email ? new Date().toISOString() : null, password_hash: await hashPassword(password) });
       return { id: user.id, email: user.email, password };
     },
-    client: (input) => createOAuthClient(identity.store, { name: "Test app", redirect_uris: input.redirectUris ?? ["http://127.0.0.1:9/callback"], public: input.public ?? false }),
+    client: async (input) => identity.clients.create({ name: "Test app", redirect_uris: input.redirectUris ?? ["http://127.0.0.1:9/callback"], public: input.public ?? false }),
   };
 }

@@ -94,7 +94,9 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
   it("runs authorization code with a client secret, introspection and wrong-secret refusal", async () => {
     const client = await h.client({ redirectUris: [REDIRECT] });
     expect(client.client_secret).toMatch(/^ovcs_/);
-    const stored = JSON.stringify(h.identity.store.data.clients);
+    const { readFile } = await import("node:fs/promises");
+    const stored = await readFile(h.identity.clients.path, "utf8");
+    expect(stored).toContain(client.client_id);
     expect(stored).not.toContain(client.client_secret ?? "none");
     const config = await discover(h.base, client.client_id, client.client_secret);
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "*", state: "abc" });

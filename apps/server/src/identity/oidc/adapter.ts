@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
+import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import { sha256Hex } from "../secrets.js";
 import type { IdentityStore, OAuthClientRecord, OidcEntry } from "../store.js";
@@ -27,6 +28,7 @@ export class LowdbOidcAdapter implements Adapter {
     private readonly name: string,
     private readonly store: IdentityStore,
     private readonly clock: Clock,
+    private readonly clients: ClientRegistry,
   ) {}
 
   private get table(): Record<string, OidcEntry> {
@@ -75,7 +77,7 @@ export class LowdbOidcAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     if (this.name === "Client") {
-      const client = this.store.data.clients.find((c) => c.client_id === id);
+      const client = this.clients.find(id);
       return client === undefined ? undefined : clientMetadata(client);
     }
     const entry = this.live(this.table[sha256Hex(id)]);

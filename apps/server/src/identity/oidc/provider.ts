@@ -2,6 +2,7 @@ import Provider, { errors } from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "pino";
 import type { UsersRepository } from "../../store/users.js";
+import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import type { IdentityLifetimes } from "../config.js";
 import { escapeHtml } from "../pages/html.js";
@@ -32,6 +33,7 @@ export interface ProviderDeps {
   /** The identity host, without a trailing slash; the issuer is `<idBase>/oauth`. */
   idBase: string;
   store: IdentityStore;
+  clients: ClientRegistry;
   users: UsersRepository;
   lifetimes: Readonly<IdentityLifetimes>;
   clock: Clock;
@@ -51,7 +53,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   const scopeValues = ALL_SCOPE_VALUES.join(" ");
 
   const configuration: Configuration = {
-    adapter: (name: string) => new LowdbOidcAdapter(name, store, clock),
+    adapter: (name: string) => new LowdbOidcAdapter(name, store, clock, deps.clients),
     jwks: { keys: store.data.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: store.data.cookie_keys,
