@@ -72,6 +72,17 @@ describe("the page and its config", () => {
     expect(config.json()).toMatchObject({ room: `${alice.uuid}.ovation.${alice.userId}`, browser_source: record, alert_set: { id: setId, version: 4 } });
   });
 
+  test("the page's assets are served under /browser-source/assets/ and referenced by the page", async () => {
+    const record = (await generate({ browser_source_type: "alerts" })).json();
+    const page = await app.inject({ method: "GET", url: `/browser-source/alerts/${record.access_token}` });
+    const script = /src="http:\/\/127\.0\.0\.1:8080(\/browser-source\/assets\/[^"]+\.js)"/.exec(page.body);
+    expect(script).not.toBeNull();
+    const asset = await app.inject({ method: "GET", url: script![1]! });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["content-type"]).toMatch(/javascript/);
+    expect((await app.inject({ method: "GET", url: "/browser-source/assets/../../package.json" })).statusCode).toBe(404);
+  });
+
   test("a bad token, or the wrong type, gets a plain error page without data", async () => {
     const record = (await generate({ browser_source_type: "alerts" })).json();
     for (const url of [`/browser-source/alerts/00000000-0000-0000-0000-000000000000`, `/browser-source/scenes/${record.access_token}`, `/browser-source/nope/${record.access_token}`]) {

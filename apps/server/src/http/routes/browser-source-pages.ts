@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../../errors.js";
-import type { BrowserSourceBootstrap } from "../../pages/browser-source-bootstrap.js";
+import type { BrowserSourceBootstrap } from "@ovation/browser-source";
 import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
@@ -12,9 +12,10 @@ import type { ZodApp } from "../types.js";
 /** How the page is produced: the browser-source package's renderer, or the server's fallback. */
 export interface BrowserSourcePageRenderer {
   render(bootstrap: BrowserSourceBootstrap): string;
-  renderError(title: string, sentence: string): string;
-  /** Directory of the page's built assets, served at `/browser-source/assets/`; null when none. */
-  assetsDir: string | null;
+  /** A plain error page (no data): a message and a detail sentence. */
+  renderError(message: string, detail?: string): string;
+  /** Directory of the page's built assets, served at `/browser-source/assets/`. */
+  assetsDir: string;
 }
 
 const tokenParam = z.string().min(1).max(128);

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
-import { renderFallbackPage } from "../../pages/fallback-page.js";
-import { errorPage } from "../../pages/html.js";
+import { assetsDir, renderBrowserSourceErrorPage, renderBrowserSourcePage } from "@ovation/browser-source";
 import type { ZodApp } from "../types.js";
 import { alertConfigRoutes } from "./alert-configs.js";
 import { alertQueueRoutes } from "./alert-queue.js";
@@ -14,9 +13,9 @@ import { healthRoutes } from "./health.js";
 import { userRoutes } from "./users.js";
 
 const pageRenderer: BrowserSourcePageRenderer = {
-  render: renderFallbackPage,
-  renderError: errorPage,
-  assetsDir: null,
+  render: renderBrowserSourcePage,
+  renderError: renderBrowserSourceErrorPage,
+  assetsDir,
 };
 
 /** Registers every route of the app. */
@@ -29,7 +28,9 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertConfigRoutes(app);
   await commandRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
-  if (pageRenderer.assetsDir !== null && existsSync(pageRenderer.assetsDir)) {
+  if (existsSync(pageRenderer.assetsDir)) {
     await app.register(fastifyStatic, { root: pageRenderer.assetsDir, prefix: "/browser-source/assets/", decorateReply: false, index: false, maxAge: 3_600_000 });
+  } else {
+    app.log.warn({ assetsDir: pageRenderer.assetsDir }, "browser-source assets are not built (run npm run build); pages will load without them");
   }
 }
