@@ -342,6 +342,7 @@ export const ISOLATE_BOOTSTRAP = String.raw`
   limits.functions.forEach(function (name) { env.addGlobal(name, hostFunction(name)); });
   runtime.twigTruthy = truthy;
   runtime.twigRange = twigRange;
+  runtime.twigString = str;
 
   // No code from strings: every path to a Function constructor ends in a function that throws.
   var blocked = function () { throw new TypeError("code generation from strings is not available in templates"); };

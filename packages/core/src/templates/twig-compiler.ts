@@ -72,6 +72,15 @@ class TwigCompiler extends Compiler {
     this._emit(")");
   }
 
+  /** `a ~ b` with Twig's string conversion: null and undefined concatenate as "". */
+  compileConcat(node: NjNode, frame: NjCompileFrame): void {
+    this._emit("(runtime.twigString(");
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(") + runtime.twigString(");
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit("))");
+  }
+
   compileTruthy(node: NjNode, frame: NjCompileFrame): void {
     this._emit("runtime.twigTruthy(");
     this.compile(nodeField(node, "target") as NjNode, frame);
