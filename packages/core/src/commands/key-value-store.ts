@@ -83,7 +83,7 @@ export class OverlayKeyValueStore implements KeyValueStore {
     const fields = await this.#base.table(channel, table);
     const prefix = `${channel}\u0000${table}\u0000`;
     for (const [id, value] of this.#writes) {
-      if (id.startsWith(prefix)) fields[id.slice(prefix.length)] = value;
+      if (id.startsWith(prefix)) Object.defineProperty(fields, id.slice(prefix.length), { value, enumerable: true, writable: true, configurable: true });
     }
     return fields;
   }

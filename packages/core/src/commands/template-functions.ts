@@ -41,11 +41,14 @@ function fail(message: string): never {
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]+$/;
+/** Names a host store built on plain objects (lowdb, JSON) would turn into prototype writes. */
+const RESERVED_NAMES = new Set(["__proto__", "prototype", "constructor"]);
 
 function checkTable(fn: string, table: unknown): string {
   if (typeof table !== "string" || !TABLE_NAME.test(table) || table.length > TEMPLATE_FUNCTION_LIMITS.tableNameLength) {
     fail(`${fn}: the table name must be 1-${TEMPLATE_FUNCTION_LIMITS.tableNameLength} characters of A-Z, a-z, 0-9, _ . -`);
   }
+  if (RESERVED_NAMES.has(table)) fail(`${fn}: "${table}" cannot be used as a table name`);
   return table;
 }
 
@@ -54,6 +57,7 @@ function checkKey(fn: string, key: unknown): string {
   if (typeof text !== "string" || text.length === 0 || text.length > TEMPLATE_FUNCTION_LIMITS.keyLength) {
     fail(`${fn}: the key must be a string of 1-${TEMPLATE_FUNCTION_LIMITS.keyLength} characters`);
   }
+  if (RESERVED_NAMES.has(text)) fail(`${fn}: "${text}" cannot be used as a key`);
   return text;
 }
 

@@ -58,6 +58,9 @@ describe("template functions bound to a channel", () => {
     await expect(fns.set("t", "k", "x".repeat(3000))).rejects.toThrowError(/larger than 2048/);
     await expect(fns.cache("k", 1, 0)).rejects.toThrowError(/cache: the lifetime must be/);
     await expect(fns.json("get", 42 as unknown as string)).rejects.toBeInstanceOf(CommandError);
+    await expect(fns.set("__proto__", "polluted", 1)).rejects.toThrowError(/"__proto__" cannot be used as a table name/);
+    await expect(fns.inc("stats", "constructor")).rejects.toThrowError(/"constructor" cannot be used as a key/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("limits the calls of one render", async () => {
