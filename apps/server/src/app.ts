@@ -17,6 +17,8 @@ import { authenticate } from "./http/authenticate.js";
 import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
+import { identityPlugin } from "./identity/plugin.js";
+import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
@@ -36,6 +38,8 @@ export interface BuildAppOptions {
    * platform plugins). They run in the app's encapsulation context.
    */
   plugins?: readonly FastifyPluginAsync[];
+  /** Identity module (`/api`, `/oauth`) settings; `false` leaves it out. */
+  identity?: IdentityPluginOptions | false;
 }
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
@@ -139,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
+  if (options.identity !== false) await app.register(identityPlugin(options.identity ?? {}));
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;

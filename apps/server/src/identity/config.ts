@@ -33,7 +33,7 @@ export const identityEnvSchema = z.object({
 
 /** Identity settings read from the environment. */
 export interface IdentityEnvConfig {
-  /** The identity host (without `/api`); absent means "this server". */
+  /** The identity host (without `/api`): `OVATION_ID_URL`, else `OVATION_PUBLIC_URL`; absent means "this server's listening address". */
   readonly idUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string | undefined;
@@ -70,8 +70,10 @@ export function loadIdentityEnv(env: Readonly<Record<string, string | undefined>
     const clientSecret = env[`OVATION_${p}_CLIENT_SECRET`];
     if (clientId && clientSecret) platformCredentials[p.toLowerCase()] = { clientId, clientSecret };
   }
+  // Without OVATION_ID_URL the identity module lives on this server: its public URL, if set, is ours.
+  const publicUrl = urlSchema.safeParse(env.OVATION_PUBLIC_URL);
   return Object.freeze({
-    idUrl: e.OVATION_ID_URL,
+    idUrl: e.OVATION_ID_URL ?? (publicUrl.success ? publicUrl.data : undefined),
     smtpUrl: e.OVATION_SMTP_URL,
     mailFrom: e.OVATION_MAIL_FROM,
     lifetimes: Object.freeze({
