@@ -231,7 +231,7 @@ export class TemplateSandbox {
       }
       const items = jobs.map(
         (job) =>
-          `[${job.rid},"${job.template.id}",${job.seed},${job.now},${JSON.stringify(job.results)},${job.variables}]`,
+          `[${job.rid},"${job.template.id}",${job.seed},${job.now},${job.results.length === 0 ? "[]" : JSON.stringify(job.results)},${job.variables}]`,
       );
       const batchId = this.nextBatchId++;
       this.inFlight.set(batchId, jobs);
