@@ -128,6 +128,23 @@ export type { FieldErrors } from "./validation.js";
 
 // --- templates
 export type { TemplateHostFunctions } from "./templates/host-functions.js";
+export { TemplateSandbox } from "./templates/template-sandbox.js";
+export type {
+  CompiledTemplate,
+  TemplateVariables,
+  TemplateSandboxOptions,
+} from "./templates/template-sandbox.js";
+export { DEFAULT_SANDBOX_LIMITS } from "./templates/sandbox-limits.js";
+export type { TemplateSandboxLimits } from "./templates/sandbox-limits.js";
+export { TemplateSyntaxError, TemplateRenderError, TEMPLATE_ERROR_CODES } from "./templates/errors.js";
+export type { TemplateFailure } from "./templates/errors.js";
+export { checkTemplateSyntax } from "./templates/check-template-syntax.js";
+export type { TemplateSyntaxCheck } from "./templates/check-template-syntax.js";
+export { isPlainText } from "./templates/plain-text.js";
+export { capOutput } from "./templates/output-cap.js";
+export { MAX_TEMPLATE_SOURCE_LENGTH } from "./templates/twig-compiler.js";
+export { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS } from "./templates/template-functions.js";
+export type { TemplateFunctionName } from "./templates/template-functions.js";
 
 // --- net (outbound HTTP guard, signing)
 export { AddressPolicy, ipLiteralOf } from "./net/address-policy.js";
