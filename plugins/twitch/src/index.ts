@@ -2,6 +2,7 @@
  * @ovation/plugin-twitch: Twitch chat (tmi.js) and EventSub WebSocket as an Ovation platform plugin.
  */
 export { TwitchPlugin, TWITCH_PLUGIN_VERSION, sanitizeChatText } from "./plugin.js";
+export type { TwitchPluginHooks } from "./plugin.js";
 export { twitchPluginOptionsSchema } from "./options.js";
 export type { TwitchPluginOptions } from "./options.js";
 export { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";

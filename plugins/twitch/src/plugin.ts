@@ -43,6 +43,12 @@ type ParsedOptions = z.output<typeof twitchPluginOptionsSchema>;
 // eslint-disable-next-line no-control-regex -- matching these control characters is the point
 const LINE_BREAKERS = /[\r\n\u0000\u0001]+/g;
 
+/** Callbacks of the Twitch plugin. */
+export interface TwitchPluginHooks {
+  /** The access token was refreshed: store the new tokens so a restart uses them. */
+  onTokensRefreshed?: (tokens: { accessToken: string; refreshToken: string | undefined }) => void;
+}
+
 /** Makes bot output safe for one IRC line: no line breaks, no leading command character, at most 500 chars. */
 export function sanitizeChatText(text: string): string {
   let line = text.replace(LINE_BREAKERS, " ").trim();
@@ -79,8 +85,11 @@ export class TwitchPlugin implements PlatformPlugin {
   #joined = new Set<string>();
   #onJoined: (() => void) | null = null;
 
-  /** @throws TwitchError (`OVATION_ERR_TWITCH_CONFIG`) naming each invalid option. */
-  constructor(options: TwitchPluginOptions) {
+  /**
+   * @param hooks.onTokensRefreshed called after Helix refreshed the access token (store the new pair).
+   * @throws TwitchError (`OVATION_ERR_TWITCH_CONFIG`) naming each invalid option.
+   */
+  constructor(options: TwitchPluginOptions, hooks: TwitchPluginHooks = {}) {
     const parsed = twitchPluginOptionsSchema.safeParse(options);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`);
@@ -108,6 +117,7 @@ export class TwitchPlugin implements PlatformPlugin {
             },
             ...(parsed.data.helixUrl ? { baseUrl: parsed.data.helixUrl } : {}),
             ...(parsed.data.tokenUrl ? { tokenUrl: parsed.data.tokenUrl } : {}),
+            ...(hooks.onTokensRefreshed ? { onTokensRefreshed: hooks.onTokensRefreshed } : {}),
           })
         : null;
     const canSend = token !== undefined;

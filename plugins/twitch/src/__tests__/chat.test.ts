@@ -121,6 +121,13 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
     await host.stop();
   });
 
+  it("fails clearly when Twitch refuses the chat login", async () => {
+    const { host } = setup({ username: "ovationbot", token: "oauth:bad-token" });
+    await expect(host.connect("twitch")).rejects.toMatchObject({ code: "OVATION_ERR_PLUGIN_FAILED" });
+    expect(host.health()[0]).toMatchObject({ status: "failed", detail: expect.stringContaining("Login authentication failed") });
+    await host.stop();
+  });
+
   it("rejects invalid options naming the field", () => {
     expect(() => new TwitchPlugin({ channels: [{ id: "x", login: "not a login!" }] })).toThrow(
       /options\.channels\.0\.login: must be a Twitch login/,

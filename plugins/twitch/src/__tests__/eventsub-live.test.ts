@@ -39,6 +39,8 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     await eventsub.close();
   });
 
+  const refreshed: string[] = [];
+
   async function connect(token = "good-token", keepaliveSeconds = 10) {
     eventsub = await FakeEventSubServer.start();
     eventsub.keepaliveSeconds = keepaliveSeconds;
@@ -56,7 +58,7 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
       helixUrl: `${helix.base}/helix`,
       tokenUrl: `${helix.base}/oauth2/token`,
       eventsub: { enabled: true, url: eventsub.url, keepaliveGraceMs: 300, reconnectDelayMs: { min: 50, max: 500 } },
-    });
+    }, { onTokensRefreshed: (tokens) => void refreshed.push(`${tokens.accessToken}/${tokens.refreshToken ?? ""}`) });
     host.register(plugin);
     await host.connect("twitch");
     return { host, plugin, alerts };
@@ -145,12 +147,31 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     const fresh = `fresh-token-${helix.refreshCount}`;
     expect(helix.calls.filter((c) => c.token === "expired-token")).toHaveLength(1);
     expect(irc.received).toContain(`PASS oauth:${fresh}`);
+    expect(refreshed.at(-1)).toBe(`${fresh}/${helix.refreshToken}`);
     const channel = plugin.channels()[0]!;
     await host.send("twitch", { channel, text: "Big news", send_as: "announce", reply_to: null });
     const announcement = helix.of("POST", "/chat/announcements").at(-1);
     expect(announcement?.body).toEqual({ message: "Big news", color: "primary" });
     expect(Object.fromEntries(announcement?.query ?? [])).toEqual({ broadcaster_id: "12345678", moderator_id: "999" });
     expect(announcement?.token).toBe(fresh);
+  });
+
+  it("explains a refused token that cannot be refreshed", async () => {
+    eventsub = await FakeEventSubServer.start();
+    host = new PluginHost({ logger });
+    host.register(
+      new TwitchPlugin({
+        channels: [{ id: "owner-1", login: "dallas" }],
+        username: "ovationbot",
+        token: "revoked-token",
+        clientId: "client-1",
+        irc: { server: "127.0.0.1", port: irc.port, secure: false },
+        helixUrl: `${helix.base}/helix`,
+        eventsub: { enabled: true, url: eventsub.url },
+      }),
+    );
+    await expect(host.connect("twitch")).rejects.toThrow(/cannot be refreshed: configure a refresh token and client secret/);
+    expect(host.health()[0]?.status).toBe("failed");
   });
 
   it("deletes messages, times users out and looks users and channels up through Helix", async () => {
