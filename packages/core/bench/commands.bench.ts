@@ -7,6 +7,7 @@
 // Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm)
 import { readdirSync, readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
+import { cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import nunjucks from "nunjucks";
 import {
@@ -130,7 +131,10 @@ const line = (label: string, value: number, target: number | null) =>
   console.log(`${label.padEnd(58)} ${fmt(value)} msg/s   target ${target === null ? "-".padStart(9) : `>= ${target.toLocaleString("en-US")}`}   ${target === null ? "" : value >= target ? "ok" : "BELOW"}`);
 
 async function main(): Promise<void> {
-  console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}`);
+  const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
+  // The figures are for the whole process on a shared machine: a load average above the CPU count
+  // means other work took part of this process's core.
+  console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
   const store = new InMemoryKeyValueStore();
 
   // (a) and (b): no renderer needed.
@@ -218,6 +222,7 @@ async function main(): Promise<void> {
   );
   console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${(histogram.max / 1e6).toFixed(1)} ms)`);
 
+  console.log(`load average at the end: ${load()}`);
   await sandbox.close();
   await http.close();
   server.kill();
