@@ -65,8 +65,24 @@ export {
   KNOWN_LAYOUTS,
 } from "./alerts/template-settings.js";
 export type { AlertTemplate, TemplateField, TemplateLayer } from "./alerts/template-settings.js";
-export { CONDITION_OPERATORS, conditionIssues, conditionSchema, compileCondition, forcedValues } from "./alerts/conditions.js";
-export type { Condition, ConditionIssue, ConditionOperator, ConditionContext, CompiledCondition } from "./alerts/conditions.js";
+export {
+  CONDITION_OPERATORS,
+  MASK_WIDTH,
+  conditionIssues,
+  conditionSchema,
+  compileCondition,
+  compileConditionMask,
+  conditionVariables,
+  forcedValues,
+} from "./alerts/conditions.js";
+export type {
+  Condition,
+  ConditionIssue,
+  ConditionOperator,
+  ConditionContext,
+  CompiledCondition,
+  CompiledConditionMask,
+} from "./alerts/conditions.js";
 export { alertTypeSchema, typeDefaultSchema, variationSchema, alertSetSchema } from "./alerts/schemas.js";
 export type { AlertSet, AlertSetInput, TypeDefault, Variation } from "./alerts/schemas.js";
 export {

@@ -130,6 +130,15 @@ export type CompiledCondition = (context: ConditionContext) => boolean;
 
 /** json-logic-engine marks generated code with this registered symbol. */
 const COMPILED = Symbol.for("json_logic_compiled");
+/** json-logic-engine treats a function inside generated code as async unless marked with this. */
+const SYNC = Symbol.for("json_logic_sync");
+
+/** Builds logic with the engine, refusing anything that would compile to an async function. */
+function buildSync(logic: unknown): (context: ConditionContext) => unknown {
+  const run = engine.build(logic) as (context: ConditionContext) => unknown;
+  if (run.constructor.name === "AsyncFunction") throw new TypeError("condition compiled to an async function");
+  return run;
+}
 
 type Comparison = (a: unknown, b: unknown) => boolean;
 // JsonLogic's == and != are JavaScript's loose comparisons.
@@ -167,8 +176,15 @@ function createEngine(): LogicEngine {
           return compare(list[0], list[1]);
         },
         compile: (data: unknown, buildState: BuildState) => {
-          if (!Array.isArray(data) || data.length !== 2) return false;
-          return buildState.compile`(${data[0]} ${{ [COMPILED]: operator }} ${data[1]})`;
+          if (!Array.isArray(data)) return false;
+          if (data.length === 2) return buildState.compile`(${data[0]} ${{ [COMPILED]: operator }} ${data[1]})`;
+          // "between" (a < b < c): a direct call, no argument array.
+          if (between && data.length === 3) {
+            const test = (a: unknown, b: unknown, c: unknown): boolean => compare(a, b) && compare(b, c);
+            (test as unknown as Record<symbol, boolean>)[SYNC] = true;
+            return buildState.compile`${test}(${data[0]}, ${data[1]}, ${data[2]})`;
+          }
+          return false;
         },
       } as Parameters<LogicEngine["addMethod"]>[1],
       { deterministic: true },
@@ -177,7 +193,94 @@ function createEngine(): LogicEngine {
   return engine;
 }
 
+/** JsonLogic truthiness: an empty array is false, everything else as in JavaScript. */
+function truthy(value: unknown): boolean {
+  return Array.isArray(value) ? value.length > 0 : !!value;
+}
+
+/**
+ * Private operator behind {@link compileConditionMask}: `{"ovation:mask": [c0, c1, ...]}` compiles
+ * to `(truthy(c0) ? 1 : 0) + (truthy(c1) ? 2 : 0) + ...`, so one call evaluates a whole list. The
+ * save-time allow-list keeps it out of user conditions.
+ */
+const MASK_OPERATOR = "ovation:mask";
+/** Conditions per mask: bit weights stay exact in a double up to 2^52. */
+export const MASK_WIDTH = 52;
+
 const engine = createEngine();
+// Alert data is JSON, so the engine's iterable-aware truthiness is not needed on the hot path.
+(engine as unknown as { truthy: (value: unknown) => boolean }).truthy = truthy;
+
+/**
+ * Compiled JsonLogic truthiness of `item`, inline: the engine calls `engine.truthy(...)` for every
+ * `and`/`or`/`!`/`if`, and in a function holding 50 conditions V8 stops inlining those calls. The
+ * engine's scratch variable `prev` holds the value (each operand finishes before it is read).
+ */
+function inlineTruthy(buildState: BuildState, item: unknown): unknown {
+  return buildState.compile`(Array.isArray(prev = ${item}) ? prev.length > 0 : !!prev)`;
+}
+
+type CompileHook = (data: unknown, buildState: BuildState) => unknown;
+const logicCompilers: Record<string, CompileHook> = {
+  and: (data, buildState) => {
+    if (!Array.isArray(data) || data.length === 0) return false;
+    let code: unknown = buildState.compile`${data[data.length - 1]}`;
+    for (let i = data.length - 2; i >= 0; i--) code = buildState.compile`(!${inlineTruthy(buildState, data[i])} ? prev : ${code})`;
+    return code;
+  },
+  or: (data, buildState) => {
+    if (!Array.isArray(data) || data.length === 0) return false;
+    let code: unknown = buildState.compile`${data[data.length - 1]}`;
+    for (let i = data.length - 2; i >= 0; i--) code = buildState.compile`(${inlineTruthy(buildState, data[i])} ? prev : ${code})`;
+    return code;
+  },
+  "!": (data, buildState) => buildState.compile`(!${inlineTruthy(buildState, Array.isArray(data) ? data[0] : data)})`,
+  "!!": (data, buildState) => inlineTruthy(buildState, Array.isArray(data) ? data[0] : data),
+  if: (data, buildState) => {
+    if (!Array.isArray(data) || data.length < 3 || data.length % 2 === 0) return false;
+    let code: unknown = buildState.compile`${data[data.length - 1]}`;
+    for (let i = data.length - 3; i >= 0; i -= 2) {
+      code = buildState.compile`(${inlineTruthy(buildState, data[i])} ? ${data[i + 1]} : ${code})`;
+    }
+    return code;
+  },
+};
+// `in` against a literal list of strings/numbers: a chain of ===, so no array is built per call.
+logicCompilers["in"] = (data, buildState) => {
+  if (!Array.isArray(data) || data.length !== 2 || !Array.isArray(data[1]) || data[1].length === 0) return false;
+  const list = data[1] as unknown[];
+  if (!list.every((v) => typeof v === "string" || (typeof v === "number" && !Number.isNaN(v)))) return false;
+  const strings = ["((prev = "];
+  for (let i = 0; i < list.length; i++) strings.push(i === 0 ? ") === " : " || prev === ");
+  strings.push(")");
+  return buildState.compile(Object.assign(strings, { raw: strings }), data[0], ...list);
+};
+for (const [operator, compile] of Object.entries(logicCompilers)) {
+  const original = (engine as unknown as { methods: Record<string, object> }).methods[operator];
+  const definition = typeof original === "function" ? { method: original, lazy: false } : original;
+  engine.addMethod(operator, { ...definition, compile } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
+}
+engine.addMethod(
+  MASK_OPERATOR,
+  {
+    lazy: true,
+    method: (args: unknown, context: unknown) => {
+      const list = args as unknown[];
+      let mask = 0;
+      for (let i = 0; i < list.length; i++) if (truthy(engine.run(list[i], context))) mask += 2 ** i;
+      return mask;
+    },
+    compile: (data: unknown, buildState: BuildState) => {
+      const list = data as unknown[];
+      if (list.length === 0) return buildState.compile`0`;
+      const strings = ["(("];
+      for (let i = 1; i < list.length; i++) strings.push(` ? ${2 ** (i - 1)} : 0) + (`);
+      strings.push(` ? ${2 ** (list.length - 1)} : 0))`);
+      return buildState.compile(Object.assign(strings, { raw: strings }), ...list.map((item) => inlineTruthy(buildState, item)));
+    },
+  } as Parameters<LogicEngine["addMethod"]>[1],
+  { deterministic: false },
+);
 
 const always: CompiledCondition = () => true;
 
@@ -191,18 +294,81 @@ export function compileCondition(condition: Condition): CompiledCondition {
   if (Object.keys(condition).length === 0) return always;
   let run: (context: ConditionContext) => unknown;
   try {
-    run = engine.build(condition) as (context: ConditionContext) => unknown;
+    run = buildSync(condition);
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     run = (context) => engine.run(condition, context);
   }
   return (context) => {
     try {
-      return !!engine.truthy(run(context));
+      return truthy(run(context));
     } catch {
       return false;
     }
   };
+}
+
+/** Several conditions evaluated in one call: bit i of the result (weight 2^i) is condition i. */
+export type CompiledConditionMask = (context: ConditionContext) => number;
+
+/**
+ * Compiles up to {@link MASK_WIDTH} (validated) conditions into one function that returns a bit mask
+ * of those that hold: a single compiled call instead of one call per condition, which is what keeps
+ * resolveAlert at millions a second. If a condition throws at run time (for example `in` on a
+ * number), that call falls back to evaluating each condition on its own, with the same answers as
+ * {@link compileCondition}.
+ */
+export function compileConditionMask(conditions: readonly Condition[]): CompiledConditionMask {
+  if (conditions.length > MASK_WIDTH) throw new RangeError(`at most ${MASK_WIDTH} conditions per mask`);
+  const singles = conditions.map(compileCondition);
+  const slow: CompiledConditionMask = (context) => {
+    let mask = 0;
+    for (let i = 0; i < singles.length; i++) if ((singles[i] as CompiledCondition)(context)) mask += 2 ** i;
+    return mask;
+  };
+  const logic = { [MASK_OPERATOR]: conditions.map((c) => (Object.keys(c).length === 0 ? true : c)) };
+  let run: (context: ConditionContext) => unknown;
+  try {
+    run = buildSync(logic);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    return slow;
+  }
+  return (context) => {
+    try {
+      return run(context) as number;
+    } catch {
+      return slow(context);
+    }
+  };
+}
+
+/**
+ * The top-level variable names the conditions read (`user.name` reads `user`), or undefined when
+ * they may read the whole context (`{"var": ""}`, `missing`, `missing_some`).
+ */
+export function conditionVariables(conditions: readonly unknown[]): Set<string> | undefined {
+  const names = new Set<string>();
+  let whole = false;
+  const walk = (node: unknown): void => {
+    if (whole || node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    for (const [operator, args] of Object.entries(node)) {
+      if (operator === "missing" || operator === "missing_some") whole = true;
+      if (operator === "var") {
+        const path: unknown = Array.isArray(args) ? args[0] : args;
+        const root = String(path ?? "").split(".")[0] ?? "";
+        if (root === "") whole = true;
+        else names.add(root);
+        if (Array.isArray(args)) args.slice(1).forEach(walk);
+      } else walk(args);
+    }
+  };
+  conditions.forEach(walk);
+  return whole ? undefined : names;
 }
 
 /**

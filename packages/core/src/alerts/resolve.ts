@@ -1,7 +1,7 @@
 import { normalizePlatform } from "../platforms.js";
 import { parseOrThrow } from "../validation.js";
-import type { CompiledCondition, ConditionContext } from "./conditions.js";
-import { compileCondition, forcedValues } from "./conditions.js";
+import type { CompiledCondition, CompiledConditionMask, ConditionContext } from "./conditions.js";
+import { MASK_WIDTH, compileCondition, compileConditionMask, conditionVariables, forcedValues } from "./conditions.js";
 import type { AlertSet, AlertSetInput, TypeDefault } from "./schemas.js";
 import { alertSetSchema } from "./schemas.js";
 import type { AlertTemplate, TemplateField, TemplateLayer } from "./template-settings.js";
@@ -69,12 +69,21 @@ interface CompiledVariation {
   readonly overrides: Partial<AlertTemplate>;
 }
 
+/** Up to MASK_WIDTH candidate variations evaluated by one compiled call. */
+interface MaskChunk {
+  readonly mask: CompiledConditionMask;
+  /** Variation index of each bit, in config order. */
+  readonly indexes: readonly number[];
+}
+
 interface PairPlan {
   readonly typeDefault: TypeDefault;
   readonly typeIndex: number;
   readonly base: Readonly<AlertTemplate>;
-  readonly candidates: readonly CompiledVariation[];
-  readonly memo: Map<string, AlertResolution>;
+  readonly chunks: readonly MaskChunk[];
+  /** Data keys the candidate conditions read; undefined: copy all of the data. */
+  readonly variables: readonly string[] | undefined;
+  readonly memo: Map<number | string, AlertResolution>;
 }
 
 /** A validated alert set with its conditions compiled and its static layers pre-merged. */
@@ -100,15 +109,29 @@ function drawRandom(): number {
   return Math.floor(Math.random() * 100) + 1;
 }
 
-function contextFor(alert: AlertInput, platform: string, enabled: boolean, random: number): ConditionContext {
-  // A null-prototype copy: data keys such as "__proto__" stay plain keys, and the engine variables
-  // (type, platform, enabled, random) take precedence over data keys of the same name.
-  const context: ConditionContext = Object.create(null) as ConditionContext;
-  if (alert.data) Object.assign(context, alert.data);
-  context["type"] = alert.type;
-  context["platform"] = platform;
-  context["enabled"] = enabled;
-  context["random"] = random;
+const ENGINE_VARIABLES = new Set(["type", "platform", "enabled", "random"]);
+
+/**
+ * The variables conditions see: the alert's data, then type, platform, enabled and random, which win
+ * over data keys of the same name. Spread defines keys (a data key "__proto__" stays a plain key).
+ * With `variables`, only those data keys are copied: a smaller object built in a fixed order.
+ */
+function contextFor(
+  alert: AlertInput,
+  platform: string,
+  enabled: boolean,
+  random: number,
+  variables?: readonly string[],
+): ConditionContext {
+  if (!variables) return { ...alert.data, type: alert.type, platform, enabled, random };
+  const context: ConditionContext = { type: alert.type, platform, enabled, random };
+  const data = alert.data;
+  if (data) {
+    for (let i = 0; i < variables.length; i++) {
+      const key = variables[i] as string;
+      if (Object.prototype.hasOwnProperty.call(data, key)) context[key] = data[key];
+    }
+  }
   return context;
 }
 
@@ -140,7 +163,17 @@ export function compileAlertSet(input: AlertSetInput | AlertSet): CompiledAlertS
       const f = forced[v.index];
       return (!f?.type || f.type.has(typeDefault.type)) && (!f?.platform || f.platform.has(typeDefault.platform));
     });
-    plans.set(pairKey(typeDefault.type, typeDefault.platform), { typeDefault, typeIndex, base, candidates, memo: new Map() });
+    const chunks: MaskChunk[] = [];
+    for (let start = 0; start < candidates.length; start += MASK_WIDTH) {
+      const slice = candidates.slice(start, start + MASK_WIDTH);
+      chunks.push({
+        mask: compileConditionMask(slice.map((v) => config.variations[v.index]?.conditions ?? {})),
+        indexes: slice.map((v) => v.index),
+      });
+    }
+    const read = conditionVariables(candidates.map((v) => config.variations[v.index]?.conditions));
+    const variables = read && [...read].filter((name) => !ENGINE_VARIABLES.has(name) && name !== "__proto__").sort();
+    plans.set(pairKey(typeDefault.type, typeDefault.platform), { typeDefault, typeIndex, base, chunks, variables, memo: new Map() });
   });
 
   const planFor = (alert: AlertInput): { plan: PairPlan | undefined; platform: string } => {
@@ -159,21 +192,23 @@ export function compileAlertSet(input: AlertSetInput | AlertSet): CompiledAlertS
     const { plan, platform } = planFor(alert);
     if (!plan) return NO_TYPE_DEFAULT;
     if (!plan.typeDefault.enabled) return TYPE_DISABLED;
-    const context = contextFor(alert, platform, true, alert.random ?? drawRandom());
-    let key = "";
-    let count = 0;
-    const candidates = plan.candidates;
-    for (let i = 0; i < candidates.length; i++) {
-      const candidate = candidates[i] as CompiledVariation;
-      if (candidate.test(context)) {
-        key = count === 0 ? String(candidate.index) : `${key},${candidate.index}`;
-        count++;
-      }
+    const context = contextFor(alert, platform, true, alert.random ?? drawRandom(), plan.variables);
+    const chunks = plan.chunks;
+    let key: number | string;
+    if (chunks.length === 1) {
+      key = (chunks[0] as MaskChunk).mask(context);
+      if (key === 0) return NO_MATCH;
+    } else {
+      const masks = chunks.map((chunk) => chunk.mask(context));
+      if (masks.every((m) => m === 0)) return NO_MATCH;
+      key = masks.join(",");
     }
-    if (count === 0) return NO_MATCH;
     const cached = plan.memo.get(key);
     if (cached) return cached;
-    const indexes = key.split(",").map(Number);
+    const masks = typeof key === "number" ? [key] : key.split(",").map(Number);
+    const indexes = chunks.flatMap((chunk, c) =>
+      chunk.indexes.filter((_, bit) => Math.floor((masks[c] as number) / 2 ** bit) % 2 === 1),
+    );
     const template: Partial<AlertTemplate> = { ...plan.base };
     for (const index of indexes) Object.assign(template, (variations[index] as CompiledVariation).overrides);
     const result: AlertResolution = Object.freeze({

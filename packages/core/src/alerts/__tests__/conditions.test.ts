@@ -2,7 +2,7 @@ import fc from "fast-check";
 import jsonLogic from "json-logic-js";
 import type { RulesLogic } from "json-logic-js";
 import { describe, expect, it } from "vitest";
-import { compileCondition, conditionIssues, conditionSchema, forcedValues } from "../conditions.js";
+import { MASK_WIDTH, compileCondition, compileConditionMask, conditionIssues, conditionSchema, conditionVariables, forcedValues } from "../conditions.js";
 import type { Condition } from "../conditions.js";
 import { ALERT_LIMITS } from "../limits.js";
 
@@ -74,6 +74,35 @@ describe("compiled conditions", () => {
     const f = compileCondition({ in: [{ var: "name" }, { var: "list" }] });
     expect(f({ name: "a", list: 5 })).toBe(false);
     expect(compileCondition({ ">": [{ var: "__proto__" }, 1] })(Object.create(null) as Record<string, unknown>)).toBe(false);
+  });
+});
+
+describe("compiled condition masks", () => {
+  it("bit i is exactly condition i, as compileCondition and json-logic-js answer it (property)", () => {
+    fc.assert(
+      fc.property(fc.array(condition, { maxLength: MASK_WIDTH }), fc.array(context, { minLength: 1, maxLength: 5 }), (logics, datas) => {
+        const mask = compileConditionMask(logics);
+        for (const data of datas) {
+          const expected = logics.reduce((sum, logic, i) => sum + (jsonLogic.truthy(jsonLogic.apply(logic as RulesLogic, data)) ? 2 ** i : 0), 0);
+          expect(mask(data)).toBe(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("falls back per condition when one throws, and refuses more than MASK_WIDTH conditions", () => {
+    const mask = compileConditionMask([{ "===": [{ var: "a" }, 1] }, { in: ["x", { var: "n" }] }, {}]);
+    expect(mask({ a: 1, n: 5 })).toBe(1 + 4);
+    expect(mask({ a: 1, n: "xyz" })).toBe(7);
+    expect(typeof mask({ a: 2, n: ["x"] })).toBe("number");
+    expect(() => compileConditionMask(Array.from({ length: MASK_WIDTH + 1 }, () => ({})))).toThrow(RangeError);
+  });
+
+  it("lists the top-level variables conditions read", () => {
+    expect(conditionVariables([{ and: [{ ">=": [{ var: "amount" }, 1] }, { "===": [{ var: ["user.name", "x"] }, "a"] }] }, {}])).toEqual(new Set(["amount", "user"]));
+    expect(conditionVariables([{ "!!": [{ var: "" }] }])).toBeUndefined();
+    expect(conditionVariables([{ missing: ["a"] }])).toBeUndefined();
   });
 });
 
