@@ -94,7 +94,8 @@ describe("GuardedHttpClient against real loopback servers", () => {
   let text: LoopbackServer;
   let other: LoopbackServer;
   let slow: LoopbackServer;
-  const allowed = new GuardedHttpClient({ allow: ["127.0.0.1"], timeoutMs: 300, maxResponseBytes: 1024 });
+  const allowed = new GuardedHttpClient({ allow: ["127.0.0.1"], maxResponseBytes: 1024 });
+  const impatient = new GuardedHttpClient({ allow: ["127.0.0.1"], timeoutMs: 300 });
   const guarded = new GuardedHttpClient();
 
   beforeAll(async () => {
@@ -135,7 +136,7 @@ describe("GuardedHttpClient against real loopback servers", () => {
   });
 
   afterAll(async () => {
-    await Promise.all([allowed.close(), guarded.close()]);
+    await Promise.all([allowed.close(), impatient.close(), guarded.close()]);
     await Promise.all([text.close(), other.close(), slow.close()]);
   });
 
@@ -214,7 +215,7 @@ describe("GuardedHttpClient against real loopback servers", () => {
   });
 
   it("gives up after the timeout", async () => {
-    const error = await proxyPass(allowed, ctx, `${slow.origin}/`, { event: {}, command: {}, args: [] }).catch((e: unknown) => e);
+    const error = await proxyPass(impatient, ctx, `${slow.origin}/`, { event: {}, command: {}, args: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetError);
     expect((error as NetError).code).toBe(NET_ERROR_CODES.timeout);
     expect((error as NetError).message).toMatch(/within 300 ms/);
