@@ -161,6 +161,7 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
       email: "alice@example.com",
       password: alice.password,
     });
+    expect(login.pages).toHaveLength(1);
     expect(login.pages[0]).toContain("Sign in");
 
     const consent = await runAuthorization(browser, h.base, oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", prompt: "consent", state: "n5" }).href, null);

@@ -32,7 +32,7 @@ export async function runAuthorization(
     if (html.includes("/login\"")) {
       if (credentials === null) throw new Error("sign-in page shown but no credentials given");
       const response = await browser.request(formAction(html, "/login", base), { form: { email: credentials.email, password: credentials.password, totp: credentials.totp ?? "" } });
-      expect(response.status).toBe(303);
+      if (response.status !== 303) throw new Error(`sign-in answered ${response.status}: ${/role="alert"[^>]*>([^<]*)/.exec(await response.text())?.[1] ?? "?"}`);
       step = await browser.follow(new URL(response.headers.get("location") ?? "", base).href, base);
     } else if (html.includes("/confirm\"")) {
       const target = options.consent === "deny" ? "/abort" : "/confirm";

@@ -22,10 +22,17 @@ function html(reply: FastifyReply, status: number, page: string): FastifyReply {
 }
 
 /** Finishes an interaction: oidc-provider answers the redirect on the raw response. */
-async function finish(ctx: IdentityContext, request: FastifyRequest, reply: FastifyReply, result: InteractionResults, extraCookie?: string): Promise<void> {
+async function finish(
+  ctx: IdentityContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: InteractionResults,
+  options: { extraCookie?: string; merge?: boolean } = {},
+): Promise<void> {
   reply.hijack();
-  if (extraCookie !== undefined) reply.raw.setHeader("set-cookie", [extraCookie]);
-  await ctx.provider().interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  if (options.extraCookie !== undefined) reply.raw.setHeader("set-cookie", [options.extraCookie]);
+  // Consent keeps the login of the same request (else prompt=login would ask again after consent).
+  await ctx.provider().interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: options.merge ?? false });
 }
 
 const expiredPage = () => renderMessage("Sign-in expired", "This sign-in request has expired or was already used. Go back to the app and start again.");
@@ -103,7 +110,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
         return html(reply, outcome.status, renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", email, error: outcome.message, platforms: platformButtons() }));
       }
       const cookie = await ctx.sessions.create(outcome.user.id);
-      await finish(ctx, request, reply, { login: { accountId: String(outcome.user.id), remember: true } }, cookie);
+      await finish(ctx, request, reply, { login: { accountId: String(outcome.user.id), remember: true } }, { extraCookie: cookie });
       return reply;
     });
 
@@ -124,7 +131,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
       for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
       const grantId = await grant.save();
-      await finish(ctx, request, reply, { consent: details.grantId ? {} : { grantId } });
+      await finish(ctx, request, reply, { consent: details.grantId ? {} : { grantId } }, { merge: true });
       return reply;
     });
 
