@@ -157,7 +157,7 @@ export async function alertConfigRoutes(app: ZodApp): Promise<void> {
       try {
         migrated = migrateAe3ToAe4({ ...existing.config, id: existing.id, user_id: existing.user_id, active: existing.active, version: existing.version });
       } catch (error) {
-        if (error instanceof AlertMigrationError && error.code === "OVATION_ERR_ALERTS_ALREADY_AE4") {
+        if (error instanceof AlertMigrationError) {
           throw new ApiError("OVATION_ERR_ALERT_SETS_ALREADY_MIGRATED", { message: error.message, errors: { engine: [error.message] } });
         }
         if (error instanceof ValidationError) throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: error.message, errors: error.errors });

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { OvationApp } from "../app.js";
+import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+
+const data = tempDataDir();
+let app: OvationApp;
+let alice: { userId: number; token: string };
+
+beforeAll(async () => {
+  app = await testApp(data.dir, { OVATION_RATE_LIMIT_PER_MINUTE: "5", OVATION_BODY_LIMIT_BYTES: "1024" });
+  alice = seedUser(app, "Alice");
+});
+afterAll(async () => {
+  await app.close();
+  data.remove();
+});
+
+describe("HTTP conventions", () => {
+  test("an unknown route is a JSON 404 with a code", async () => {
+    const res = await app.inject({ method: "GET", url: "/v1/nothing" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: "OVATION_ERR_HTTP_NOT_FOUND" });
+  });
+
+  test("a body over the limit is 413, malformed JSON and prototype keys are 400, an unknown media type 415", async () => {
+    const big = await app.inject({ method: "POST", url: "/v1/alerts/test", headers: { ...bearer(alice.token), "content-type": "application/json" }, payload: JSON.stringify({ template: "follow", data: { x: "y".repeat(2000) } }) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().code).toBe("OVATION_ERR_HTTP_BODY_TOO_LARGE");
+    const bad = await app.inject({ method: "POST", url: "/v1/alerts/test", headers: { ...bearer(alice.token), "content-type": "application/json" }, payload: "{nope" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("OVATION_ERR_HTTP_BAD_REQUEST");
+    const xml = await app.inject({ method: "POST", url: "/v1/alerts/test", headers: { ...bearer(alice.token), "content-type": "application/xml" }, payload: "<a/>" });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().code).toBe("OVATION_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE");
+    const proto = await app.inject({ method: "POST", url: "/v1/alerts/test", headers: { ...bearer(alice.token), "content-type": "application/json" }, payload: '{"__proto__":{"x":1},"template":"follow"}' });
+    expect(proto.statusCode).toBe(400);
+  });
+
+  test("the OpenAPI document lists every endpoint of the API", async () => {
+    const res = await app.inject({ method: "GET", url: "/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const path of [
+      "/v1/alerts",
+      "/v1/alerts/test",
+      "/v1/browser-source/generate",
+      "/v1/browser-source/{id}/regenerate",
+      "/v1/alert-configs",
+      "/v1/alert-configs/{id}/migrate",
+      "/v1/alert-configs/{id}/activate",
+      "/v1/users",
+      "/v1/bots/{user}/commands",
+      "/v1/bots/{user}/commands/test",
+      "/v1/alerts/queue/skip",
+      "/v1/alerts/queue/replay",
+      "/health",
+    ]) {
+      expect(paths).toContain(path);
+    }
+    expect((await app.inject({ method: "GET", url: "/docs" })).statusCode).toBeLessThan(400);
+  });
+
+  test("more requests than the limit in a minute get 429 with Retry-After; /health is not limited", async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    for (let i = 0; i < 8; i++) {
+      const res = await app.inject({ method: "GET", url: "/v1/users", headers: bearer(alice.token) });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        retryAfter = String(res.headers["retry-after"]);
+        expect(res.json().code).toBe("OVATION_ERR_HTTP_RATE_LIMITED");
+      }
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    for (let i = 0; i < 8; i++) expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, test } from "vitest";
+import { ConfigError, loadConfig } from "../config.js";
+
+describe("loadConfig", () => {
+  test("defaults", () => {
+    const config = loadConfig({}, "/srv/ovation");
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "0.0.0.0",
+      dataDir: "/srv/ovation/data",
+      publicUrl: "http://localhost:8080",
+      browserSourceUrl: "http://localhost:8080/browser-source",
+      outboundAllowlist: [],
+      logLevel: "info",
+      rateLimitPerMinute: 600,
+      bodyLimitBytes: 262_144,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test("values from the environment", () => {
+    const config = loadConfig({
+      PORT: "9000",
+      OVATION_PUBLIC_URL: "https://alerts.example.com/",
+      OVATION_OUTBOUND_ALLOWLIST: "api.example.com, 10.0.0.0/8 ,",
+      OVATION_LOG_LEVEL: "warn",
+    });
+    expect(config.publicUrl).toBe("https://alerts.example.com");
+    expect(config.browserSourceUrl).toBe("https://alerts.example.com/browser-source");
+    expect(config.outboundAllowlist).toEqual(["api.example.com", "10.0.0.0/8"]);
+    expect(config.port).toBe(9000);
+  });
+
+  test("every bad variable is named at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: "70000", OVATION_PUBLIC_URL: "ftp://x", OVATION_LOG_LEVEL: "chatty", OVATION_RATE_LIMIT_PER_MINUTE: "-1" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of ["PORT", "OVATION_PUBLIC_URL", "OVATION_LOG_LEVEL", "OVATION_RATE_LIMIT_PER_MINUTE"]) expect(message).toContain(name);
+    expect((error as ConfigError).code).toBe("OVATION_ERR_CONFIG_INVALID");
+  });
+
+  test("a bad allowlist entry is named", () => {
+    expect(() => loadConfig({ OVATION_OUTBOUND_ALLOWLIST: "ok.example.com,bad host!" })).toThrow(/OVATION_OUTBOUND_ALLOWLIST.*bad host!/);
+  });
+});
