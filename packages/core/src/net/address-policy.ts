@@ -81,6 +81,8 @@ export class AddressPolicy {
       }
     }
     const name = parsed.range();
+    // ipaddr.js calls the deprecated IPv4-compatible block ::/96 (inside the reserved ::/8) unicast.
+    if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).parts[0] === 0 && name === "unicast") return "reserved (::/8, IPv4-compatible)";
     if (name === "unicast") return null;
     if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
       return `IPv4-mapped (${(parsed as ipaddr.IPv6).toIPv4Address().toString()})`;

@@ -47,6 +47,10 @@ describe("GuardedHttpClient address checks (no connection made)", () => {
     "http://[64:ff9b::7f00:1]/",
     "http://[64:ff9b::a9fe:a9fe]/",
     "http://[2002:7f00:1::]/",
+    "http://[::a00:1]/",
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b:1::a00:1]/",
+    "http://[2001::1]/",
   ])("refuses %s with a message naming the address", (url) => {
     let error: unknown;
     try {
