@@ -33,3 +33,5 @@ export const ISOLATE_TEMPLATE_CACHE = 256;
 export const PROCESS_TEMPLATE_CACHE = 4_096;
 /** Renders sent to the sandbox process in one message. */
 export const MAX_BATCH_ITEMS = 256;
+/** A template-function call the host has not answered within this time fails the render. */
+export const FUNCTION_CALL_TIMEOUT_MS = 10_000;

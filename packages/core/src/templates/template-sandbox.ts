@@ -7,6 +7,7 @@ import { capOutput } from "./output-cap.js";
 import { isPlainText } from "./plain-text.js";
 import {
   DEFAULT_SANDBOX_LIMITS,
+  FUNCTION_CALL_TIMEOUT_MS,
   MAX_BATCH_ITEMS,
   MAX_FUNCTION_RESULT_CHARS,
   PROCESS_TEMPLATE_CACHE,
@@ -64,6 +65,10 @@ interface Job {
 
 const codeOf = new WeakMap<CompiledTemplate, string>();
 const MAX_STARTS_WITHOUT_PROGRESS = 3;
+/** Fixed allowance of the batch watchdog (process start, pool warm-up). */
+const WATCHDOG_SLACK_MS = 10_000;
+/** Per-item allowance of the watchdog for replacing an isolate that hit a limit. */
+const ISOLATE_REPLACEMENT_MS = 250;
 
 function checkLimit(name: keyof TemplateSandboxLimits, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -86,6 +91,7 @@ export class TemplateSandbox {
   private process: SandboxProcess | null = null;
   private readonly queue: Job[] = [];
   private readonly inFlight = new Map<number, Job[]>();
+  private readonly watchdogs = new Map<number, NodeJS.Timeout>();
   private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
   private waitingForFunctions = 0;
   private nextRenderId = 1;
@@ -184,6 +190,8 @@ export class TemplateSandbox {
     for (const job of this.queue.splice(0)) job.reject(error);
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     this.inFlight.clear();
+    for (const timer of this.watchdogs.values()) clearTimeout(timer);
+    this.watchdogs.clear();
     const process = this.process;
     this.process = null;
     if (process) await process.close();
@@ -235,15 +243,32 @@ export class TemplateSandbox {
       );
       const batchId = this.nextBatchId++;
       this.inFlight.set(batchId, jobs);
+      this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
       process.write(`r\t${batchId}\t${tids.join(",")}\t[${items.join(",")}]`);
     }
     this.updateBusy();
+  }
+
+  /**
+   * The isolates enforce the limits; this is the backstop for a sandbox process that stops
+   * answering (every item of the batch re-run alone and timing out, plus slack).
+   */
+  private watchdog(process: SandboxProcess, batchId: number, items: number): NodeJS.Timeout {
+    const limitMs = WATCHDOG_SLACK_MS + items * (this.limits.timeoutMs + ISOLATE_REPLACEMENT_MS);
+    const timer = setTimeout(() => {
+      this.logger?.warn({ batchId, limitMs, sandboxPid: process.pid }, "template sandbox process stopped answering; killing it");
+      process.kill();
+    }, limitMs);
+    timer.unref();
+    return timer;
   }
 
   private onBatch(batchId: number, resultsJson: string): void {
     const jobs = this.inFlight.get(batchId);
     if (!jobs) return;
     this.inFlight.delete(batchId);
+    clearTimeout(this.watchdogs.get(batchId));
+    this.watchdogs.delete(batchId);
     this.startsWithoutProgress = 0;
     const byId = new Map(jobs.map((job) => [job.rid, job]));
     const results = JSON.parse(resultsJson) as Array<[number, number, ...unknown[]]>;
@@ -323,7 +348,17 @@ export class TemplateSandbox {
       return;
     }
     this.waitingForFunctions++;
-    callTemplateFunction(job.functions, name as TemplateFunctionName, JSON.parse(argsJson) as unknown[])
+    let timer: NodeJS.Timeout | undefined;
+    const answer = Promise.race([
+      callTemplateFunction(job.functions, name as TemplateFunctionName, JSON.parse(argsJson) as unknown[]),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${FUNCTION_CALL_TIMEOUT_MS / 1000} s`)),
+          FUNCTION_CALL_TIMEOUT_MS,
+        );
+      }),
+    ]);
+    answer
       .then((value) => {
         const json = JSON.stringify(value ?? null);
         if (json.length > MAX_FUNCTION_RESULT_CHARS) {
@@ -344,6 +379,7 @@ export class TemplateSandbox {
         );
       })
       .finally(() => {
+        clearTimeout(timer);
         this.waitingForFunctions--;
         this.updateBusy();
       });
@@ -362,6 +398,8 @@ export class TemplateSandbox {
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     const hadWork = this.inFlight.size > 0;
     this.inFlight.clear();
+    for (const timer of this.watchdogs.values()) clearTimeout(timer);
+    this.watchdogs.clear();
     if (hadWork) this.startsWithoutProgress++;
     if (this.startsWithoutProgress >= MAX_STARTS_WITHOUT_PROGRESS) {
       this.startsWithoutProgress = 0;
