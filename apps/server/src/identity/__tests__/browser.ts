@@ -49,6 +49,20 @@ export class TestBrowser {
   }
 }
 
+/** Follows redirects across hosts until a page answers or a redirect points at `stopPrefix`. */
+export async function followAcross(browser: TestBrowser, url: string, stopPrefix: string, limit = 12): Promise<{ response: Response; url: string }> {
+  let current = url;
+  for (let i = 0; i < limit; i += 1) {
+    const response = await browser.request(current);
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || location === null) return { response, url: current };
+    const next = new URL(location, current).href;
+    if (next.startsWith(stopPrefix)) return { response, url: next };
+    current = next;
+  }
+  throw new Error(`more than ${limit} redirects from ${url}`);
+}
+
 /** The `action` of the first form whose action contains `fragment`. */
 export function formAction(html: string, fragment: string, base: string): string {
   const match = [...html.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => m[1] ?? "").find((a) => a.includes(fragment));

@@ -1,0 +1,107 @@
+import * as oidc from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultPlatformSettings } from "../platforms/settings.js";
+import { TestBrowser, followAcross, formAction } from "./browser.js";
+import { startFakeTwitch } from "./fake-twitch.js";
+import { startHarness } from "./harness.js";
+import type { Harness } from "./harness.js";
+import { api, discover, runAuthorization } from "./oauth-helpers.js";
+
+const REDIRECT = "http://127.0.0.1:9/callback";
+const CREDENTIALS = { clientId: "fake-twitch-client", clientSecret: "fake-twitch-secret" };
+
+describe("platform login and linking through the generic OAuth client (fake Twitch on loopback)", () => {
+  let h: Harness;
+  let twitch: Awaited<ReturnType<typeof startFakeTwitch>>;
+
+  beforeAll(async () => {
+    twitch = await startFakeTwitch(CREDENTIALS);
+    const settings = defaultPlatformSettings("twitch", CREDENTIALS);
+    if (settings === null) throw new Error("no twitch settings");
+    h = await startHarness({
+      platforms: [{ ...settings, authorizeUrl: `${twitch.base}/oauth2/authorize`, tokenUrl: `${twitch.base}/oauth2/token`, userInfoUrl: `${twitch.base}/helix/users` }],
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await twitch.close();
+  });
+
+  /** Signs in with Twitch from the sign-in page and returns the client's token. */
+  async function signInWithTwitch(): Promise<{ accessToken: string; browser: TestBrowser }> {
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const browser = new TestBrowser();
+    const start = await browser.follow(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read connections", state: "tw" }).href, h.base);
+    const page = await start.response.text();
+    const link = /href="([^"]*\/platform\/twitch)"/.exec(page)?.[1];
+    expect(link).toBeTruthy();
+    const back = await followAcross(browser, new URL(link ?? "", h.base).href, REDIRECT);
+    const callback = back.url.startsWith(REDIRECT) ? back.url : (await runAuthorization(browser, h.base, back.url, null)).callback;
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { expectedState: "tw" });
+    return { accessToken: tokens.access_token, browser };
+  }
+
+  it("creates a shadow account on the first platform sign-in and finds it again on the next", async () => {
+    const usersBefore = h.repos.users.list().length;
+    const first = await signInWithTwitch();
+    const me = await api(h.base, "/api/users/@me", first.accessToken);
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ name: "streamer_sam", email: "sam@twitch.example", is_shadow: true, has_password: false, avatar: "https://static-cdn.example/sam.png" });
+    const connections = await api(h.base, "/api/users/@me/connections?platform=twitch", first.accessToken);
+    expect(connections.body).toEqual([expect.objectContaining({ platform: "twitch", platform_user_id: "106415581", username: "streamer_sam" })]);
+    expect(h.repos.users.list().length).toBe(usersBefore + 1);
+    const exchange = twitch.tokenRequests.at(-1);
+    expect(exchange?.get("redirect_uri")).toBe(`${h.base}/oauth/platform/twitch/callback`);
+
+    const second = await signInWithTwitch();
+    expect((await api(h.base, "/api/users/@me", second.accessToken)).body.id).toBe(me.body.id);
+    expect(h.repos.users.list().length).toBe(usersBefore + 1);
+  });
+
+  it("links a platform account to a signed-in user and refuses one linked elsewhere", async () => {
+    const user = await h.createUser({ name: "nina", email: "nina@example.com" });
+    const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });
+    twitch.setNextUser({ id: "777", login: "nina_live", display_name: "Nina_Live", email: null, profile_image_url: "https://static-cdn.example/n.png" });
+    const started = await api(h.base, "/api/users/@me/connections/twitch/link", token, { method: "POST" });
+    expect(started.status).toBe(201);
+    expect(String(started.body.url).startsWith(`${twitch.base}/oauth2/authorize?`)).toBe(true);
+    const done = await followAcross(new TestBrowser(), String(started.body.url), "never://");
+    expect(done.response.status).toBe(200);
+    expect(await done.response.text()).toContain("Account linked");
+    expect((await api(h.base, "/api/users/@me/connections", token)).body).toEqual([expect.objectContaining({ platform: "twitch", platform_user_id: "777" })]);
+
+    twitch.setNextUser({ id: "106415581", login: "streamer_sam", display_name: "Streamer_Sam", email: "sam@twitch.example", profile_image_url: "https://static-cdn.example/sam.png" });
+    const again = await api(h.base, "/api/users/@me/connections/twitch/link", token, { method: "POST" });
+    const refused = await followAcross(new TestBrowser(), String(again.body.url), "never://");
+    expect(refused.response.status).toBe(409);
+    expect(await refused.response.text()).toContain("linked to another Ovation account");
+  });
+
+  it("refuses unknown platforms, forged states and failed code exchanges", async () => {
+    const user = await h.createUser({ name: "olga", email: "olga@example.com" });
+    const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });
+    const unknown = await api(h.base, "/api/users/@me/connections/kick/link", token, { method: "POST" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("OVATION_ERR_IDENTITY_PLATFORM_UNKNOWN");
+
+    const forged = await fetch(`${h.base}/oauth/platform/twitch/callback?code=code1&state=forged`);
+    expect(forged.status).toBe(400);
+
+    const started = await api(h.base, "/api/users/@me/connections/twitch/link", token, { method: "POST" });
+    const state = new URL(String(started.body.url)).searchParams.get("state") ?? "";
+    const badCode = await fetch(`${h.base}/oauth/platform/twitch/callback?code=not-a-code&state=${encodeURIComponent(state)}`);
+    expect(badCode.status).toBe(502);
+    expect(await badCode.text()).toContain("refused the code exchange");
+    // The state is single use.
+    expect((await fetch(`${h.base}/oauth/platform/twitch/callback?code=not-a-code&state=${encodeURIComponent(state)}`)).status).toBe(400);
+
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const browser = new TestBrowser();
+    const start = await browser.follow(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "x" }).href, h.base);
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(formAction(await start.response.text(), "/login", h.base))?.[1] ?? "";
+    const missing = await browser.request(`${h.base}/oauth/interaction/${uid}/platform/tiktok`);
+    expect(missing.status).toBe(404);
+  });
+});
