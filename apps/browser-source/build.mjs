@@ -1,7 +1,7 @@
 // Builds the browser side of the page into dist/assets: app.js (esbuild bundle of src/client with
 // @ovation/core and socket.io-client), app.css (styles + @font-face rules) and fonts/*.woff2 copied
 // from the @fontsource packages, so the page needs nothing from a CDN.
-import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,10 +40,27 @@ async function buildFonts(outDir) {
   return rules.join("\n");
 }
 
-/** Builds every asset into `outDir` (default dist/assets). Returns the output paths. */
-export async function buildBrowserAssets(outDir = path.join(here, "dist", "assets")) {
+/**
+ * Builds every asset into `target` (default dist/assets). The files are written to a fresh sibling
+ * directory that then replaces `target`, so a server serving `target` never sees a half-built tree.
+ */
+export async function buildBrowserAssets(target = path.join(here, "dist", "assets")) {
+  const outDir = `${target}.build-${process.pid}`;
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
+  try {
+    const result = await buildInto(outDir);
+    const old = `${target}.old-${process.pid}`;
+    await rename(target, old).catch(() => undefined);
+    await rename(outDir, target);
+    await rm(old, { recursive: true, force: true });
+    return { js: path.join(target, "app.js"), css: path.join(target, "app.css"), inputs: result.inputs };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(outDir) {
   const result = await esbuild.build({
     entryPoints: [path.join(here, "src", "client", "main.ts")],
     outfile: path.join(outDir, "app.js"),
@@ -58,6 +75,9 @@ export async function buildBrowserAssets(outDir = path.join(here, "dist", "asset
     external: [...SERVER_ONLY, "node:*"],
     metafile: true,
     logLevel: "silent",
+    // Server-only modules of the core barrel (template sandbox) read import.meta at load; the page never
+    // reaches them and tree-shaking drops them, which the checks below make sure of.
+    logOverride: { "empty-import-meta": "silent" },
   });
   if (result.warnings.length > 0) {
     const messages = await esbuild.formatMessages(result.warnings, { kind: "warning" });
@@ -69,11 +89,14 @@ export async function buildBrowserAssets(outDir = path.join(here, "dist", "asset
       throw new Error(`app.js still needs the server-only package ${pkg}: the page imports a part of @ovation/core it must not use`);
     }
   }
+  if (bundled.includes("createRequire") || bundled.includes("import.meta")) {
+    throw new Error("app.js contains a server-only module of @ovation/core (it reads import.meta): the page imports a part it must not use");
+  }
   const fontFaces = await buildFonts(outDir);
   const styles = await readFile(path.join(here, "src", "client", "styles.css"), "utf8");
   const css = await esbuild.transform(`${fontFaces}\n${styles}`, { loader: "css", minify: true, target: ["chrome95"] });
   await writeFile(path.join(outDir, "app.css"), css.code);
-  return { js: path.join(outDir, "app.js"), css: path.join(outDir, "app.css"), inputs: Object.keys(result.metafile.inputs).length };
+  return { inputs: Object.keys(result.metafile.inputs).length };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

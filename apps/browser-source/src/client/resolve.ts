@@ -1,3 +1,4 @@
+import { ENGINE_DEFAULT_TEMPLATE } from "@ovation/core";
 import { toAlertView } from "./alert-view.js";
 import type { AlertView } from "./alert-view.js";
 import { customAlertDocument, isCustomTemplate, toCustomTemplate } from "./custom-template.js";
@@ -75,6 +76,19 @@ function storedTemplate(
 }
 
 /**
+ * The user's settings for a variant 3 alert with `user_defaults`: the stored template of the alert's
+ * type when the set has one, else the set's `default` layer over the engine defaults (inline alerts
+ * arrive with the type `custom`, which no set has).
+ */
+function userDefaults(resolver: StoredAlertResolver, alertSet: Record<string, unknown> | null, input: StoredAlertInput): Record<string, unknown> {
+  const stored = storedTemplate(resolver, alertSet, input);
+  if ("template" in stored) return stored.template;
+  const merged: Record<string, unknown> = { ...ENGINE_DEFAULT_TEMPLATE };
+  for (const [key, value] of Object.entries(record(alertSet?.default))) if (value !== null && value !== undefined) merged[key] = value;
+  return merged;
+}
+
+/**
  * Decides how to show a notification: variant 1 (`event.template` null) through the alert set,
  * variant 2 (an inline template) as the template itself, variant 3 (inline html/css/js) as a
  * sandboxed document. Stream state events and alerts the set disables are `disabled`.
@@ -95,9 +109,7 @@ export function planAlert(
   const inline = notification.event.template;
   if (isCustomTemplate(inline)) {
     const custom = toCustomTemplate(inline);
-    // user_defaults: timing and sound come from the user's stored template of this type, when there is one.
-    const stored = custom.user_defaults ? storedTemplate(resolver, alertSet, input) : null;
-    const base = toAlertView(stored && "template" in stored ? stored.template : {}, data);
+    const base = toAlertView(custom.user_defaults ? userDefaults(resolver, alertSet, input) : ENGINE_DEFAULT_TEMPLATE, data);
     return { kind: "custom", document: customAlertDocument(custom, data, nonce), displayMs: base.displayMs, sound: base.sound, volume: base.volume };
   }
   if (inline !== null && inline !== undefined) {

@@ -59,6 +59,15 @@ describe("planAlert", () => {
     expect(plan.displayMs).toBe(4321);
   });
 
+  it("takes a variant 3 alert's timing from the set's default layer when its type has no stored template", () => {
+    const set = { ...alertSet, default: { display_time: 2500 } };
+    const template = { user_defaults: true, html: "<p>x</p>", fields: {} };
+    const withDefaults = planAlert(note("custom", {}, template), set, resolver, "n");
+    expect(withDefaults.kind === "custom" && withDefaults.displayMs).toBe(2500);
+    const without = planAlert(note("custom", {}, { ...template, user_defaults: false }), set, resolver, "n");
+    expect(without.kind === "custom" && without.displayMs).toBe(8000);
+  });
+
   it("does not show stream state events", () => {
     expect(planAlert(note("stream.online", {}), alertSet, resolver, "n").kind).toBe("disabled");
   });
