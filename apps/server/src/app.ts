@@ -90,13 +90,14 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     logger,
   });
 
+  const commands = new CommandHost(repos, logger, config.outboundAllowlist);
   const services: OvationServices = {
     config,
     repos,
     verifiers,
     socketAuthenticators,
     hub,
-    commands: new CommandHost(repos, logger),
+    commands,
     io,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, ...scopes),
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     io.engine.close();
   });
   app.addHook("onClose", async () => {
+    await commands.close();
     await store.close();
   });
 

@@ -60,6 +60,25 @@ describe("/v1/bots/{user}/commands", () => {
 });
 
 describe("POST /v1/bots/{user}/commands/test", () => {
+  test("runs the reference's template examples in the sandbox", async () => {
+    const hug = '{% set target = args[1] %}{% if target %}{{ event.user.username }} sends a hug to {{ target }} <3{% else %}Use "!hug <username>" to send a hug!{% endif %}';
+    const sub = "{% if event.user.badges|filter(b => b.type == 'subscriber') %}Thank you for being a subscriber, {{ event.user.username }}!{% else %}Hello, {{ event.user.username }}! Consider subscribing for special perks!{% endif %}";
+    expect((await call("POST", "/v1/bots/@me/commands", bob.token, { command: "hug", response: hug })).statusCode).toBe(201);
+    expect((await call("POST", "/v1/bots/@me/commands", bob.token, { command: "sub", response: sub })).statusCode).toBe(201);
+    const withTarget = await call("POST", "/v1/bots/@me/commands/test", bob.token, { message: "!hug Alice", event: { user: { username: "Zoe" } } });
+    expect(withTarget.json()).toMatchObject({ matched: "hug", text: "Zoe sends a hug to Alice <3", error: null });
+    expect((await call("POST", "/v1/bots/@me/commands/test", bob.token, { message: "!hug" })).json().text).toBe('Use "!hug <username>" to send a hug!');
+    const subscriber = await call("POST", "/v1/bots/@me/commands/test", bob.token, {
+      message: "!sub",
+      event: { user: { username: "Zoe" }, badges: [{ type: "subscriber", text: null, id: "subscriber/3", count: 3 }] },
+    });
+    expect(subscriber.json().text).toBe("Thank you for being a subscriber, Zoe!");
+    const broken = await call("POST", "/v1/bots/@me/commands", bob.token, { command: "broken", response: "{% if %}" });
+    expect(broken.statusCode).toBe(422);
+    expect(Object.keys(broken.json().errors)).toContain("response");
+  });
+
+
   test("dry-runs through permissions and cooldowns without consuming them", async () => {
     await call("POST", "/v1/bots/@me/commands", alice.token, { command: "mods", response: "Moderators only", permissions: "moderator", global_cooldown: 60 });
     await call("POST", "/v1/bots/@me/commands", alice.token, { command: "hi", response: "Hello there", global_cooldown: 60, send_as: "reply" });

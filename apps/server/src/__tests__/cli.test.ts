@@ -112,6 +112,12 @@ describe("ovation CLI", () => {
     const token = /\n {2}(ovpat_\d+_[A-Za-z0-9_-]{43})\n/.exec(out)?.[1];
     expect(token).toBeDefined();
     expect(out).toContain(`curl -X POST http://127.0.0.1:${port}/v1/alerts`);
+    const hug = await fetch(`http://127.0.0.1:${port}/v1/bots/@me/commands/test`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ message: "!hug Alice" }),
+    });
+    expect(((await hug.json()) as { text: string }).text).toBe("viewer sends a hug to Alice <3");
     const sourceUrl = /(http:\/\/127\.0\.0\.1:\d+\/browser-source\/alerts\/[0-9a-f-]{36})/.exec(out)?.[1];
     expect(sourceUrl).toBeDefined();
 
@@ -139,7 +145,7 @@ describe("ovation CLI", () => {
     expect(second.output()).not.toMatch(/ovpat_\d+_[A-Za-z0-9_-]{43}/);
     expect(second.output()).toContain(sourceUrl as string);
     const again = await fetch(`http://127.0.0.1:${port}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
-    expect((await again.json()).name).toBe("streamer");
+    expect(((await again.json()) as { name: string }).name).toBe("streamer");
     expect(await stop(second.child)).toBe(0);
 
     const store = JSON.parse(readFileSync(join(dir, "ovation.json"), "utf8"));

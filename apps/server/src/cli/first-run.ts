@@ -6,9 +6,10 @@ import type { BrowserSourceRecord, UserRecord } from "../store/records.js";
 
 /** The demo command the first start creates. */
 export const DEMO_COMMAND = {
-  command: "hello",
-  command_aliases: ["hi"],
-  response: "Hello! This channel's alerts and commands run on Ovation.",
+  command: "hug",
+  command_aliases: ["cuddle"],
+  response:
+    '{% set target = args[1] %}{% if target %}{{ event.user.username }} sends a hug to {{ target }} <3{% else %}Use "!hug <username>" to send a hug!{% endif %}',
   command_regex: null,
   permissions: 0,
   price: 0,

@@ -18,6 +18,7 @@ export async function runStart(args: string[], config: ServerConfig, io: CliIo):
   let admin = null;
   try {
     const result = bootstrap(app.ovation.repos);
+    app.ovation.commands.reload(result.user.id);
     await app.ovation.repos.store.persisted();
     await app.listen({ port: config.port, host: config.host });
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger);

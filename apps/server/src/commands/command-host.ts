@@ -1,4 +1,4 @@
-import { CommandRuntime } from "@ovation/core";
+import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
 import type { BotCommandInput } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
@@ -23,18 +23,36 @@ export function commandInput(record: CommandRecord): BotCommandInput {
 }
 
 /**
- * The bot runtime of the server: one channel per user (channel id = the user's id, as in chat
+ * The bot runtime of the server (templates in core's isolated-vm sandbox, outbound calls through
+ * the guarded client): one channel per user (channel id = the user's id, as in chat
  * events' `channel.id`), loaded from the store and reloaded after each command change.
  */
 export class CommandHost {
   readonly runtime: CommandRuntime;
+  readonly #sandbox: TemplateSandbox;
 
+  /**
+   * `outboundAllowlist` (OVATION_OUTBOUND_ALLOWLIST) lists the hosts/CIDRs that `proxy_pass` and
+   * `json` may reach although they are not public addresses.
+   */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
+    outboundAllowlist: readonly string[] = [],
   ) {
-    this.runtime = new CommandRuntime({ store: new StoreKeyValueStore(repos.store), logger });
+    this.#sandbox = new TemplateSandbox({ logger });
+    this.runtime = new CommandRuntime({
+      store: new StoreKeyValueStore(repos.store),
+      renderer: this.#sandbox,
+      http: new GuardedHttpClient({ allow: outboundAllowlist }),
+      logger,
+    });
     for (const user of repos.users.list()) this.reload(user.id);
+  }
+
+  /** Stops the template sandbox. */
+  async close(): Promise<void> {
+    await this.#sandbox.close();
   }
 
   /** Reloads a user's commands into the runtime; a stored command that no longer compiles is logged and skipped. */
