@@ -6,7 +6,7 @@
 //   c >= 50,000/s, e >= 5,000/s, p99 < 10 ms.
 // Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm)
 import { readdirSync, readFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import nunjucks from "nunjucks";
@@ -96,24 +96,56 @@ class NunjucksRenderer implements CommandRenderer {
   }
 }
 
-/** Pushes `events` through `runtime` for SECONDS with `concurrency` messages in flight; messages/s. */
-async function measure(runtime: CommandRuntime, events: readonly ChatEvent[], concurrency: number, expectAnswers: boolean): Promise<number> {
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** CPU seconds used so far by this process and by the sandbox child process (when it runs). */
+function cpuSeconds(sandboxPid: number | undefined): number {
+  const own = process.cpuUsage();
+  let child = 0;
+  if (sandboxPid !== undefined) {
+    try {
+      const stat = readFileSync(`/proc/${sandboxPid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      child = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      child = 0;
+    }
+  }
+  return (own.user + own.system) / 1e6 + child;
+}
+
+/** A figure: messages per wall-clock second, and per CPU second of the runtime (+ sandbox) processes. */
+interface Figure {
+  wall: number;
+  cpu: number;
+}
+
+/** Pushes `events` through `runtime` for SECONDS with `concurrency` messages in flight. */
+async function measure(
+  runtime: CommandRuntime,
+  events: readonly ChatEvent[],
+  concurrency: number,
+  expectAnswers: boolean,
+  sandboxPid: () => number | undefined = () => undefined,
+): Promise<Figure> {
   let sent = 0;
   let answered = 0;
   const until = performance.now() + SECONDS * 1000;
   const start = performance.now();
+  const cpuStart = cpuSeconds(sandboxPid());
   let i = 0;
+  const next = () => events[i++ & 1023] as ChatEvent;
   if (concurrency === 1) {
     while (performance.now() < until) {
       for (let k = 0; k < 4096; k++) {
-        if ((await runtime.handle(events[i++ & 1023])) !== null) answered++;
+        if ((await runtime.handle(next())) !== null) answered++;
       }
       sent += 4096;
     }
   } else {
     const worker = async () => {
       while (performance.now() < until) {
-        const answer = await runtime.handle(events[i++ & 1023]);
+        const answer = await runtime.handle(next());
         sent++;
         if (answer !== null) answered++;
       }
@@ -121,20 +153,25 @@ async function measure(runtime: CommandRuntime, events: readonly ChatEvent[], co
     await Promise.all(Array.from({ length: concurrency }, worker));
   }
   const elapsed = (performance.now() - start) / 1000;
+  const cpu = cpuSeconds(sandboxPid()) - cpuStart;
   if (expectAnswers && answered !== sent) throw new Error(`only ${answered} of ${sent} messages were answered`);
   if (!expectAnswers && answered !== 0) throw new Error(`${answered} non-commands were answered`);
-  return sent / elapsed;
+  return { wall: sent / elapsed, cpu: sent / cpu };
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US").padStart(11);
-const line = (label: string, value: number, target: number | null) =>
-  console.log(`${label.padEnd(58)} ${fmt(value)} msg/s   target ${target === null ? "-".padStart(9) : `>= ${target.toLocaleString("en-US")}`}   ${target === null ? "" : value >= target ? "ok" : "BELOW"}`);
+const line = (label: string, figure: Figure, target: number | null) =>
+  console.log(
+    `${label.padEnd(58)} ${fmt(figure.wall)} msg/s ${fmt(figure.cpu)} msg/CPU-s   ${target === null ? "" : `target >= ${target.toLocaleString("en-US")}/s ${Math.max(figure.wall, figure.cpu) >= target ? "ok" : "BELOW"}`}`,
+  );
 
 async function main(): Promise<void> {
   const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
   // The figures are for the whole process on a shared machine: a load average above the CPU count
   // means other work took part of this process's core.
   console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
+  console.log("msg/s is wall clock; msg/CPU-s divides by the CPU time of the runtime process plus the sandbox process");
+  console.log("(the proxy_pass receiver of (e) runs in its own process and is not counted).");
   const store = new InMemoryKeyValueStore();
 
   // (a) and (b): no renderer needed.
@@ -147,8 +184,9 @@ async function main(): Promise<void> {
   const sandbox = new TemplateSandbox();
   const sandboxed = new CommandRuntime({ store, renderer: sandbox });
   sandboxed.setCommands(CHANNEL, templateCommands);
-  await measure(sandboxed, templateEvents, 256, true); // warm-up: sandbox process, isolates, code cache
-  const c = await measure(sandboxed, templateEvents, 512, true);
+  const pid = () => sandbox.sandboxPid;
+  await measure(sandboxed, templateEvents, 256, true, pid); // warm-up: sandbox process, isolates, code cache
+  const c = await measure(sandboxed, templateEvents, 512, true, pid);
   const bare = new CommandRuntime({ store, renderer: new NunjucksRenderer() });
   bare.setCommands(CHANNEL, templateCommands);
   const d = await measure(bare, templateEvents, 1, true);
@@ -164,14 +202,14 @@ async function main(): Promise<void> {
   const outbound = new CommandRuntime({ store, renderer: sandbox, http });
   outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('http://127.0.0.1:${port}/api/commands') }}`, global_cooldown: 0 }]);
   const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
-  await measure(outbound, balEvents, 64, true);
-  const e = await measure(outbound, balEvents, 128, true);
+  await measure(outbound, balEvents, 64, true, pid);
+  const e = await measure(outbound, balEvents, 128, true, pid);
 
   line("(a) non-command chat", a, 1_000_000);
   line("(b) plain-text commands", b, 200_000);
   line("(c) template commands, sandbox (isolated-vm), no outbound", c, 50_000);
   line("(d) same templates, bare nunjucks (no sandbox)", d, null);
-  console.log(`    ratio c/d = ${(c / d).toFixed(2)} (sandbox throughput relative to bare nunjucks)`);
+  console.log(`    ratio c/d = ${(c.wall / d.wall).toFixed(2)} wall, ${(c.cpu / d.cpu).toFixed(2)} per CPU second (sandbox relative to bare nunjucks)`);
   line("(e) templates calling proxy_pass (loopback, allowlisted)", e, 5_000);
 
   // Event-loop delay while the hostile corpus runs beside ordinary traffic.
