@@ -152,12 +152,9 @@ export class TemplateSandbox {
     if (template.plain) return Promise.resolve(capOutput(template.source, this.limits.outputLimit));
     let json: string;
     try {
-      json = JSON.stringify({
-        command: variables.command,
-        event: variables.event,
-        args: variables.args,
-        irc: variables.irc,
-      });
+      json = `{"command":${JSON.stringify(variables.command) ?? "null"},"event":${JSON.stringify(variables.event) ?? "null"},"args":${
+        JSON.stringify(variables.args) ?? "null"
+      },"irc":${JSON.stringify(variables.irc) ?? "null"}}`;
     } catch (error) {
       return Promise.reject(
         new TemplateRenderError("runtime", "Template variables cannot be copied into the sandbox (not JSON)", {
