@@ -10,6 +10,7 @@ import type { BearerAuthenticator } from "./http/auth.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import type { TotpService } from "./mfa/totp.js";
+import type { WebAuthnService } from "./mfa/webauthn.js";
 import type { SessionService } from "./session.js";
 import type { IdentityStore } from "./store.js";
 
@@ -26,6 +27,7 @@ export interface IdentityContext {
   readonly eat: EatService;
   readonly sessions: SessionService;
   readonly totp: TotpService;
+  readonly webauthn: WebAuthnService;
   readonly auth: BearerAuthenticator;
   readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
   /** The identity host without a trailing slash (fixed once the server listens). */

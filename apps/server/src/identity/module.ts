@@ -23,6 +23,7 @@ import { securityRoutes } from "./http/security-routes.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
+import { WebAuthnService } from "./mfa/webauthn.js";
 import { createOAuthProvider } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { platformRoutes } from "./platforms/routes.js";
@@ -136,6 +137,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     eat,
     sessions,
     totp: new TotpService(store, clock),
+    webauthn: new WebAuthnService(store, clock, idBase),
     auth: new BearerAuthenticator(getProvider, options.foreignTokens),
     platforms,
     idBase,

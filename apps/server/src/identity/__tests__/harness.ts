@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import Fastify from "fastify";
 import type { FastifyInstance } from "fastify";
@@ -78,6 +79,14 @@ export async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]
   };
 }
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === "object" && address !== null ? address.port : 0;
+}
+
 /** A controllable clock. */
 export function fakeClock(start = Date.parse("2026-11-21T05:00:00.000Z")): Clock & { advance(ms: number): void; set(ms: number): void } {
   let now = start;
@@ -106,7 +115,11 @@ export interface Harness {
 }
 
 /** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
-export async function startHarness(options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[] } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost" } = {},
+): Promise<Harness> {
+  // WebAuthn needs a domain, not an IP: serve on 127.0.0.1 but name the host localhost.
+  const fixedPort = options.hostname === "localhost" ? await freePort() : 0;
   const dir = await mkdtemp(join(tmpdir(), "ovation-identity-"));
   const store = await Store.open(dir);
   const repos = createRepositories(store);
@@ -123,15 +136,16 @@ export async function startHarness(options: { clock?: Clock; lifetimes?: Partial
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lifetimes ? { lifetimes: options.lifetimes } : {}),
     ...(options.platforms ? { platforms: options.platforms } : {}),
+    ...(fixedPort !== 0 ? { idUrl: `http://localhost:${fixedPort}` } : {}),
   });
   const app = Fastify({ logger: false });
   await identity.plugin(app);
-  await app.listen({ host: "127.0.0.1", port: 0 });
+  await app.listen({ host: "127.0.0.1", port: fixedPort });
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   return {
     app,
-    base: `http://127.0.0.1:${port}`,
+    base: `http://${options.hostname ?? "127.0.0.1"}:${port}`,
     dataDir: dir,
     repos,
     identity,

@@ -1,3 +1,4 @@
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { IdentityContext } from "../context.js";
@@ -6,9 +7,19 @@ import { IdentityError } from "../errors.js";
 import { requireUser } from "./auth.js";
 import { parseInput } from "./validation.js";
 
+const keyBody = z.object(
+  {
+    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
+    response: z.looseObject(
+      { id: z.string("must be a string"), rawId: z.string("must be a string"), type: z.literal("public-key", "must be public-key"), response: z.looseObject({ clientDataJSON: z.string(), attestationObject: z.string() }, "must be an object") },
+      "must be the credential as JSON",
+    ),
+  },
+  { error: "must be a JSON object" },
+);
 const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
 
-/** `/api/users/@me/two-factor...`: TOTP enrolment, confirmation and removal (all need an EAT). */
+/** `/api/users/@me/two-factor...` (TOTP) and `/api/users/@me/webauthn...` (hardware keys); changes need an EAT. */
 export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
   const elevatedUser = async (request: FastifyRequest): Promise<number> => {
     const userId = requireUser(await ctx.auth.authenticate(request), "user:manage");
@@ -38,6 +49,27 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
   app.delete("/api/users/@me/two-factor", async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.totp.disable(userId);
+    return reply.code(204).send();
+  });
+
+  app.get("/api/users/@me/webauthn", async (request) => ctx.webauthn.list(requireUser(await ctx.auth.authenticate(request), "user:read")));
+
+  app.post("/api/users/@me/webauthn/options", async (request) => {
+    const userId = await elevatedUser(request);
+    const user = ctx.users.get(userId);
+    if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
+    return ctx.webauthn.registrationOptions(user);
+  });
+
+  app.post("/api/users/@me/webauthn", async (request, reply) => {
+    const userId = await elevatedUser(request);
+    const body = parseInput(keyBody, request.body);
+    return reply.code(201).send(await ctx.webauthn.register(userId, body.name, body.response as unknown as RegistrationResponseJSON));
+  });
+
+  app.delete<{ Params: { id: string } }>("/api/users/@me/webauthn/:id", async (request, reply) => {
+    const userId = await elevatedUser(request);
+    await ctx.webauthn.remove(userId, request.params.id);
     return reply.code(204).send();
   });
 }

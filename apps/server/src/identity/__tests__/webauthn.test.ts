@@ -1,0 +1,119 @@
+import { chromium } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { obtainEat } from "./eat-helper.js";
+import { startHarness } from "./harness.js";
+import type { Harness } from "./harness.js";
+import { api } from "./oauth-helpers.js";
+
+interface RegisterResult {
+  status: number;
+  body: Record<string, unknown>;
+  response: unknown;
+}
+
+/** Runs in the page: asks for options, creates a credential with the (virtual) authenticator, posts it. */
+async function registerInPage(page: Page, token: string, eat: string): Promise<RegisterResult> {
+  return page.evaluate(
+    async ({ token, eat }) => {
+      const headers = { authorization: `Bearer ${token}`, "elevated-access-token": eat, "content-type": "application/json" };
+      const optionsResponse = await fetch("/api/users/@me/webauthn/options", { method: "POST", headers, body: "{}" });
+      const opts = (await optionsResponse.json()) as {
+        challenge: string;
+        user: { id: string; name: string; displayName: string };
+        excludeCredentials?: { id: string; type: string }[];
+        [key: string]: unknown;
+      };
+      const fromB64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
+      const toB64 = (buf: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      const publicKey = {
+        ...opts,
+        challenge: fromB64(opts.challenge),
+        user: { ...opts.user, id: fromB64(opts.user.id) },
+        excludeCredentials: (opts.excludeCredentials ?? []).map((c) => ({ ...c, id: fromB64(c.id) })),
+      };
+      // The page's DOM types, declared here because the server's TypeScript program has no DOM lib.
+      type Credential = {
+        id: string;
+        rawId: ArrayBuffer;
+        type: string;
+        response: { clientDataJSON: ArrayBuffer; attestationObject: ArrayBuffer; getTransports(): string[] };
+        getClientExtensionResults(): unknown;
+      };
+      const { navigator } = globalThis as unknown as { navigator: { credentials: { create(options: unknown): Promise<Credential> } } };
+      const credential = await navigator.credentials.create({ publicKey });
+      const attestation = credential.response;
+      const json = {
+        id: credential.id,
+        rawId: toB64(credential.rawId),
+        type: credential.type,
+        response: { clientDataJSON: toB64(attestation.clientDataJSON), attestationObject: toB64(attestation.attestationObject), transports: attestation.getTransports() },
+        clientExtensionResults: credential.getClientExtensionResults(),
+      };
+      const result = await fetch("/api/users/@me/webauthn", { method: "POST", headers, body: JSON.stringify({ name: "YubiKey 5", response: json }) });
+      return { status: result.status, body: (await result.json()) as Record<string, unknown>, response: json };
+    },
+    { token, eat },
+  );
+}
+
+describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () => {
+  let h: Harness;
+  let browser: Browser;
+  let page: Page;
+  let user: { id: number; token: string };
+
+  beforeAll(async () => {
+    h = await startHarness({ hostname: "localhost" });
+    const created = await h.createUser({ name: "pia", email: "pia@example.com" });
+    user = { id: created.id, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+    const context = await browser.newContext();
+    page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "usb", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await page.goto(`${h.base}/api/email/verify?token=none`);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it("registers a key only with an EAT, refuses a replayed response, lists and removes it", async () => {
+    const noEat = await api(h.base, "/api/users/@me/webauthn/options", user.token, { method: "POST", body: {} });
+    expect(noEat.status).toBe(401);
+    expect(noEat.body.code).toBe("OVATION_ERR_IDENTITY_EAT_REQUIRED");
+
+    const eat = await obtainEat(h, user.token, "pia@example.com");
+    const registered = await registerInPage(page, user.token, eat);
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ name: "YubiKey 5" });
+    const keyId = String(registered.body.id);
+
+    const list = await api(h.base, "/api/users/@me/webauthn", user.token);
+    expect(list.body).toEqual([expect.objectContaining({ id: keyId, name: "YubiKey 5" })]);
+    expect(h.identity.store.data.webauthn_credentials[0]?.public_key.length).toBeGreaterThan(40);
+
+    const replay = await api(h.base, "/api/users/@me/webauthn", user.token, { body: { name: "again", response: registered.response }, eat });
+    expect(replay.status).toBe(422);
+    expect(replay.body.code).toBe("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED");
+
+    const withoutEat = await api(h.base, "/api/users/@me/webauthn", user.token, { body: { name: "x", response: registered.response } });
+    expect(withoutEat.status).toBe(401);
+
+    const malformed = await api(h.base, "/api/users/@me/webauthn", user.token, { body: { name: "x", response: { id: 1 } }, eat });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.code).toBe("OVATION_ERR_IDENTITY_VALIDATION");
+
+    expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE" })).status).toBe(401);
+    expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(204);
+    expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(404);
+    expect((await api(h.base, "/api/users/@me/webauthn", user.token)).body).toEqual([]);
+  }, 60_000);
+});

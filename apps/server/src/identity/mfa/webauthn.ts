@@ -1,0 +1,106 @@
+import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { Clock } from "../clock.js";
+import { IdentityError } from "../errors.js";
+import type { IdentityStore, WebAuthnCredentialRecord } from "../store.js";
+
+/** How long a registration challenge stays valid. */
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/** The public view of a registered key. */
+export interface WebAuthnKeyView {
+  id: string;
+  name: string;
+  transports: string[];
+  created_at: string;
+}
+
+function view(record: WebAuthnCredentialRecord): WebAuthnKeyView {
+  return { id: record.id, name: record.name, transports: record.transports, created_at: new Date(record.created_at).toISOString() };
+}
+
+/**
+ * Hardware keys and passkeys (WebAuthn, `@simplewebauthn/server`): registration options with a
+ * stored single-use challenge, verification of the browser's response, listing and removal. The
+ * relying party is the identity host (`rpID` its host name, origin its origin).
+ */
+export class WebAuthnService {
+  constructor(
+    private readonly store: IdentityStore,
+    private readonly clock: Clock,
+    private readonly idBase: () => string,
+  ) {}
+
+  private rp(): { rpID: string; origin: string } {
+    const url = new URL(this.idBase());
+    return { rpID: url.hostname, origin: url.origin };
+  }
+
+  /** The keys of a user. */
+  list(userId: number): WebAuthnKeyView[] {
+    return this.store.data.webauthn_credentials.filter((c) => c.user_id === userId).map(view);
+  }
+
+  /** Options for `navigator.credentials.create`; its challenge is remembered for 5 minutes. */
+  async registrationOptions(user: { id: number; uuid: string; name: string; email: string | null }): Promise<Awaited<ReturnType<typeof generateRegistrationOptions>>> {
+    const options = await generateRegistrationOptions({
+      rpName: "Ovation",
+      rpID: this.rp().rpID,
+      userName: user.email ?? user.name,
+      userDisplayName: user.name,
+      userID: new TextEncoder().encode(user.uuid),
+      attestationType: "none",
+      excludeCredentials: this.store.data.webauthn_credentials.filter((c) => c.user_id === user.id).map((c) => ({ id: c.id, transports: c.transports })),
+      authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    });
+    const now = this.clock();
+    const data = this.store.data;
+    data.webauthn_challenges = data.webauthn_challenges.filter((c) => c.user_id !== user.id && c.expires_at > now);
+    data.webauthn_challenges.push({ user_id: user.id, challenge: options.challenge, expires_at: now + CHALLENGE_TTL_MS });
+    await this.store.save();
+    return options;
+  }
+
+  /** Verifies the browser's registration response against the pending challenge and stores the key. */
+  async register(userId: number, name: string, response: RegistrationResponseJSON): Promise<WebAuthnKeyView> {
+    const now = this.clock();
+    const data = this.store.data;
+    const pending = data.webauthn_challenges.find((c) => c.user_id === userId && c.expires_at > now);
+    data.webauthn_challenges = data.webauthn_challenges.filter((c) => c.user_id !== userId);
+    await this.store.save();
+    if (pending === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: "No registration is pending: ask for options first." });
+    const { rpID, origin } = this.rp();
+    let verification;
+    try {
+      verification = await verifyRegistrationResponse({ response, expectedChallenge: pending.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
+    } catch (cause) {
+      throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: `The security key response could not be verified: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    }
+    if (!verification.verified) throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED");
+    const { credential } = verification.registrationInfo;
+    if (data.webauthn_credentials.some((c) => c.id === credential.id)) {
+      throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: "This security key is already registered." });
+    }
+    const record: WebAuthnCredentialRecord = {
+      id: credential.id,
+      user_id: userId,
+      public_key: Buffer.from(credential.publicKey).toString("base64url"),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      name,
+      created_at: now,
+    };
+    data.webauthn_credentials.push(record);
+    await this.store.save();
+    return view(record);
+  }
+
+  /** Removes a key of the user; 404 when it is not theirs. */
+  async remove(userId: number, id: string): Promise<void> {
+    const data = this.store.data;
+    const before = data.webauthn_credentials.length;
+    data.webauthn_credentials = data.webauthn_credentials.filter((c) => !(c.id === id && c.user_id === userId));
+    if (data.webauthn_credentials.length === before) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_FOUND");
+    await this.store.save();
+  }
+}
