@@ -185,8 +185,8 @@ async function main(): Promise<void> {
   const sandboxed = new CommandRuntime({ store, renderer: sandbox });
   sandboxed.setCommands(CHANNEL, templateCommands);
   const pid = () => sandbox.sandboxPid;
-  await measure(sandboxed, templateEvents, 256, true, pid); // warm-up: sandbox process, isolates, code cache
-  const c = await measure(sandboxed, templateEvents, 512, true, pid);
+  await measure(sandboxed, templateEvents, 64, true, pid); // warm-up: sandbox process, isolates, code cache
+  const c = await measure(sandboxed, templateEvents, 64, true, pid);
   const bare = new CommandRuntime({ store, renderer: new NunjucksRenderer() });
   bare.setCommands(CHANNEL, templateCommands);
   const d = await measure(bare, templateEvents, 1, true);
@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('http://127.0.0.1:${port}/api/commands') }}`, global_cooldown: 0 }]);
   const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
   await measure(outbound, balEvents, 64, true, pid);
-  const e = await measure(outbound, balEvents, 128, true, pid);
+  const e = await measure(outbound, balEvents, 64, true, pid);
 
   line("(a) non-command chat", a, 1_000_000);
   line("(b) plain-text commands", b, 200_000);
