@@ -98,7 +98,7 @@ export {
   templateFromCustom,
 } from "./alerts/trigger.js";
 export type { AlertData, AlertTrigger, AlertTest, CustomTemplate, CustomCodeTemplate } from "./alerts/trigger.js";
-export { resolveAlert, explainAlert, compileAlertSet } from "./alerts/resolve.js";
+export { resolveAlert, explainAlert, compileAlertSet, buildConditionContext } from "./alerts/resolve.js";
 export type {
   AlertInput,
   AlertResolution,
