@@ -84,6 +84,7 @@ function findNetError(error: unknown): NetError | null {
  * a response size cap and a per-channel rate limit; and signs every request.
  */
 export class GuardedHttpClient {
+  /** The address policy in force (allowlist included). */
   readonly policy: AddressPolicy;
   readonly #agent: Agent;
   readonly #limiter: SlidingWindowLimiter;
@@ -94,7 +95,17 @@ export class GuardedHttpClient {
   readonly #userAgent: string;
   readonly #resolve: HostResolver;
 
+  /** Throws `RangeError` listing every option out of bounds, or `TypeError` for a bad allowlist entry. */
   constructor(options: GuardedHttpClientOptions = {}) {
+    const problems = [
+      ["timeoutMs", options.timeoutMs, 1, 60_000],
+      ["maxResponseBytes", options.maxResponseBytes, 1, 16 * 1024 * 1024],
+      ["maxRedirects", options.maxRedirects, 0, 10],
+      ["callsPerMinute", options.callsPerMinute, 1, Number.MAX_SAFE_INTEGER],
+    ]
+      .filter(([, value, min, max]) => value !== undefined && !(Number.isInteger(value) && (value as number) >= (min as number) && (value as number) <= (max as number)))
+      .map(([name, value, min, max]) => `${String(name)} must be an integer from ${String(min)} to ${String(max)}, got ${String(value)}`);
+    if (problems.length > 0) throw new RangeError(`GuardedHttpClient options: ${problems.join("; ")}`);
     this.policy = new AddressPolicy({ allow: options.allow ?? [] });
     this.#timeoutMs = options.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;

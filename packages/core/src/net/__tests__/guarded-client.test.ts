@@ -81,6 +81,12 @@ describe("GuardedHttpClient address checks (no connection made)", () => {
     expect(() => client.checkUrl("http://user:pw@example.com/")).toThrowError(/credentials/);
   });
 
+  it("lists every option out of bounds", () => {
+    expect(() => new GuardedHttpClient({ timeoutMs: 0, maxRedirects: 99, callsPerMinute: 1.5 })).toThrowError(
+      "GuardedHttpClient options: timeoutMs must be an integer from 1 to 60000, got 0; maxRedirects must be an integer from 0 to 10, got 99; callsPerMinute must be an integer from 1 to 9007199254740991, got 1.5",
+    );
+  });
+
   it("names a bad allowlist entry", () => {
     expect(() => new GuardedHttpClient({ allow: ["10.0.0.0/99"] })).toThrowError(/"10.0.0.0\/99" is not a valid CIDR range/);
     expect(() => new GuardedHttpClient({ allow: ["bad host!"] })).toThrowError(/neither a host name/);
