@@ -51,7 +51,7 @@ export interface IdentityModuleOptions {
   lifetimes?: Partial<IdentityLifetimes>;
   /** The clock of EATs, codes, sessions and stored-artifact expiry (tests pass a fake one). */
   clock?: Clock;
-  /** Trust `X-Forwarded-*` headers (behind a TLS-offloading proxy). */
+  /** Trust `X-Forwarded-*` headers (behind a TLS-offloading proxy); by default when the identity URL is https. */
   trustProxy?: boolean;
   /** Platform OAuth settings; by default built from `OVATION_<PLATFORM>_CLIENT_ID`/`_SECRET`. */
   platforms?: readonly PlatformOAuthSettings[];
@@ -112,7 +112,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? false });
+    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
     return provider;
   };
 

@@ -88,7 +88,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
         const accountId = details.session?.accountId;
         const user = accountId === undefined ? null : ctx.users.get(Number(accountId));
         const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-        const scopes = [...(missing.missingResourceScopes?.[apiResource(ctx.idBase())] ?? []), ...(missing.missingOIDCScope ?? []).filter((s) => s !== "openid")];
+        // Our scopes are both resource scopes and static scopes, so they can be listed twice.
+        const scopes = [...new Set([...(missing.missingResourceScopes?.[apiResource(ctx.idBase())] ?? []), ...(missing.missingOIDCScope ?? []).filter((s) => s !== "openid")])];
         return html(reply, 200, renderConsent({ uid: details.uid, clientName, userName: user?.name ?? "unknown", scopes }));
       }
       return html(reply, 400, renderMessage("Sign-in problem", `Unsupported step: ${details.prompt.name}`));
