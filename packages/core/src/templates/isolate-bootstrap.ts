@@ -189,16 +189,35 @@ export const ISOLATE_BOOTSTRAP = String.raw`
       }
       return values(v).filter(function (x, k) { return truthy(fn(x, k)); });
     },
+    column: function (v, name) {
+      var key = str(name);
+      return values(v).filter(function (x) { return x !== null && typeof x === "object" && x[key] !== undefined; }).map(function (x) { return x[key]; });
+    },
     first: function (v) {
       if (typeof v === "string" || v instanceof SafeString) return Array.from(str(v))[0] || "";
       var list = values(v);
       return list.length ? list[0] : null;
+    },
+    format: function (v) {
+      var args = Array.prototype.slice.call(arguments, 1), next = 0;
+      return str(v).replace(/%(?:%|(0?)(\d{0,3})(?:\.(\d{1,2}))?([sdf]))/g, function (all, zero, width, precision, type) {
+        if (all === "%%") return "%";
+        var arg = args[next++];
+        var out = type === "s" ? str(arg) : type === "d" ? String(Math.trunc(Number(arg)) || 0) : (Number(arg) || 0).toFixed(precision === undefined ? 6 : Number(precision));
+        var w = Number(width) || 0;
+        while (out.length < w) out = (zero ? "0" : " ") + out;
+        return out;
+      });
     },
     join: function (v, glue, and) {
       var list = values(v).map(str);
       var g = glue === undefined ? "" : str(glue);
       if (and === undefined || list.length < 2) return list.join(g);
       return list.slice(0, -1).join(g) + str(and) + list[list.length - 1];
+    },
+    json_encode: function (v) {
+      var out = JSON.stringify(v instanceof SafeString ? v.val : v);
+      return out === undefined ? "null" : out;
     },
     keys: function (v) {
       if (Array.isArray(v)) return v.map(function (_, k) { return k; });
@@ -238,7 +257,16 @@ export const ISOLATE_BOOTSTRAP = String.raw`
       if (isObject(b)) Object.keys(b).forEach(function (k) { out[k] = b[k]; });
       return out;
     },
+    number_format: function (v, decimals, point, thousands) {
+      var n = Number(v) || 0;
+      var d = decimals === undefined || decimals === null ? 0 : Math.max(0, Math.min(20, Math.trunc(Number(decimals)) || 0));
+      var fixed = Math.abs(n).toFixed(d).split(".");
+      fixed[0] = fixed[0].replace(/\B(?=(\d{3})+(?!\d))/g, thousands === undefined ? "," : str(thousands));
+      var text = fixed.join(point === undefined ? "." : str(point));
+      return (n < 0 && Number(Math.abs(n).toFixed(d)) !== 0 ? "-" : "") + text;
+    },
     random: function (v) { return random(v); },
+    raw: function (v) { return v; },
     reduce: function (v, fn, initial) {
       requireFunction(fn, "reduce");
       return values(v).reduce(function (carry, x, k) { return fn(carry, x, k); }, initial === undefined ? null : initial);
@@ -311,6 +339,10 @@ export const ISOLATE_BOOTSTRAP = String.raw`
       return list.slice(a, b).join("");
     },
     upper: function (v) { return str(v).toUpperCase(); },
+    url_encode: function (v) {
+      if (isObject(v)) return Object.keys(v).map(function (k) { return encodeURIComponent(k) + "=" + encodeURIComponent(str(v[k])); }).join("&");
+      return encodeURIComponent(str(v));
+    },
   };
 
   function hostFunction(name) {

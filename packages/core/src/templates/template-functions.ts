@@ -19,17 +19,22 @@ export const TEMPLATE_FUNCTION_NAMES = [
 /** The Twig filters added on top of nunjucks (Twig semantics where both define a filter). */
 export const TWIG_FILTERS = [
   "abs",
+  "column",
   "date",
   "default",
   "filter",
   "first",
+  "format",
   "join",
+  "json_encode",
   "keys",
   "last",
   "length",
   "lower",
   "map",
   "merge",
+  "number_format",
+  "raw",
   "reduce",
   "replace",
   "reverse",
@@ -39,6 +44,7 @@ export const TWIG_FILTERS = [
   "split",
   "trim",
   "upper",
+  "url_encode",
 ] as const;
 
 /** The Twig tests added on top of the nunjucks tests. */

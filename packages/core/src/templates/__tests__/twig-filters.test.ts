@@ -39,6 +39,10 @@ describe("Twig filters, functions and operators in the sandbox", () => {
     ["{% set n = random(5) %}{% if n >= 0 and n <= 5 %}ok{% endif %} {{ random('a') }}", "ok a"],
     ["{% macro greet(name) %}Hi {{ name }}{% endmacro %}{{ greet('you') }}", "Hi you"],
     ["   padded   ", "padded"],
+    ["{{ '%s has %d points (%.1f%%) [%03d]'|format('alice', 42.9, 12.345, 7) }}", "alice has 42 points (12.3%) [007]"],
+    ["{{ 1234567.891|number_format(2) }} {{ -1234.5|number_format(1, ',', '.') }} {{ 999|number_format }}", "1,234,567.89 -1.234,5 999"],
+    ["{{ 'a b&c'|url_encode }} {{ {'q': 'x y', 'n': 1}|url_encode }}", "a%20b%26c q=x%20y&n=1"],
+    ["{{ event.user.badges|column('type')|join(',') }} {{ {'a': [1, 'x']}|json_encode }} {{ 'x'|raw }}", 'subscriber,vip {"a":[1,"x"]} x'],
   ];
 
   for (const [source, expected] of cases) {
