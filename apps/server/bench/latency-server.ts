@@ -1,0 +1,81 @@
+// A server process for latency.bench.ts: either Ovation (`ovation`) or a bare socket.io server that
+// emits what it is POSTed (`bare`, the floor). Reports its port (and credentials) over IPC, and its
+// memory on request.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Server } from "socket.io";
+import { pino } from "pino";
+import { buildDefaultAlertSet } from "@ovation/core";
+import { buildApp, loadConfig } from "@ovation/server";
+
+type Message = { type: "memory" } | { type: "stop" };
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function memory(): { heapUsed: number; rss: number } {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, rss: m.rss };
+}
+
+function send(message: Record<string, unknown>): void {
+  process.send?.(message);
+}
+
+async function ovation(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "ovation-bench-"));
+  const config = loadConfig({ OVATION_DATA_DIR: dir, HOST: "127.0.0.1", PORT: "0", OVATION_RATE_LIMIT_PER_MINUTE: "100000000", OVATION_LOG_LEVEL: "silent" });
+  const app = await buildApp({ config, logger: pino({ level: "silent" }) });
+  const { repos } = app.ovation;
+  const user = repos.users.create({ name: "bench" });
+  const { id: _i, user_id: _u, active: _a, ...set } = buildDefaultAlertSet({ id: 1, user_id: user.id });
+  repos.alertSets.create({ user_id: user.id, name: "bench", version: 4, config: set });
+  const { token } = repos.tokens.create({ user_id: user.id, name: "bench", scopes: ["alerts:manage"] });
+  const source = repos.browserSources.findOrCreate(user.id, "alerts", null).record;
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  process.on("message", (m: Message) => {
+    if (m.type === "memory") send({ type: "memory", ...memory() });
+    if (m.type === "stop") void app.close().then(() => (rmSync(dir, { recursive: true, force: true }), process.exit(0)));
+  });
+  send({ type: "ready", port, token, room: `${user.uuid}.ovation.${user.id}`, browserSourceToken: source.access_token });
+}
+
+async function bare(): Promise<void> {
+  const http = createServer((req, res) => {
+    if (req.method !== "POST" || req.url !== "/emit") {
+      res.writeHead(404).end();
+      return;
+    }
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      const payload = JSON.parse(body) as unknown;
+      io.to("bench").emit("notifysub", payload);
+      res.writeHead(201, { "content-type": "application/json" }).end(body);
+    });
+  });
+  const io = new Server(http, { serveClient: false });
+  io.on("connection", (socket) => {
+    socket.on("room", (room: string) => {
+      void socket.join(room === "bench" ? "bench" : "none");
+      socket.emit("joined", { room });
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  process.on("message", (m: Message) => {
+    if (m.type === "memory") send({ type: "memory", ...memory() });
+    if (m.type === "stop") {
+      void io.close();
+      process.exit(0);
+    }
+  });
+  send({ type: "ready", port, token: "", room: "bench", browserSourceToken: "" });
+}
+
+await (process.argv[2] === "bare" ? bare() : ovation());

@@ -1,0 +1,140 @@
+// End-to-end alert latency: POST /v1/alerts -> `notifysub` handler of N socket.io clients
+// (N = 1, 100, 1000) at 200 alerts/s, p50/p99, beside the floor: a bare socket.io server that
+// emits what it is POSTed, between the same two processes (this one and a server child), measured
+// the same way. Then the server's memory per connected browser source.
+import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { io as connectClient } from "socket.io-client";
+import type { Socket } from "socket.io-client";
+
+const RATE = 200;
+const WARMUP = 40;
+const PHASE_MS = Number(process.env["BENCH_PHASE_MS"] ?? 2500);
+const SIZES = [1, 100, 1000];
+
+interface Ready {
+  type: "ready";
+  port: number;
+  token: string;
+  room: string;
+  browserSourceToken: string;
+}
+
+function startServer(kind: "ovation" | "bare"): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(fileURLToPath(new URL("./latency-server.ts", import.meta.url)), [kind], {
+    execArgv: ["--no-node-snapshot", "--expose-gc", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (m) => resolve({ child, ready: m as Ready }));
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function ask<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once("message", (m) => resolve(m as T));
+    child.send({ type });
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.send({ type: "stop" });
+  await exited;
+}
+
+async function connectClients(ready: Ready, n: number, onAlert: (seq: number, socket: Socket, id: string) => void): Promise<Socket[]> {
+  const url = `http://127.0.0.1:${ready.port}`;
+  const sockets: Socket[] = [];
+  for (let start = 0; start < n; start += 100) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(100, n - start) }, () => {
+        const auth = ready.browserSourceToken ? { browserSourceToken: ready.browserSourceToken } : {};
+        const socket = connectClient(url, { auth, transports: ["websocket"], reconnection: false, forceNew: true, timeout: 30_000 });
+        socket.on("notifysub", (n: { notification?: { id?: string }; event?: { data?: { seq?: number } } }) => onAlert(n.event?.data?.seq ?? -1, socket, n.notification?.id ?? ""));
+        return new Promise<Socket>((resolve, reject) => {
+          socket.once("connect", () => {
+            socket.once("joined", () => resolve(socket));
+            socket.emit("room", ready.room);
+          });
+          socket.once("connect_error", reject);
+        });
+      }),
+    );
+    sockets.push(...batch);
+  }
+  return sockets;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function phase(kind: "ovation" | "bare", ready: Ready, n: number): Promise<{ p50: number; p99: number; samples: number; missing: number }> {
+  const total = WARMUP + Math.round((PHASE_MS / 1000) * RATE);
+  const sentAt = new Float64Array(total);
+  const latencies: number[] = [];
+  let received = 0;
+  // Every client is a browser source; the first acknowledges each alert as the page does (a user
+  // has a few sources, so 1000 acknowledging sources of one user would measure an unreal load).
+  const sockets: Socket[] = [];
+  const connected = await connectClients(ready, n, (seq, socket, id) => {
+    if (seq < 0 || seq >= total) return;
+    received++;
+    if (seq >= WARMUP) latencies.push(performance.now() - (sentAt[seq] as number));
+    if (kind === "ovation" && socket === sockets[0]) socket.emit("ack", id);
+  });
+  sockets.push(...connected);
+  const url = kind === "ovation" ? `http://127.0.0.1:${ready.port}/v1/alerts` : `http://127.0.0.1:${ready.port}/emit`;
+  const headers = { authorization: `Bearer ${ready.token}`, "content-type": "application/json", accept: "application/json" };
+  const start = performance.now();
+  const requests: Promise<unknown>[] = [];
+  for (let seq = 0; seq < total; seq++) {
+    const due = start + (seq * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const body =
+      kind === "ovation"
+        ? { template: "follow", data: { name: "bench", seq } }
+        : { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "" }, event: { data: { name: "bench", seq }, random: 1, template: null, test: false } };
+    sentAt[seq] = performance.now();
+    requests.push(fetch(url, { method: "POST", headers, body: JSON.stringify(body) }).then((r) => r.arrayBuffer()));
+  }
+  await Promise.all(requests);
+  const deadline = Date.now() + 15_000;
+  while (received < total * n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  for (const s of sockets) s.close();
+  const sorted = Float64Array.from(latencies).sort();
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length, missing: total * n - received };
+}
+
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+
+const ovation = await startServer("ovation");
+const bare = await startServer("bare");
+console.log(`latency POST -> notifysub handler, ${RATE} alerts/s, ${PHASE_MS} ms per phase (after ${WARMUP} warm-up alerts)`);
+console.log("clients | floor p50 | floor p99 | ovation p50 | ovation p99 | target p99 <= 2*floor+2ms");
+for (const n of SIZES) {
+  const floor = await phase("bare", bare.ready, n);
+  const ours = await phase("ovation", ovation.ready, n);
+  const target = 2 * floor.p99 + 2;
+  const lost = floor.missing + ours.missing > 0 ? ` (missing: floor ${floor.missing}, ovation ${ours.missing})` : "";
+  console.log(`${String(n).padStart(7)} | ${ms(floor.p50).padStart(9)} | ${ms(floor.p99).padStart(9)} | ${ms(ours.p50).padStart(11)} | ${ms(ours.p99).padStart(11)} | ${ours.p99 <= target ? "met" : "NOT met"} (${ms(target)})${lost}`);
+}
+
+const MEMORY_CLIENTS = 1000;
+for (const [name, server] of [["ovation", ovation], ["bare socket.io", bare]] as const) {
+  const before = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
+  const sockets = await connectClients(server.ready, MEMORY_CLIENTS, () => undefined);
+  await new Promise((r) => setTimeout(r, 500));
+  const after = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
+  for (const s of sockets) s.close();
+  console.log(
+    `memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected): heap ${((after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB`,
+  );
+}
+
+await stopServer(ovation.child);
+await stopServer(bare.child);
