@@ -97,6 +97,7 @@ export class TemplateSandbox {
   private nextRenderId = 1;
   private nextBatchId = 1;
   private flushScheduled = false;
+  private busy = false;
   private closed = false;
   private startsWithoutProgress = 0;
   private restarts = 0;
@@ -203,8 +204,12 @@ export class TemplateSandbox {
     this.updateBusy();
   }
 
+  /** Refs the sandbox process's handles while work is pending (changed only on transitions). */
   private updateBusy(): void {
-    this.process?.setBusy(this.queue.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0);
+    const busy = this.queue.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0;
+    if (busy === this.busy || !this.process) return;
+    this.busy = busy;
+    this.process.setBusy(busy);
   }
 
   private ensureProcess(): SandboxProcess {
@@ -215,6 +220,7 @@ export class TemplateSandbox {
       exit: (code, signal) => this.onExit(process, code, signal),
     });
     this.process = process;
+    this.busy = false;
     this.childCodes.clear();
     return process;
   }
