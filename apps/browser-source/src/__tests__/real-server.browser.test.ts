@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildDefaultAlertSet } from "@ovation/core";
+import { buildApp, loadConfig } from "@ovation/server";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
+
+/**
+ * The page end to end: the REAL server (buildApp, lowdb in a temp dir, socket.io) on 127.0.0.1, a
+ * user and token, an alert set and browser sources made over HTTP, alerts triggered over HTTP, and
+ * the page in Debian's Chromium.
+ */
+
+const root = "#ovation-root";
+const DISPLAY_MS = 1500;
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+let app: App;
+let config: Parameters<typeof buildApp>[0]["config"];
+let port: number;
+let base: string;
+let token: string;
+let dataDir: string;
+let browser: Browser;
+let pageUrl: string;
+let browserSourceId: number;
+let alertSetId: number;
+let stallServer: Server;
+let stallUrl: string;
+const stalled: ServerResponse[] = [];
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
+}
+
+async function trigger(body: unknown): Promise<string> {
+  const response = await api<{ notification: { id: string } }>("POST", "/v1/alerts", body);
+  expect(response.status).toBe(201);
+  return response.body.notification.id;
+}
+
+function alertSetBody(displayMs: number): Record<string, unknown> {
+  const { defaults, variations } = buildDefaultAlertSet({ id: 1, user_id: 1 });
+  return { name: "e2e", version: 4, default: { display_time: displayMs }, defaults, variations };
+}
+
+async function openPage(url = pageUrl): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(url);
+  await page.waitForSelector(`${root}[data-state="connected"]`, { timeout: 15_000 });
+  return { page, dialogs, errors };
+}
+
+async function acknowledged(id: string): Promise<boolean> {
+  const log = await api<{ data: { notification: { notification: { id: string } }; acknowledged_by: number[] }[] }>("GET", "/v1/alerts/log");
+  return log.body.data.some((entry) => entry.notification.notification.id === id && entry.acknowledged_by.includes(browserSourceId));
+}
+
+beforeAll(async () => {
+  buildAssets();
+  dataDir = mkdtempSync(path.join(tmpdir(), "ovation-browser-source-"));
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  config = loadConfig({ OVATION_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), OVATION_PUBLIC_URL: base, OVATION_LOG_LEVEL: "silent" });
+  app = await buildApp({ config });
+  await app.listen({ host: "127.0.0.1", port });
+
+  const user = app.ovation.repos.users.create({ name: "e2e", email: "e2e@example.test" });
+  token = app.ovation.repos.tokens.create({ user_id: user.id, name: "e2e", scopes: ["alerts:manage"] }).token;
+
+  const set = await api<{ id: number }>("POST", "/v1/alert-configs", alertSetBody(DISPLAY_MS));
+  expect(set.status).toBe(201);
+  alertSetId = set.body.id;
+  expect((await api("POST", `/v1/alert-configs/${alertSetId}/activate`)).status).toBe(200);
+  const source = await api<{ id: number; browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: "alerts" });
+  expect(source.status).toBeLessThan(300);
+  browserSourceId = source.body.id;
+  pageUrl = source.body.browser_source_url;
+
+  stallServer = createServer((_request, response) => {
+    stalled.push(response);
+  });
+  await new Promise<void>((resolve) => stallServer.listen(0, "127.0.0.1", resolve));
+  stallUrl = `http://127.0.0.1:${(stallServer.address() as AddressInfo).port}`;
+
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const response of stalled) response.destroy();
+  await new Promise<void>((resolve) => (stallServer ? stallServer.close(() => resolve()) : resolve()));
+  await app?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("browser-source page on the real server", () => {
+  it("plays an alert triggered over HTTP with its resolved title, removes it after display_time, and acknowledges it", async () => {
+    const { page, errors } = await openPage();
+    const id = await trigger({ template: "follow", data: { name: "Alice" } });
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.locator(".ovation-title").textContent()).toBe("Alice is now following");
+    await page.waitForSelector(`.ovation-alert[data-phase="showing"]`, { timeout: 10_000 });
+    // OBS composites the transparent page over the stream; a dark backdrop stands in for it here.
+    await page.evaluate(`document.body.style.background = "#1f2430"`);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "browser-source-alert.png") });
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a hostile viewer name as text, never as markup", async () => {
+    const { page, dialogs } = await openPage();
+    const name = "<img src=x onerror=alert(1)>";
+    const id = await trigger({ template: "follow", data: { name } });
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.locator(".ovation-title").textContent()).toBe(`${name} is now following`);
+    expect(await shown.locator(".ovation-text img").count()).toBe(0);
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it("plays alerts whose image and sound are broken or stall without them, and the next ones follow", async () => {
+    const { page } = await openPage();
+    const custom = (image: string, sound: string, name: string) => ({
+      template: { image_href: image, sound_href: sound, volume: 50, title: "{{name}} tipped", display_time: 1000 },
+      data: { name },
+    });
+    const broken = await trigger(custom(`${base}/no-such-image.png`, `${base}/no-such-sound.mp3`, "Broken"));
+    const stalling = await trigger(custom(`${stallUrl}/image.png`, `${stallUrl}/sound.mp3`, "Stalling"));
+    const next = await trigger({ template: "follow", data: { name: "Next" } });
+    for (const [id, title] of [[broken, "Broken tipped"], [stalling, "Stalling tipped"], [next, "Next is now following"]] as const) {
+      const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+      await shown.waitFor({ state: "visible", timeout: 15_000 });
+      expect(await shown.getAttribute("data-image")).toBe("none");
+      expect(await shown.locator(".ovation-title").textContent()).toBe(title);
+      await shown.waitFor({ state: "detached", timeout: 10_000 });
+      await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    }
+    await page.close();
+  });
+
+  it("follows queue control from the API: pause, resume, skip, clear", async () => {
+    const { page } = await openPage();
+    const long = (name: string) => ({ template: { title: "{{name}}", display_time: 60_000 }, data: { name } });
+    expect((await api("POST", "/v1/alerts/queue/pause")).status).toBe(200);
+    await page.waitForSelector(`${root}[data-queue="paused"]`, { timeout: 10_000 });
+    const first = await trigger(long("First"));
+    const second = await trigger(long("Second"));
+    await page.waitForSelector(`${root}[data-pending="2"]`, { timeout: 10_000 });
+    expect(await page.locator(".ovation-alert").count()).toBe(0);
+    expect((await api("POST", "/v1/alerts/queue/resume")).status).toBe(200);
+    await page.locator(`.ovation-alert[data-notification-id="${first}"]`).waitFor({ timeout: 10_000 });
+    expect((await api("POST", "/v1/alerts/queue/skip")).status).toBe(200);
+    await page.locator(`.ovation-alert[data-notification-id="${second}"]`).waitFor({ timeout: 10_000 });
+    expect((await api("POST", "/v1/alerts/queue/clear")).status).toBe(200);
+    await page.waitForSelector(`${root}[data-queue="idle"][data-pending="0"]`, { timeout: 10_000 });
+    expect(await page.locator(".ovation-alert").count()).toBe(0);
+    await page.close();
+  });
+
+  it("runs a variant 3 template in a sandboxed frame with its fields filled", async () => {
+    const { page } = await openPage();
+    const id = await trigger({
+      template: {
+        user_defaults: true,
+        html: "<div id='out'>{key}</div>",
+        css: "#out{color:{color};font:48px sans-serif}",
+        js: "document.body.dataset.ran = 'yes'; try { parent.document.title = 'pwned'; } catch (e) { document.body.dataset.blocked = 'yes'; }",
+        fields: { key: "{{message}}", color: "#ff0000" },
+      },
+      data: { message: "Hello <b>World</b>" },
+    });
+    const frame = page.locator(`.ovation-alert[data-notification-id="${id}"] iframe`);
+    await frame.waitFor({ timeout: 10_000 });
+    expect(await frame.getAttribute("sandbox")).toBe("allow-scripts");
+    const inner = frame.contentFrame();
+    await inner.locator("body[data-ran='yes']").waitFor({ timeout: 10_000 });
+    expect(await inner.locator("#out").textContent()).toBe("Hello <b>World</b>");
+    expect(await inner.locator("body").getAttribute("data-blocked")).toBe("yes");
+    await frame.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    await page.close();
+  });
+
+  it("reloads its alert set on browser-source-updated and plays with the new one", async () => {
+    const { page } = await openPage();
+    const before = Number(await page.getAttribute(root, "data-config-version"));
+    const body = alertSetBody(DISPLAY_MS);
+    const defaults = (body.defaults as { type: string; platform: string; default: Record<string, unknown> }[]).map((d) =>
+      d.type === "follow" ? { ...d, default: { ...d.default, title: "Welcome aboard, {{name}}!" } } : d,
+    );
+    expect((await api("PUT", `/v1/alert-configs/${alertSetId}`, { ...body, defaults })).status).toBe(200);
+    await page.waitForSelector(`${root}[data-config-version="${before + 1}"]`, { timeout: 10_000 });
+    const id = await trigger({ template: "follow", data: { name: "Bob" } });
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.locator(".ovation-title").textContent()).toBe("Welcome aboard, Bob!");
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    expect((await api("PUT", `/v1/alert-configs/${alertSetId}`, alertSetBody(DISPLAY_MS))).status).toBe(200);
+    await page.close();
+  });
+
+  it("receives an alert sent while it was closed once it opens again", async () => {
+    const id = await trigger({ template: "follow", data: { name: "Offline" } });
+    const { page } = await openPage();
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.locator(".ovation-title").textContent()).toBe("Offline is now following");
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    await page.close();
+  });
+
+  it("reconnects by itself after a server restart and plays the next alert", async () => {
+    const { page } = await openPage();
+    await app.close();
+    await page.waitForSelector(`${root}[data-state="disconnected"]`, { timeout: 10_000 });
+    app = await buildApp({ config });
+    await app.listen({ host: "127.0.0.1", port });
+    await page.waitForSelector(`${root}[data-state="connected"]`, { timeout: 30_000 });
+    const id = await trigger({ template: "follow", data: { name: "Restarted" } });
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.locator(".ovation-title").textContent()).toBe("Restarted is now following");
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
+    await page.close();
+  });
+
+  it("gives the other types a minimal page that joins the room and says it is connected", async () => {
+    for (const [type, identifier] of [["effect-alerts", undefined], ["scenes", "12"], ["goalbars", "7"]] as const) {
+      const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
+      expect(source.status).toBeLessThan(300);
+      const { page } = await openPage(source.body.browser_source_url);
+      expect(await page.locator(".ovation-status").textContent()).toMatch(/: connected$/);
+      await page.close();
+    }
+  });
+
+  it("stops when its address is regenerated, and the old address serves a plain error page", async () => {
+    const source = await api<{ id: number; browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: "alerts", identifier: String(alertSetId) });
+    const { page } = await openPage(source.body.browser_source_url);
+    expect((await api("POST", `/v1/browser-source/${source.body.id}/regenerate`)).status).toBeLessThan(300);
+    await page.waitForSelector(`${root}[data-state="error"]`, { timeout: 20_000 });
+    const response = await page.goto(source.body.browser_source_url);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator("script").count()).toBe(0);
+    await page.close();
+  });
+});
