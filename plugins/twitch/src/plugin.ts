@@ -122,7 +122,7 @@ export class TwitchPlugin implements PlatformPlugin {
         : null;
     const canSend = token !== undefined;
     this.capabilities = {
-      send: canSend ? (this.#helix ? ["say", "reply", "action", "announce"] : ["say", "reply", "action"]) : ["say"],
+      send: canSend ? (this.#helix ? ["say", "reply", "action", "announce"] : ["say", "reply", "action"]) : [],
       moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null },
     };
     if (this.#helix) this.lookups = helixLookups(this.#helix);

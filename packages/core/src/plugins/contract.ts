@@ -27,7 +27,7 @@ export interface ModerationCapabilities {
 
 /** What a plugin can do, declared up front and checked by the host before it routes an action. */
 export interface PluginCapabilities {
-  /** The `send_as` modes the plugin supports; `say` is required. */
+  /** The `send_as` modes the plugin supports: `say` and more, or none for a read-only plugin (chat is not answered). */
   send: readonly SendAs[];
   moderation: ModerationCapabilities;
 }

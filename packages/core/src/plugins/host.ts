@@ -239,6 +239,9 @@ export class PluginHost {
    */
   async send(name: string, message: OutgoingMessage): Promise<void> {
     const entry = this.#entry(name);
+    if (entry.capabilities.send.length === 0) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} is read-only: it cannot send messages`, { details: { plugin: name } });
+    }
     let sendAs: SendAs = entry.capabilities.send.includes(message.send_as) ? message.send_as : "say";
     if (sendAs === "reply" && !message.reply_to) sendAs = "say";
     try {
@@ -379,7 +382,8 @@ export class PluginHost {
 
   #answer(entry: Entry, event: ChatEvent): void {
     const runtime = this.#options.runtime;
-    if (!runtime) return;
+    // A read-only plugin (anonymous chat) cannot deliver answers: do not run commands for nothing.
+    if (!runtime || entry.capabilities.send.length === 0) return;
     this.#track(
       (async () => {
         let actions: readonly HostAction[];

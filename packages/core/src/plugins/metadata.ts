@@ -21,7 +21,7 @@ export const pluginMetadataSchema = z.object({
 export const pluginCapabilitiesSchema = z.object({
   send: z
     .array(z.enum(SEND_AS))
-    .refine((modes) => modes.includes("say"), "must include 'say'"),
+    .refine((modes) => modes.length === 0 || modes.includes("say"), "must include 'say' (or be empty for a read-only plugin)"),
   moderation: z.object({ deleteMessage: z.boolean(), timeout: z.boolean() }),
 });
 

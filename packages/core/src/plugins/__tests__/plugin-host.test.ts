@@ -45,7 +45,7 @@ describe("PluginHost registration", () => {
     const plugin = new TestPlugin();
     plugin.capabilities = { send: ["reply"], moderation: { deleteMessage: true, timeout: false } };
     const err = catchError(() => host.register(plugin));
-    expect(err.message).toContain("capabilities.send: must include 'say'");
+    expect(err.message).toContain("capabilities.send: must include 'say' (or be empty for a read-only plugin)");
     const other = new TestPlugin();
     other.capabilities = { send: ["say"], moderation: { deleteMessage: true, timeout: false } };
     expect(catchError(() => host.register(other)).message).toContain("deleteMessage: capabilities.moderation.deleteMessage is true");
@@ -157,6 +157,23 @@ describe("PluginHost routing", () => {
     expect(context?.signal.aborted).toBe(true);
     expect(context?.emitChat(chatEvent("late"))).toMatchObject({ accepted: false, reason: "stopped" });
     expect(host.health()[0]?.status).toBe("disconnected");
+  });
+
+  it("does not run the bot for a read-only plugin, and refuses to send through it", async () => {
+    let runs = 0;
+    const room: ChatRoomEvent[] = [];
+    const host = new PluginHost({ logger, chatRoom: (e) => void room.push(e), runtime: () => (runs++, [{ text: "hi", send_as: "say" }]) });
+    const plugin = new TestPlugin();
+    plugin.capabilities = { send: [], moderation: { deleteMessage: false, timeout: false } };
+    host.register(plugin);
+    await host.start();
+    expect(plugin.context?.emitChat(chatEvent("r1")).accepted).toBe(true);
+    await host.idle();
+    expect(runs).toBe(0);
+    expect(room).toHaveLength(1);
+    await expect(host.send("test", { channel, text: "x", send_as: "say", reply_to: null })).rejects.toMatchObject({
+      code: "OVATION_ERR_PLUGIN_UNSUPPORTED",
+    });
   });
 
   it("keeps routing when the runtime throws", async () => {
