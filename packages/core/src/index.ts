@@ -132,13 +132,8 @@ export {
   ae3TierSchema,
 } from "./alerts/ae3.js";
 export type { Ae3Document, Ae3DocumentInput, Ae3Settings, Ae3Type, Ae3TypeConfig } from "./alerts/ae3.js";
-export {
-  migrateAe3ToAe4,
-  migrateAe3Alert,
-  migrateAe3Text,
-  migrateAe3Settings,
-  AlertMigrationError,
-} from "./alerts/migrate.js";
+export { migrateAe3ToAe4, migrateAe3Alert, migrateAe3Text, migrateAe3Settings } from "./alerts/migrate.js";
+export { ALERT_ERROR_CODES, AlertMigrationError } from "./alerts/errors.js";
 export { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError, ROOT_FIELD } from "./validation.js";
 export type { FieldErrors } from "./validation.js";
 

@@ -1,4 +1,3 @@
-import { OvationError } from "../errors.js";
 import { parseOrThrow } from "../validation.js";
 import type { Ae3Document, Ae3Settings, Ae3Type, Ae3TypeConfig } from "./ae3.js";
 import {
@@ -11,15 +10,11 @@ import {
   ae3DocumentSchema,
 } from "./ae3.js";
 import { getCatalogType } from "./catalog.js";
+import { ALERT_ERROR_CODES, AlertMigrationError } from "./errors.js";
 import type { Condition } from "./conditions.js";
 import type { AlertSet, AlertSetInput } from "./schemas.js";
 import { alertSetSchema } from "./schemas.js";
 import type { TemplateLayer } from "./template-settings.js";
-
-/** A migration that cannot run: the document is already AE4. */
-export class AlertMigrationError extends OvationError {
-  override readonly name: string = "AlertMigrationError";
-}
 
 /** How an AE3 placeholder is named in AE4, per type (absent: not a placeholder, kept as text). */
 function ae4PlaceholderName(type: Ae3Type, key: string): string | undefined {
@@ -107,13 +102,13 @@ export function migrateAe3ToAe4(document: unknown): AlertSet {
     const candidate = document as Record<string, unknown>;
     if (candidate["version"] === 4 || (Array.isArray(candidate["defaults"]) && Array.isArray(candidate["variations"]))) {
       throw new AlertMigrationError(
-        "OVATION_ERR_ALERTS_ALREADY_AE4",
+        ALERT_ERROR_CODES.alreadyAe4,
         "This alert set is already an AE4 configuration; migration from AE3 is one-way and cannot run twice.",
         { details: { version: candidate["version"] } },
       );
     }
   }
-  const doc: Ae3Document = parseOrThrow(ae3DocumentSchema, document, "OVATION_ERR_ALERTS_AE3_INVALID");
+  const doc: Ae3Document = parseOrThrow(ae3DocumentSchema, document, ALERT_ERROR_CODES.ae3Invalid);
   const global = doc.settings ?? doc.alert;
   const setDefault: TemplateLayer = {
     ...migrateAe3Settings(AE3_ENGINE_DEFAULTS),
@@ -146,7 +141,7 @@ export function migrateAe3ToAe4(document: unknown): AlertSet {
   return parseOrThrow(
     alertSetSchema,
     { id: doc.id, version: 4, user_id: doc.user_id, active: doc.active, default: setDefault, defaults, variations },
-    "OVATION_ERR_ALERTS_MIGRATION_FAILED",
+    ALERT_ERROR_CODES.migrationFailed,
   );
 }
 

@@ -2,6 +2,7 @@ import { normalizePlatform } from "../platforms.js";
 import { parseOrThrow } from "../validation.js";
 import type { CompiledCondition, CompiledConditionMask, ConditionContext } from "./conditions.js";
 import { MASK_WIDTH, compileCondition, compileConditionMask, conditionVariables, forcedValues } from "./conditions.js";
+import { ALERT_ERROR_CODES } from "./errors.js";
 import type { AlertSet, AlertSetInput, TypeDefault } from "./schemas.js";
 import { alertSetSchema } from "./schemas.js";
 import type { AlertTemplate, TemplateField, TemplateLayer } from "./template-settings.js";
@@ -149,7 +150,7 @@ function contextOf(alert: AlertInput, platform: string, enabled: boolean, variab
  * ValidationError (`OVATION_ERR_ALERTS_INVALID_CONFIG`) naming every problem of an invalid set.
  */
 export function compileAlertSet(input: AlertSetInput | AlertSet): CompiledAlertSet {
-  const config = parseOrThrow(alertSetSchema, input, "OVATION_ERR_ALERTS_INVALID_CONFIG");
+  const config = parseOrThrow(alertSetSchema, input, ALERT_ERROR_CODES.invalidConfig);
   const setLayer = present(config.default);
   const variations: CompiledVariation[] = config.variations.map((variation, index) => ({
     index,
