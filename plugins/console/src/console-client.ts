@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import type { Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { io as connect } from "socket.io-client";
 import type { Socket } from "socket.io-client";
@@ -49,7 +50,6 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
       reconnection: false,
       timeout: options.connectTimeoutMs ?? 10_000,
     });
-    let prompt = "> ";
     let done = false;
     const finish = (status: number) => {
       if (done) return;
@@ -66,14 +66,20 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
       write(options.errors, `error: the server closed the console (${reason})`);
       finish(1);
     });
+    // On a terminal, readline echoes and keeps a prompt; answers are printed above it.
+    const tty = (options.output as Writable & { isTTY?: boolean }).isTTY === true;
+    let lines: Interface | null = null;
     socket.on("say", (output) => {
+      if (tty) options.output.write("\r\x1b[2K");
       write(options.output, formatOutput(output));
+      if (tty) lines?.prompt(true);
     });
     socket.once("ready", (info) => {
-      prompt = `${info.as}> `;
       const badges = info.badges.length > 0 ? ` [${info.badges.join(", ")}]` : "";
-      write(options.output, `Chatting in ${info.channel} as ${info.as}${badges}. Type a message (try !hello); Ctrl+D quits.`);
-      const lines = createInterface({ input: options.input, terminal: false });
+      write(options.output, `Chatting in ${info.channel} as ${info.as}${badges}. Type a message (try !hug someone); Ctrl+D quits.`);
+      lines = tty
+        ? createInterface({ input: options.input, output: options.output, terminal: true, prompt: `${info.as}> ` })
+        : createInterface({ input: options.input, terminal: false });
       const pending = new Set<Promise<void>>();
       lines.on("line", (raw) => {
         const text = raw.trim();
@@ -82,6 +88,7 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
           socket.timeout(10_000).emit("line", text, (err: Error | null, result?: ConsoleLineResult) => {
             if (err) write(options.errors, "error: the server did not confirm the message");
             else if (result && !result.accepted) write(options.errors, `refused: ${result.message}`);
+            if (tty) lines?.prompt(true);
             settle();
           });
         });
@@ -91,7 +98,7 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
       lines.on("close", () => {
         void Promise.allSettled([...pending]).then(() => setTimeout(() => finish(0), options.lingerMs ?? 1500));
       });
-      if (process.stdout.isTTY && options.output === process.stdout) options.output.write(prompt);
+      if (tty) lines.prompt();
     });
   });
 }
