@@ -87,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     authenticators: socketAuthenticators,
     hub,
     serverId: config.serverId,
+    trustedOrigins: [new URL(config.publicUrl).origin, new URL(config.browserSourceUrl).origin],
     logger,
   });
 

@@ -93,6 +93,19 @@ describe("rooms", () => {
   });
 });
 
+describe("registered authenticators (the identity session cookie hook)", () => {
+  test("are consulted for same-origin or origin-less handshakes only", async () => {
+    app.ovation.socketAuthenticators.push((handshake) => (handshake.headers.cookie?.includes("session=alice") ? { kind: "session", userId: alice.userId } : null));
+    const own = `${alice.uuid}.ovation.${alice.userId}`;
+    const plain = track(await connect(url, {}, { cookie: "session=alice" }));
+    expect(await join(plain, own)).toEqual({ joined: own });
+    const sameSite = track(await connect(url, {}, { cookie: "session=alice", origin: "http://127.0.0.1:8080" }));
+    expect(await join(sameSite, own)).toEqual({ joined: own });
+    const foreign = track(await connect(url, {}, { cookie: "session=alice", origin: "https://evil.example" }));
+    expect(await join(foreign, own)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
+  });
+});
+
 describe("sticky sessions", () => {
   test("the handshake sets the serverid cookie unless the client already sends it; /server-ids lists it", async () => {
     const fresh = await fetch(`${url}/socket.io/?EIO=4&transport=polling`);

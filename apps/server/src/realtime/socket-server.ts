@@ -21,6 +21,12 @@ export interface SocketServerOptions {
   authenticators: readonly SocketAuthenticator[];
   hub: AlertHub;
   serverId: string;
+  /**
+   * Origins whose pages may be recognised by the registered authenticators (cookies). A page of any
+   * other origin can still connect with a token, but a session cookie it carries is ignored, so a
+   * foreign site cannot read a signed-in user's rooms.
+   */
+  trustedOrigins: readonly string[];
   logger: Logger;
 }
 
@@ -52,6 +58,8 @@ async function identify(socket: OvationSocket, options: SocketServerOptions): Pr
     const principal = await options.verifiers.verify(header);
     return principal ? { kind: "bearer", userId: principal.userId, scopes: principal.scopes } : null;
   }
+  const origin = socket.handshake.headers.origin;
+  if (origin !== undefined && !options.trustedOrigins.includes(origin)) return { kind: "anonymous" };
   for (const authenticator of options.authenticators) {
     const identity = await authenticator(socket.handshake);
     if (identity) return identity;

@@ -50,6 +50,14 @@ export class AlertSetsRepository {
     return r ? structuredClone(r) : null;
   }
 
+  /**
+   * The user's active set without a copy, for hot read paths (triggering an alert). The result
+   * is the stored object: never change it.
+   */
+  peekActive(userId: number): Readonly<AlertSetRecord> | null {
+    return this.store.data.alert_sets.find((s) => s.user_id === userId && s.active) ?? null;
+  }
+
   /** The sets of a user, by id. */
   listForUser(userId: number): AlertSetRecord[] {
     return this.store.data.alert_sets.filter((s) => s.user_id === userId).map((s) => structuredClone(s));

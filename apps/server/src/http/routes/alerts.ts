@@ -30,10 +30,10 @@ const triggerBodySchema = alertTriggerSchema.extend(extras);
 
 type Template = z.output<typeof alertTriggerSchema>["template"];
 
-function typeDefaults(repos: Repositories, userId: number): TypeDefault[] {
-  const set = repos.alertSets.activeForUser(userId);
+function typeDefaults(repos: Repositories, userId: number): readonly TypeDefault[] {
+  const set = repos.alertSets.peekActive(userId);
   if (!set || set.version !== 4 || !Array.isArray(set.config["defaults"])) return [];
-  return set.config["defaults"] as TypeDefault[];
+  return set.config["defaults"] as readonly TypeDefault[];
 }
 
 /** Where an alert comes from: its type, platform and the platform's id of the channel. */
