@@ -112,7 +112,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
+    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
     return provider;
   };
 

@@ -48,6 +48,11 @@ export class SessionService {
     return this.cookie("", 0);
   }
 
+  /** The `Set-Cookie` value that clears the session cookie. */
+  clearCookie(): string {
+    return this.cookie("", 0);
+  }
+
   /** Ends every session of a user (password change, account deletion). */
   async destroyAllForUser(userId: number): Promise<void> {
     this.store.data.sessions = this.store.data.sessions.filter((s) => s.user_id !== userId);

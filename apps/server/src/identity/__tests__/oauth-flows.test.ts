@@ -123,7 +123,9 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     url.search = new URLSearchParams({ client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/evil", response_type: "code", scope: "user:read" }).toString();
     const response = await fetch(url, { redirect: "manual" });
     expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/redirect_uri/);
+    const page = await response.text();
+    expect(page).toContain("Client authentication failed");
+    expect(page).toMatch(/redirect_uri/);
   });
 
   it("issues app access tokens by client credentials; they carry no user", async () => {
@@ -170,6 +172,31 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
 
     const denied = await runAuthorization(browser, h.base, oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", prompt: "consent", state: "n6" }).href, null, { consent: "deny" });
     expect(new URL(denied.callback).searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("signs out of the authorization server and the identity session together", async () => {
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const browser = new TestBrowser();
+    await runAuthorization(browser, h.base, oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "o1" }).href, {
+      email: "alice@example.com",
+      password: alice.password,
+    });
+    expect(browser.cookie("ovation_session")).toBeTruthy();
+    const confirm = await browser.request(`${h.base}/oauth/logout`);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(html).toContain("Sign out?");
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? "";
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const done = await browser.request(new URL(action, h.base).href, { form: { xsrf, logout: "yes" } });
+    expect(done.status).toBe(303);
+    expect(browser.cookie("ovation_session")).toBeUndefined();
+    const after = await browser.follow(new URL(done.headers.get("location") ?? "", h.base).href, h.base);
+    expect(await after.response.text()).toContain("You are signed out.");
+    const silent = await browser.follow(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", prompt: "none", state: "o2" }).href, h.base);
+    expect(new URL(silent.url).searchParams.get("error")).toBe("login_required");
   });
 
   it("answers a wrong password on the sign-in page without revealing which part was wrong", async () => {

@@ -7,9 +7,12 @@ import type { Clock } from "../clock.js";
 import type { IdentityLifetimes } from "../config.js";
 import { escapeHtml } from "../pages/html.js";
 import { renderPage } from "../pages/layout.js";
+import { renderLoggedOut, renderLogout } from "../pages/logout.js";
 import { ALL_SCOPE_VALUES } from "../scopes.js";
 import { constantTimeEqual, sha256Hex } from "../secrets.js";
 import type { IdentityStore } from "../store.js";
+import { SESSION_COOKIE, readCookie } from "../session.js";
+import type { SessionService } from "../session.js";
 import { LowdbOidcAdapter } from "./adapter.js";
 
 /** Where the authorization server's endpoints live below the issuer (`<id host>/oauth`). */
@@ -38,6 +41,7 @@ export interface ProviderDeps {
   lifetimes: Readonly<IdentityLifetimes>;
   clock: Clock;
   logger: Logger;
+  sessions: SessionService;
   /** Trust `X-Forwarded-Proto`/`-For` (behind a TLS-offloading proxy). */
   trustProxy: boolean;
 }
@@ -87,6 +91,17 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       clientCredentials: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = "html";
+          ctx.body = renderLogout(form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = "html";
+          ctx.body = renderLoggedOut();
+        },
+      },
       userinfo: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -116,9 +131,11 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = "html";
+      // Like the reference, a bad client or redirect URI reads "Client authentication failed".
+      const clientProblem = out.error === "invalid_client" || out.error === "invalid_redirect_uri";
       ctx.body = renderPage({
         title: "Sign-in problem",
-        body: `<h1>Something went wrong</h1><p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p><p><code>${escapeHtml(String(out.error))}</code></p>`,
+        body: `<h1>${clientProblem ? "Client authentication failed" : "Something went wrong"}</h1><p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p><p><code>${escapeHtml(String(out.error))}</code></p>`,
       });
     },
   };
@@ -129,6 +146,14 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string): Promise<boolean> {
     return typeof this.clientSecret === "string" && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
+  // Signing out of the authorization server also ends the identity session cookie.
+  provider.on("end_session.success", (ctx: KoaContextWithOIDC) => {
+    const raw = readCookie(ctx.get("cookie"), SESSION_COOKIE);
+    if (raw !== undefined) {
+      ctx.append("Set-Cookie", deps.sessions.clearCookie());
+      void deps.sessions.destroy(raw);
+    }
+  });
   provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "oauth server error"));
   return provider;
 }
