@@ -121,6 +121,20 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
     await host.stop();
   });
 
+  it("answers the server's PING and refuses an oversized line with a reason instead of crashing", async () => {
+    const { host, chat } = setup({});
+    await host.connect("twitch");
+    const connection = [...server.connections].at(-1);
+    connection?.ws.send("PING :tmi.twitch.tv\r\n");
+    await server.waitFor((l) => l.startsWith("PONG"));
+    server.publish("dallas", privmsgLine("dallas", "12345678", "99999999-0000-4000-8000-000000000001", "x".repeat(10_001)));
+    server.publish("dallas", privmsgLine("dallas", "12345678", "99999999-0000-4000-8000-000000000002", "still alive"));
+    await until(() => (chat.length >= 1 ? true : undefined), "the next message");
+    expect(chat.map((e) => e.message)).toEqual(["still alive"]);
+    expect(host.health()[0]?.counters).toMatchObject({ chat: 1, rejected: 1 });
+    await host.stop();
+  });
+
   it("fails clearly when Twitch refuses the chat login", async () => {
     const { host } = setup({ username: "ovationbot", token: "oauth:bad-token" });
     await expect(host.connect("twitch")).rejects.toMatchObject({ code: "OVATION_ERR_PLUGIN_FAILED" });
