@@ -61,6 +61,8 @@ interface Job {
   readonly resolve: (output: string) => void;
   readonly reject: (error: Error) => void;
   reloads: number;
+  /** Times the sandbox process died with this render in flight. */
+  crashes: number;
 }
 
 const codeOf = new WeakMap<CompiledTemplate, string>();
@@ -90,6 +92,8 @@ export class TemplateSandbox {
   private readonly logger: TemplateSandboxOptions["logger"];
   private process: SandboxProcess | null = null;
   private readonly queue: Job[] = [];
+  /** Renders in flight when the sandbox process died, re-sent one at a time. */
+  private readonly suspects: Job[] = [];
   private readonly inFlight = new Map<number, Job[]>();
   private readonly watchdogs = new Map<number, NodeJS.Timeout>();
   private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
@@ -176,6 +180,7 @@ export class TemplateSandbox {
         resolve,
         reject,
         reloads: 0,
+        crashes: 0,
       });
     });
   }
@@ -185,7 +190,7 @@ export class TemplateSandbox {
     if (this.closed) return;
     this.closed = true;
     const error = new TemplateRenderError("closed", "The template sandbox was closed before the render finished");
-    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     this.inFlight.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
@@ -206,7 +211,8 @@ export class TemplateSandbox {
 
   /** Refs the sandbox process's handles while work is pending (changed only on transitions). */
   private updateBusy(): void {
-    const busy = this.queue.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0;
+    const busy =
+      this.queue.length > 0 || this.suspects.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0;
     if (busy === this.busy || !this.process) return;
     this.busy = busy;
     this.process.setBusy(busy);
@@ -225,31 +231,44 @@ export class TemplateSandbox {
     return process;
   }
 
+  /**
+   * Sends queued renders. Renders that were in flight when the sandbox process died are
+   * quarantined: each is re-sent alone, with nothing else in flight, so a template that kills the
+   * process takes only itself down the second time.
+   */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.closed || this.queue.length === 0) return;
+    if (this.closed || (this.queue.length === 0 && this.suspects.length === 0)) return;
     const process = this.ensureProcess();
+    if (this.suspects.length > 0) {
+      if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1));
+      this.updateBusy();
+      return;
+    }
     const maxInFlight = this.limits.poolSize * 2;
     while (this.queue.length > 0 && this.inFlight.size < maxInFlight) {
-      const jobs = this.queue.splice(0, MAX_BATCH_ITEMS);
-      const tids = [...new Set(jobs.map((job) => job.template.id))];
-      const fresh = tids.filter((tid) => !this.childCodes.has(tid));
-      const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
-      for (const tid of define) {
-        const job = jobs.find((candidate) => candidate.template.id === tid) as Job;
-        process.write(`d\t${tid}\t${JSON.stringify(job.code)}`);
-        this.childCodes.set(tid, true);
-      }
-      const items = jobs.map(
-        (job) =>
-          `[${job.rid},"${job.template.id}",${job.seed},${job.now},${job.results.length === 0 ? "[]" : JSON.stringify(job.results)},${job.variables}]`,
-      );
-      const batchId = this.nextBatchId++;
-      this.inFlight.set(batchId, jobs);
-      this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
-      process.write(`r\t${batchId}\t${tids.join(",")}\t[${items.join(",")}]`);
+      this.send(process, this.queue.splice(0, MAX_BATCH_ITEMS));
     }
     this.updateBusy();
+  }
+
+  private send(process: SandboxProcess, jobs: Job[]): void {
+    const tids = [...new Set(jobs.map((job) => job.template.id))];
+    const fresh = tids.filter((tid) => !this.childCodes.has(tid));
+    const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
+    for (const tid of define) {
+      const job = jobs.find((candidate) => candidate.template.id === tid) as Job;
+      process.write(`d\t${tid}\t${JSON.stringify(job.code)}`);
+      this.childCodes.set(tid, true);
+    }
+    const items = jobs.map(
+      (job) =>
+        `[${job.rid},"${job.template.id}",${job.seed},${job.now},${job.results.length === 0 ? "[]" : JSON.stringify(job.results)},${job.variables}]`,
+    );
+    const batchId = this.nextBatchId++;
+    this.inFlight.set(batchId, jobs);
+    this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
+    process.write(`r\t${batchId}\t${tids.join(",")}\t[${items.join(",")}]`);
   }
 
   /**
@@ -284,7 +303,7 @@ export class TemplateSandbox {
     for (const job of byId.values()) {
       job.reject(new TemplateRenderError("runtime", "The template sandbox returned no result for this render"));
     }
-    if (this.queue.length > 0 && !this.flushScheduled) {
+    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
@@ -398,7 +417,12 @@ export class TemplateSandbox {
       "The template sandbox process stopped during this render (a template probably exhausted its memory); it has been restarted",
       { details: { code, signal } },
     );
-    for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
+    for (const jobs of this.inFlight.values()) {
+      for (const job of jobs) {
+        if (job.crashes++ === 0) this.suspects.push(job);
+        else job.reject(error);
+      }
+    }
     const hadWork = this.inFlight.size > 0;
     this.inFlight.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
@@ -406,9 +430,9 @@ export class TemplateSandbox {
     if (hadWork) this.startsWithoutProgress++;
     if (this.startsWithoutProgress >= MAX_STARTS_WITHOUT_PROGRESS) {
       this.startsWithoutProgress = 0;
-      for (const job of this.queue.splice(0)) job.reject(error);
+      for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
     }
-    if (this.queue.length > 0 && !this.flushScheduled) {
+    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }

@@ -64,7 +64,7 @@ describe("sandbox limits", () => {
     }
   });
 
-  it("fails renders in flight when the sandbox process dies and starts a new one", async () => {
+  it("starts a new sandbox process when it dies; the renders in flight end with a clear outcome", async () => {
     await sandbox.render(sandbox.compile("warm {{ 1 }}"), vars, recordingFunctions());
     const pid = sandbox.sandboxPid as number;
     expect(pid).toBeGreaterThan(0);

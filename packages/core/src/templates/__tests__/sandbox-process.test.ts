@@ -15,11 +15,57 @@ describe("the sandbox process", () => {
       expect(await sandbox.render(sandbox.compile("a{{ 1 }}"), vars, recordingFunctions())).toBe("a1");
       const pid = sandbox.sandboxPid as number;
       process.kill(pid, "SIGSTOP");
-      await expect(sandbox.render(sandbox.compile("b{{ 2 }}"), vars, recordingFunctions())).rejects.toMatchObject({
-        code: "OVATION_ERR_TEMPLATE_SANDBOX_CRASHED",
-      });
-      expect(await sandbox.render(sandbox.compile("c{{ 3 }}"), vars, recordingFunctions())).toBe("c3");
+      // The watchdog kills the frozen process; the render in flight is re-run in a new one.
+      expect(await sandbox.render(sandbox.compile("b{{ 2 }}"), vars, recordingFunctions())).toBe("b2");
       expect(sandbox.sandboxPid).not.toBe(pid);
+      expect(sandbox.restartCount).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("re-runs the renders in flight when the process dies, each alone", async () => {
+    const sandbox = new TemplateSandbox();
+    try {
+      const vars = variables(["!cmd", "x"]);
+      const ordinary = sandbox.compile("fine {{ args[1] }}");
+      expect(await sandbox.render(ordinary, vars, recordingFunctions())).toBe("fine x");
+      const pid = sandbox.sandboxPid as number;
+      process.kill(pid, "SIGSTOP");
+      const renders = Array.from({ length: 30 }, () => sandbox.render(ordinary, vars, recordingFunctions()));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.kill(pid, "SIGKILL");
+      expect(await Promise.all(renders)).toEqual(Array.from({ length: 30 }, () => "fine x"));
+      expect(sandbox.restartCount).toBe(1);
+
+      expect(await sandbox.render(ordinary, vars, recordingFunctions())).toBe("fine x");
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("fails a render that was in flight through two deaths of the process; its neighbours render", async () => {
+    const sandbox = new TemplateSandbox({ timeoutMs: 60_000 });
+    try {
+      const vars = variables(["!cmd", "x"]);
+      const ordinary = sandbox.compile("fine {{ args[1] }}");
+      const spinner = sandbox.compile(
+        "{% for i in range(0, 10000) %}{% for j in range(0, 10000) %}{% endfor %}{% endfor %}",
+      );
+      expect(await sandbox.render(ordinary, vars, recordingFunctions())).toBe("fine x");
+      const firstPid = sandbox.sandboxPid as number;
+      process.kill(firstPid, "SIGSTOP");
+      const renders = Array.from({ length: 10 }, () => sandbox.render(ordinary, vars, recordingFunctions()));
+      const doomed = sandbox.render(spinner, vars, recordingFunctions());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.kill(firstPid, "SIGKILL");
+      // Re-run one at a time in order: the ordinary renders finish, then the spinner runs alone.
+      expect(await Promise.all(renders)).toEqual(Array.from({ length: 10 }, () => "fine x"));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      process.kill(sandbox.sandboxPid as number, "SIGKILL");
+      await expect(doomed).rejects.toMatchObject({ code: "OVATION_ERR_TEMPLATE_SANDBOX_CRASHED" });
+      expect(await sandbox.render(ordinary, vars, recordingFunctions())).toBe("fine x");
+      expect(sandbox.restartCount).toBe(2);
     } finally {
       await sandbox.close();
     }
