@@ -19,7 +19,7 @@ import {
   type Condition,
 } from "@ovation/core";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 const PLATFORMS = ["twitch", "youtube", "kick", "tiktok"] as const;
 
 function rng(seed: number): () => number {
