@@ -17,6 +17,7 @@ import type { ElevatedAccessTokenView } from "./eat/service.js";
 import { IdentityError } from "./errors.js";
 import { apiRoutes } from "./http/api-routes.js";
 import { BearerAuthenticator } from "./http/auth.js";
+import { allowRegisteredOrigins } from "./http/cors.js";
 import type { ForeignTokenVerifier } from "./http/auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
@@ -150,6 +151,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
       app.setErrorHandler(errorHandler(logger));
       await app.register(async (api) => {
         api.setErrorHandler(errorHandler(logger));
+        allowRegisteredOrigins(api, clients);
         await apiRoutes(api, ctx);
         await securityRoutes(api, ctx);
       });

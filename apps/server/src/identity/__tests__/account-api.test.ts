@@ -189,6 +189,25 @@ describe("identity API: @me, connections, email, password, tokens, deletion", ()
     expect(h.identity.validateEat(user.id, eat)).toBeNull();
   });
 
+  it("allows browser apps of registered clients to call the API (CORS), and no other origin", async () => {
+    await h.client({ public: true, redirectUris: ["https://spa.example.com/callback"] });
+    const preflight = await fetch(`${h.base}/api/users/@me`, {
+      method: "OPTIONS",
+      headers: { origin: "https://spa.example.com", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://spa.example.com");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Elevated-Access-Token");
+    const call = await fetch(`${h.base}/api/users/@me`, { headers: { origin: "https://spa.example.com", authorization: `Bearer ${dana.token}` } });
+    expect(call.status).toBe(200);
+    expect(call.headers.get("access-control-allow-origin")).toBe("https://spa.example.com");
+    const evil = await fetch(`${h.base}/api/users/@me`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+    const evilCall = await fetch(`${h.base}/api/users/@me`, { headers: { origin: "https://evil.example", authorization: `Bearer ${dana.token}` } });
+    expect(evilCall.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("answers malformed JSON with a 400 that names the problem", async () => {
     const response = await fetch(`${h.base}/api/eat/verify-code`, { method: "POST", headers: { authorization: `Bearer ${dana.token}`, "content-type": "application/json" }, body: "{nope" });
     expect(response.status).toBe(400);

@@ -31,7 +31,7 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     expect(doc.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]));
   });
 
-  it("runs authorization code + PKCE for a public client, then refresh, introspection-free revocation", async () => {
+  it("runs authorization code + PKCE for a public client, then refresh (rotating) and revocation", async () => {
     const client = await h.client({ public: true, redirectUris: [REDIRECT] });
     expect(client.client_secret).toBeNull();
     const config = await discover(h.base, client.client_id, null);

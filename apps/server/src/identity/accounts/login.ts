@@ -1,6 +1,7 @@
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
-import { verifyPassword } from "./passwords.js";
+import { randomSecret } from "../secrets.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
 
 /** Failed sign-ins allowed per email address within the window before it is locked for the window. */
 export const LOGIN_LIMIT = Object.freeze({ failures: 10, windowMs: 15 * 60 * 1000 });
@@ -41,7 +42,8 @@ export class LoginThrottle {
 /** The outcome of an email + password (+ TOTP) sign-in. */
 export type LoginOutcome = { ok: true; user: UserRecord } | { ok: false; message: string; status: 401 | 422 | 429 };
 
-const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$0pZbR4Vq8pN3Jc5vD1x7gQ1j8Yt1r2u0a0vW3k2m7cE";
+// Unknown addresses are checked against a real hash, so they take as long as wrong passwords.
+let dummyHash: Promise<string> | undefined;
 
 /** Checks a local sign-in; wrong email and wrong password answer alike. */
 export async function signInWithPassword(
@@ -53,7 +55,8 @@ export async function signInWithPassword(
   if (key.length === 0 || input.password.length === 0) return { ok: false, status: 422, message: "Enter your email address and password." };
   if (throttle.locked(key)) return { ok: false, status: 429, message: "Too many failed sign-ins. Try again in 15 minutes." };
   const user = ctx.users.findByEmail(key);
-  const passwordOk = await verifyPassword(user?.password_hash ?? DUMMY_HASH, input.password);
+  dummyHash ??= hashPassword(randomSecret(16));
+  const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
   if (!user || user.password_hash === null || !passwordOk) {
     throttle.fail(key);
     return { ok: false, status: 401, message: "These credentials do not match our records." };
