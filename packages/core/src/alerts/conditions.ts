@@ -41,15 +41,25 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
   const issues: ConditionIssue[] = [];
   let nodes = 0;
   const L = ALERT_LIMITS;
-  const walk = (node: unknown, path: (string | number)[], depth: number): void => {
-    if (issues.length >= 20) return;
+  const depthIssue = (path: (string | number)[]): ConditionIssue => ({
+    path,
+    rule: "depth",
+    message: `a condition may be nested at most ${L.conditionDepth} levels deep`,
+  });
+  // `depth` counts operations; `nesting` counts arrays too, so `[[[[...]]]]` cannot recurse unbounded.
+  const walk = (node: unknown, path: (string | number)[], depth: number, nesting = depth): void => {
+    if (issues.length >= 20 || nodes > L.conditionNodes) return;
     nodes++;
-    if (nodes === L.conditionNodes + 1) {
+    if (nodes > L.conditionNodes) {
       issues.push({ path, rule: "size", message: `a condition may hold at most ${L.conditionNodes} operators and values` });
       return;
     }
+    if (nesting > 3 * L.conditionDepth) {
+      issues.push(depthIssue(path));
+      return;
+    }
     if (depth > L.conditionDepth && node !== null && typeof node === "object" && !Array.isArray(node)) {
-      issues.push({ path, rule: "depth", message: `a condition may be nested at most ${L.conditionDepth} levels deep` });
+      issues.push(depthIssue(path));
       return;
     }
     if (node === null || typeof node === "boolean") return;
@@ -63,7 +73,7 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
       return;
     }
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, [...path, index], depth));
+      node.forEach((item, index) => walk(item, [...path, index], depth, nesting + 1));
       return;
     }
     if (typeof node !== "object") {
@@ -89,7 +99,7 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
       checkVar(args, [...path, "var"]);
       return;
     }
-    walk(args, [...path, operator], depth + 1);
+    walk(args, [...path, operator], depth + 1, nesting + 1);
   };
   const checkVar = (args: unknown, path: (string | number)[]): void => {
     const isPath = (v: unknown): boolean =>

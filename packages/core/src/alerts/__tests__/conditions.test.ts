@@ -129,6 +129,14 @@ describe("condition validation at save time", () => {
     expect(conditionIssues(wide).map((i) => i.rule)).toContain("size");
   });
 
+  it("stops on hostile nesting of arrays without deep recursion", () => {
+    let nested: unknown = 1;
+    for (let i = 0; i < 100_000; i++) nested = [nested];
+    const issues = conditionIssues({ or: nested });
+    expect(issues.map((i) => i.rule)).toEqual(["depth"]);
+    expect(conditionSchema.safeParse({ or: nested }).success).toBe(false);
+  });
+
   it("checks var, object shape and literals", () => {
     expect(conditionIssues({ var: { x: 1 } })[0]?.rule).toBe("shape");
     expect(conditionIssues({ "===": [1, 2], "!==": [1, 2] })[0]?.rule).toBe("shape");
