@@ -156,7 +156,7 @@ function applyTwigTruthiness(root: NjNode): void {
   });
 }
 
-function toSyntaxError(error: unknown): TemplateSyntaxError {
+function toSyntaxError(error: unknown, source: string): TemplateSyntaxError {
   if (error instanceof TemplateSyntaxError) return error;
   if (error instanceof RangeError) {
     return new TemplateSyntaxError("template is nested too deeply", 1, 1, { cause: error });
@@ -164,7 +164,12 @@ function toSyntaxError(error: unknown): TemplateSyntaxError {
   const nj = error as NjTemplateError;
   const raw = typeof nj?.message === "string" ? nj.message : String(error);
   const message = raw.replace(/^[a-zA-Z]+: /, "").replace(/^Template render error: /, "");
-  return new TemplateSyntaxError(message, nj?.lineno ?? 1, nj?.colno ?? 1, { cause: error });
+  if (nj?.lineno !== undefined && nj.colno !== undefined) {
+    return new TemplateSyntaxError(message, nj.lineno, nj.colno, { cause: error });
+  }
+  // nunjucks gives no position when the source ends early: point at its end.
+  const lines = source.split("\n");
+  return new TemplateSyntaxError(message, lines.length, (lines.at(-1)?.length ?? 0) + 1, { cause: error });
 }
 
 /**
@@ -189,7 +194,7 @@ export function compileTwig(source: string): CompiledTwig {
     compiler.compile(njTransformer.transform(ast, []));
     return { code: compiler.getCode(), functions: [...functions].sort() };
   } catch (error) {
-    throw toSyntaxError(error);
+    throw toSyntaxError(error, source);
   }
 }
 

@@ -29,8 +29,10 @@ describe("Twig syntax is checked when a command is saved", () => {
     expect(error.column).toBe(6);
   });
 
-  it("reports an if that is never closed", () => {
-    expect(syntaxError("{% if x %}yes").message).toMatch(/endif/);
+  it("reports an if that is never closed at the end of the source", () => {
+    const error = syntaxError("{% if x %}\nyes");
+    expect(error.message).toMatch(/endif/);
+    expect([error.line, error.column]).toEqual([2, 4]);
   });
 
   it("refuses include, import and extends with a message naming the tag", () => {
