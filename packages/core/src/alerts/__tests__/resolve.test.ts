@@ -148,6 +148,28 @@ describe("resolveAlert", () => {
     }
   });
 
+  it("handles more candidate variations than one compiled mask holds", () => {
+    const variations = Array.from({ length: 130 }, (_, i) => ({
+      name: `v${i}`,
+      conditions: i % 2 === 0 ? { ">=": [{ var: "amount" }, i] } : { "===": [{ var: "type" }, "cheer"] },
+      overrides: { display_time: 1000 + i },
+    }));
+    const set: AlertSetInput = {
+      id: 1, version: 4, user_id: 1, active: true,
+      defaults: [{ platform: "twitch", type: "cheer", name: "Cheer", enabled: true }, { platform: "twitch", type: "raid", name: "Raid", enabled: true }],
+      variations,
+    };
+    for (const amount of [0, 1, 64, 100, 129, 500]) {
+      const a = { type: "cheer", platform: "twitch", data: { amount }, random: 1 };
+      expect(resolveAlert(set, a)).toEqual(naiveResolve(set, a));
+      const r = { type: "raid", platform: "twitch", data: { amount }, random: 1 };
+      expect(resolveAlert(set, r)).toEqual(naiveResolve(set, r));
+    }
+    const all = resolveAlert(set, { type: "cheer", platform: "twitch", data: { amount: 1000 }, random: 1 });
+    expect(!all.disabled && all.variations.length).toBe(130);
+    expect(!all.disabled && all.template.display_time).toBe(1129);
+  });
+
   it("results are frozen and reused for the same matched variations", () => {
     const set = buildDefaultAlertSet({ id: 3, user_id: 4 });
     const a = resolveAlert(set, { type: "cheer", platform: "twitch", data: { amount: 1 }, random: 1 });
