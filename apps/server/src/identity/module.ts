@@ -21,6 +21,7 @@ import { allowRegisteredOrigins } from "./http/cors.js";
 import type { ForeignTokenVerifier } from "./http/auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
+import { loadOrCreateKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
@@ -97,6 +98,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const logger = options.logger.child({ module: "identity" });
   const store = await IdentityStore.open(options.dataDir);
   const clients = new ClientRegistry(options.dataDir);
+  const keys = loadOrCreateKeys(options.dataDir);
   const lifetimes: IdentityLifetimes = { ...env.lifetimes, ...options.lifetimes };
   const configured = options.idUrl ?? env.idUrl;
   const mailer = createMailer({ smtpUrl: options.smtpUrl ?? env.smtpUrl, from: env.mailFrom, logger });
@@ -113,7 +115,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
+    provider ??= createOAuthProvider({ idBase: idBase(), store, keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
     return provider;
   };
 

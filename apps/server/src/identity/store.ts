@@ -1,5 +1,3 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import type { JsonWebKey } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
@@ -114,9 +112,6 @@ export interface PlatformStateRecord {
 /** Everything the identity module keeps in its own lowdb file. */
 export interface IdentityData {
   version: 1;
-  cookie_keys: string[];
-  /** Private JWKs the authorization server signs ID tokens with (generated on first start). */
-  signing_keys: JsonWebKey[];
   oidc: Record<string, Record<string, OidcEntry>>;
   sessions: SessionRecord[];
   eat_codes: EatCodeRecord[];
@@ -131,8 +126,6 @@ export interface IdentityData {
 function emptyData(): IdentityData {
   return {
     version: 1,
-    cookie_keys: [randomBytes(32).toString("base64url")],
-    signing_keys: [],
     oidc: {},
     sessions: [],
     eat_codes: [],
@@ -195,11 +188,6 @@ export class IdentityStore {
       if (!Array.isArray(typed[key])) (typed as unknown as Record<string, unknown>)[key] = defaults[key];
     }
     if (typeof typed.oidc !== "object" || typed.oidc === null) typed.oidc = {};
-    if (!Array.isArray(typed.cookie_keys) || typed.cookie_keys.length === 0) typed.cookie_keys = defaults.cookie_keys;
-    if (!Array.isArray(typed.signing_keys) || typed.signing_keys.length === 0) {
-      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      typed.signing_keys = [{ ...privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256", kid: randomBytes(8).toString("hex") } as JsonWebKey];
-    }
     const store = new IdentityStore(db, path);
     await store.save();
     return store;

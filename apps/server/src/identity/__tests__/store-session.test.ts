@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { KEYS_FILE, loadOrCreateKeys } from "../keys.js";
 import { LowdbOidcAdapter } from "../oidc/adapter.js";
 import { ClientRegistry } from "../clients.js";
 import { SESSION_COOKIE, SessionService, readCookie } from "../session.js";
@@ -26,6 +27,18 @@ describe("identity store, oidc adapter and sessions", () => {
       await expect(IdentityStore.open(d)).rejects.toBeInstanceOf(IdentityStoreCorruptError);
       expect(await readFile(join(d, "identity.json"), "utf8")).toBe(content);
     }
+  });
+
+  it("creates the key file once, owner-readable only, and refuses a damaged one", async () => {
+    const d = await dir();
+    const first = loadOrCreateKeys(d);
+    expect(first.cookie_keys[0]?.length).toBeGreaterThanOrEqual(43);
+    expect(first.signing_keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+    expect((await stat(join(d, KEYS_FILE))).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateKeys(d)).toEqual(first);
+    await writeFile(join(d, KEYS_FILE), "{}");
+    expect(() => loadOrCreateKeys(d)).toThrow(/not an identity key file/);
+    expect(await readFile(join(d, KEYS_FILE), "utf8")).toBe("{}");
   });
 
   it("keeps artifacts under hashed ids, restores the id on find, expires and revokes by grant", async () => {

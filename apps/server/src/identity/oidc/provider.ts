@@ -5,6 +5,7 @@ import type { UsersRepository } from "../../store/users.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import type { IdentityLifetimes } from "../config.js";
+import type { IdentityKeys } from "../keys.js";
 import { escapeHtml } from "../pages/html.js";
 import { renderPage } from "../pages/layout.js";
 import { renderLoggedOut, renderLogout } from "../pages/logout.js";
@@ -36,6 +37,8 @@ export interface ProviderDeps {
   /** The identity host, without a trailing slash; the issuer is `<idBase>/oauth`. */
   idBase: string;
   store: IdentityStore;
+  /** Cookie and ID-token signing keys (`identity-keys.json`). */
+  keys: IdentityKeys;
   clients: ClientRegistry;
   users: UsersRepository;
   lifetimes: Readonly<IdentityLifetimes>;
@@ -58,9 +61,9 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
 
   const configuration: Configuration = {
     adapter: (name: string) => new LowdbOidcAdapter(name, store, clock, deps.clients),
-    jwks: { keys: store.data.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
+    jwks: { keys: deps.keys.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
-      keys: store.data.cookie_keys,
+      keys: deps.keys.cookie_keys,
       long: { httpOnly: true, sameSite: "lax", signed: true },
       short: { httpOnly: true, sameSite: "lax", signed: true },
       names: { session: "_ovation_oidc_session", interaction: "_ovation_interaction", resume: "_ovation_interaction_resume" },
