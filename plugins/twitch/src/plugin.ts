@@ -157,6 +157,8 @@ export class TwitchPlugin implements PlatformPlugin {
     }
     await this.#connectChat(context);
     if (this.#helix && (this.#options.eventsub?.enabled ?? true)) await this.#connectEventSub(context);
+    const unknown = [...this.#channels.values()].filter((c) => c.platform_id === "").map((c) => `#${c.username}`);
+    if (unknown.length > 0) context.setStatus("degraded", `unknown Twitch channel(s): ${unknown.join(", ")}`);
     logger.info({ channels: [...this.#channels.keys()], readOnly: this.readOnly }, "Twitch plugin connected");
   }
 

@@ -156,6 +156,31 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     expect(announcement?.token).toBe(fresh);
   });
 
+  it("reports a channel Twitch does not know, and serves the others", async () => {
+    eventsub = await FakeEventSubServer.start();
+    host = new PluginHost({ logger });
+    host.register(
+      new TwitchPlugin({
+        channels: [
+          { id: "owner-1", login: "dallas" },
+          { id: "owner-2", login: "ghost" },
+        ],
+        username: "ovationbot",
+        token: "good-token",
+        clientId: "client-1",
+        irc: { server: "127.0.0.1", port: irc.port, secure: false },
+        helixUrl: `${helix.base}/helix`,
+        eventsub: { enabled: true, url: eventsub.url },
+        joinTimeoutMs: 500,
+      }),
+    );
+    await host.connect("twitch");
+    expect(host.health()[0]).toMatchObject({ status: "degraded", detail: "unknown Twitch channel(s): #ghost" });
+    const session = eventsub.current.id;
+    const conditions = subscriptionPosts(session).map((c) => JSON.stringify((c.body as { condition: unknown }).condition));
+    expect(conditions.every((c) => c.includes("12345678"))).toBe(true);
+  });
+
   it("explains a refused token that cannot be refreshed", async () => {
     eventsub = await FakeEventSubServer.start();
     host = new PluginHost({ logger });

@@ -137,7 +137,10 @@ export class FakeIrcServer {
           if (!nick.startsWith("justinfan")) {
             this.#send(c, `@badge-info=;badges=;color=;display-name=${nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE #${channel}`);
           }
-          this.#send(c, `@emote-only=0;followers-only=-1;r9k=0;room-id=${this.#roomIds.get(channel) ?? "0"};slow=0;subs-only=0 :tmi.twitch.tv ROOMSTATE #${channel}`);
+          const roomId = this.#roomIds.get(channel);
+          // Twitch sends no ROOMSTATE for a channel that does not exist.
+          if (roomId === undefined) continue;
+          this.#send(c, `@emote-only=0;followers-only=-1;r9k=0;room-id=${roomId};slow=0;subs-only=0 :tmi.twitch.tv ROOMSTATE #${channel}`);
           c.joined.add(channel);
           const history = this.#history.get(channel) ?? [];
           const queued = this.#queued.get(channel) ?? [];
