@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { timestamp } from "../store/records.js";
 import { IdentityError } from "./errors.js";
 import { randomSecret, sha256Hex } from "./secrets.js";
 import type { OAuthClientRecord } from "./store.js";
@@ -96,7 +97,7 @@ export class ClientRegistry {
       secret_hash: secret === null ? null : sha256Hex(secret),
       redirect_uris,
       public: isPublic,
-      created_at: new Date().toISOString(),
+      created_at: timestamp(),
     };
     const clients = [...this.all(), record];
     mkdirSync(join(this.path, ".."), { recursive: true });

@@ -54,7 +54,7 @@ describe("Elevated Access Tokens", () => {
 
     const issued = await api(h.base, "/api/eat/verify-code", bob.token, { body: { code } });
     expect(issued.status).toBe(201);
-    expect(issued.body).toMatchObject({ user_id: bob.id, expires_at: new Date(clock() + 600_000).toISOString() });
+    expect(issued.body).toMatchObject({ user_id: bob.id, expires_at: new Date(clock() + 600_000).toISOString().replace(/Z$/, "000Z") });
     const eat = String(issued.body.token);
     expect(eat).toMatch(/^oveat_/);
     expect(JSON.stringify(h.identity.store.data.eats)).not.toContain(eat);

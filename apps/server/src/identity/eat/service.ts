@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { timestamp } from "../../store/records.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -18,7 +19,10 @@ export const EAT_CODE_RULES = Object.freeze({
 export const EAT_PREFIX = "oveat_";
 const EAT_SHAPE = /^oveat_([0-9a-f-]{36})_([A-Za-z0-9_-]{43})$/;
 
-/** The public view of an EAT: what verify-code returns (plus the raw `token`, that once) and verify echoes. */
+/**
+ * The public view of an EAT: what verify-code returns (plus the raw `token`, that once) and verify
+ * echoes. Timestamps are ISO 8601 UTC with six fractional digits, like the rest of the API.
+ */
 export interface ElevatedAccessTokenView {
   id: string;
   user_id: number;
@@ -30,8 +34,8 @@ function view(record: EatRecord): ElevatedAccessTokenView {
   return {
     id: record.id,
     user_id: record.user_id,
-    created_at: new Date(record.created_at).toISOString(),
-    expires_at: new Date(record.expires_at).toISOString(),
+    created_at: timestamp(new Date(record.created_at)),
+    expires_at: timestamp(new Date(record.expires_at)),
   };
 }
 
@@ -73,7 +77,7 @@ export class EatService {
       subject: "Your Ovation verification code",
       text: `Hello ${user.name},\n\nyour verification code is: ${code}\n\nIt is valid for ${minutes} minutes and can be used once. If you did not ask for it, someone may be using your account: change your password.\n`,
     });
-    return { expires_at: new Date(expiresAt).toISOString(), sent_to: maskEmail(user.email) };
+    return { expires_at: timestamp(new Date(expiresAt)), sent_to: maskEmail(user.email) };
   }
 
   /** Redeems a code for a new EAT; the raw token is in the result once and never stored. */

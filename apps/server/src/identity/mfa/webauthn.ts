@@ -1,5 +1,6 @@
 import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { timestamp } from "../../store/records.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
 import type { IdentityStore, WebAuthnCredentialRecord } from "../store.js";
@@ -16,7 +17,7 @@ export interface WebAuthnKeyView {
 }
 
 function view(record: WebAuthnCredentialRecord): WebAuthnKeyView {
-  return { id: record.id, name: record.name, transports: record.transports, created_at: new Date(record.created_at).toISOString() };
+  return { id: record.id, name: record.name, transports: record.transports, created_at: timestamp(new Date(record.created_at)) };
 }
 
 /**
