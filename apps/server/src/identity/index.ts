@@ -12,6 +12,8 @@ export { IdentityStore } from "./store.js";
 export { loadIdentityEnv, DEFAULT_LIFETIMES } from "./config.js";
 export type { IdentityEnvConfig, IdentityLifetimes } from "./config.js";
 export { createEatValidator } from "./eat/remote.js";
+export { IntrospectionTokenVerifier } from "./oidc/introspection-verifier.js";
+export type { IntrospectionVerifierOptions } from "./oidc/introspection-verifier.js";
 export type { EatValidator } from "./eat/remote.js";
 export { EAT_HEADER } from "./eat/guard.js";
 export type { ElevatedAccessTokenView } from "./eat/service.js";

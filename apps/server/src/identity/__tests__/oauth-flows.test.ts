@@ -63,6 +63,8 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     expect(me.body).toMatchObject({ id: alice.id, name: "alice", email: "alice@example.com", has_password: true });
     expect(me.body).not.toHaveProperty("password_hash");
 
+    expect((await api(h.base, "/api/users/@me", tokens.refresh_token ?? "")).status).toBe(401);
+    expect(await h.identity.tokenVerifier.verify(tokens.refresh_token ?? "")).toBeNull();
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token ?? "");
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
