@@ -3,6 +3,7 @@
 // emits what it is POSTed, between the same two processes (this one and a server child), measured
 // the same way. Then the server's memory per connected browser source.
 import { fork } from "node:child_process";
+import { loadavg } from "node:os";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { io as connectClient } from "socket.io-client";
@@ -23,7 +24,7 @@ interface Ready {
 
 function startServer(kind: "ovation" | "bare"): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(new URL("./latency-server.ts", import.meta.url)), [kind], {
-    execArgv: ["--no-node-snapshot", "--expose-gc", "--import", "tsx"],
+    execArgv: ["--no-node-snapshot", "--expose-gc", "--import", "tsx", ...(process.env["BENCH_SERVER_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SERVER_PROF"]}`] : [])],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -114,7 +115,7 @@ const ms = (v: number) => `${v.toFixed(2)} ms`;
 
 const ovation = await startServer("ovation");
 const bare = await startServer("bare");
-console.log(`latency POST -> notifysub handler, ${RATE} alerts/s, ${PHASE_MS} ms per phase (after ${WARMUP} warm-up alerts)`);
+console.log(`latency POST -> notifysub handler, ${RATE} alerts/s, ${PHASE_MS} ms per phase (after ${WARMUP} warm-up alerts); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 console.log("clients | floor p50 | floor p99 | ovation p50 | ovation p99 | target p99 <= 2*floor+2ms");
 for (const n of SIZES) {
   const floor = await phase("bare", bare.ready, n);
@@ -125,12 +126,14 @@ for (const n of SIZES) {
 }
 
 const MEMORY_CLIENTS = 1000;
+await new Promise((r) => setTimeout(r, 2000));
 for (const [name, server] of [["ovation", ovation], ["bare socket.io", bare]] as const) {
   const before = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
   const sockets = await connectClients(server.ready, MEMORY_CLIENTS, () => undefined);
   await new Promise((r) => setTimeout(r, 500));
   const after = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
   for (const s of sockets) s.close();
+  await new Promise((r) => setTimeout(r, 1000));
   console.log(
     `memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected): heap ${((after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB`,
   );

@@ -10,6 +10,9 @@ import type { StoreData } from "./records.js";
 
 /** File name of the store inside the data directory. */
 export const STORE_FILE = "ovation.json";
+/** Shortest time between the starts of two writes of the store file. */
+export const WRITE_INTERVAL_MS = 20;
+
 /** File name of the lock that keeps two servers off one data directory. */
 export const LOCK_FILE = "ovation.lock";
 
@@ -75,15 +78,20 @@ function acquireLock(dataDir: string): string {
 /**
  * The embedded store: one lowdb JSON file in the data directory, held by one process at a time.
  * Mutations are synchronous on the in-memory document (so they are serialised by construction);
- * the file is written atomically (lowdb/steno: temp file + rename), coalesced to one write per
- * tick. `update` returns once memory is changed; `persisted()` resolves once it is on disk.
+ * the file is written atomically (lowdb/steno: temp file + rename), at most one write started every
+ * WRITE_INTERVAL_MS, each covering every change made before it. `update` returns once memory is
+ * changed; `persisted()` resolves once that change is on disk.
  */
 export class Store {
   readonly #db: Low<StoreData>;
   readonly #lockPath: string;
   readonly #logger: Logger | undefined;
-  #scheduled: Promise<void> | null = null;
-  #lastWrite: Promise<void> = Promise.resolve();
+  /** Bumped by every change; a write covers the generation it started with. */
+  #generation = 0;
+  #writtenGeneration = 0;
+  #lastWriteStart = 0;
+  #writing: Promise<void> | null = null;
+  #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
 
   private constructor(db: Low<StoreData>, lockPath: string, logger: Logger | undefined) {
@@ -149,23 +157,45 @@ export class Store {
   }
 
   #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
-        this.#scheduled = null;
-        const write = this.#db.write();
-        this.#lastWrite = write.catch((error: unknown) => {
-          this.#logger?.error({ err: error }, "store write failed");
-        });
-        write.then(resolve, reject);
-      });
-    });
+    this.#generation++;
+    this.#writing ??= this.#writeLoop();
   }
 
-  /** Resolves once every change made so far is written to disk. */
-  async persisted(): Promise<void> {
-    if (this.#scheduled) await this.#scheduled;
-    else await this.#lastWrite;
+  /**
+   * Writes until the file holds the latest generation. Serialising the document costs CPU, so
+   * writes start at most every WRITE_INTERVAL_MS: changes made meanwhile share one write.
+   */
+  async #writeLoop(): Promise<void> {
+    try {
+      while (this.#writtenGeneration < this.#generation) {
+        const wait = this.#lastWriteStart + WRITE_INTERVAL_MS - Date.now();
+        await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+        const generation = this.#generation;
+        this.#lastWriteStart = Date.now();
+        try {
+          await this.#db.write();
+        } catch (error) {
+          this.#logger?.error({ err: error }, "store write failed");
+          const failed = this.#waiters.filter((w) => w.generation <= generation);
+          this.#waiters = this.#waiters.filter((w) => w.generation > generation);
+          for (const w of failed) w.reject(error);
+          this.#writtenGeneration = generation;
+          continue;
+        }
+        this.#writtenGeneration = generation;
+        const done = this.#waiters.filter((w) => w.generation <= generation);
+        this.#waiters = this.#waiters.filter((w) => w.generation > generation);
+        for (const w of done) w.resolve();
+      }
+    } finally {
+      this.#writing = null;
+    }
+  }
+
+  /** Resolves once every change made so far is written to disk (rejects if that write failed). */
+  persisted(): Promise<void> {
+    if (this.#writtenGeneration >= this.#generation) return Promise.resolve();
+    return new Promise((resolve, reject) => this.#waiters.push({ generation: this.#generation, resolve, reject }));
   }
 
   /**
@@ -187,8 +217,11 @@ export class Store {
   /** Flushes pending writes and releases the data directory. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.persisted();
-    this.#closed = true;
-    rmSync(this.#lockPath, { force: true });
+    try {
+      await this.persisted();
+    } finally {
+      this.#closed = true;
+      rmSync(this.#lockPath, { force: true });
+    }
   }
 }
