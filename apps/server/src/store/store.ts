@@ -158,7 +158,7 @@ export class Store {
 
   #schedule(): void {
     this.#generation++;
-    this.#writing ??= this.#writeLoop();
+    if (this.#writing === null) this.#writing = this.#writeLoop();
   }
 
   /**
