@@ -54,6 +54,17 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.logLevel });
   const store = await Store.open(config.dataDir, { logger });
+  try {
+    return await assemble(options, store, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Everything of `buildApp` after the store is open (so a failure can release the store). */
+async function assemble(options: BuildAppOptions, store: Store, logger: Logger): Promise<OvationApp> {
+  const { config } = options;
   const repos = createRepositories(store);
 
   const app = Fastify({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildApp } from "../app.js";
 import type { OvationApp } from "../app.js";
-import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { bearer, seedUser, tempDataDir, testApp, testConfig } from "./helpers.js";
 
 const data = tempDataDir();
 let app: OvationApp;
@@ -74,5 +75,19 @@ describe("HTTP conventions", () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     for (let i = 0; i < 8; i++) expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+  });
+});
+
+describe("buildApp failures", () => {
+  test("a plugin that fails to register leaves the data directory usable", async () => {
+    const dir = tempDataDir();
+    const failing = async () => {
+      throw new Error("plugin failed");
+    };
+    await expect(buildApp({ config: testConfig(dir.dir), plugins: [failing] })).rejects.toThrow("plugin failed");
+    const next = await testApp(dir.dir);
+    expect((await next.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    await next.close();
+    dir.remove();
   });
 });
