@@ -32,6 +32,6 @@ export const ISOLATE_TEMPLATE_CACHE = 256;
 /** Compiled templates the sandbox process keeps (oldest evicted first; the host resends on need). */
 export const PROCESS_TEMPLATE_CACHE = 4_096;
 /** Renders sent to the sandbox process in one message. */
-export const MAX_BATCH_ITEMS = 256;
+export const MAX_BATCH_ITEMS = 64;
 /** A template-function call the host has not answered within this time fails the render. */
 export const FUNCTION_CALL_TIMEOUT_MS = 10_000;

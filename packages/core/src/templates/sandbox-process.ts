@@ -68,7 +68,7 @@ export class SandboxProcess {
 
   /** Sends one protocol line. */
   write(line: string): void {
-    if (!this.exited) this.child.stdin.write(`${line}\n`);
+    if (!this.exited) this.child.stdin.write(line.endsWith("\n") ? line : `${line}\n`);
   }
 
   /** Keeps the host's event loop alive only while renders are pending. */

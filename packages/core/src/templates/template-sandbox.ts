@@ -245,7 +245,7 @@ export class TemplateSandbox {
       this.updateBusy();
       return;
     }
-    const maxInFlight = this.limits.poolSize * 2;
+    const maxInFlight = this.limits.poolSize * 4;
     while (this.queue.length > 0 && this.inFlight.size < maxInFlight) {
       this.send(process, this.queue.splice(0, MAX_BATCH_ITEMS));
     }
@@ -261,15 +261,20 @@ export class TemplateSandbox {
       process.write(`d\t${tid}\t${JSON.stringify(job.code)}`);
       this.childCodes.set(tid, true);
     }
-    const items = jobs.map(
-      (job) =>
-        `[${job.rid},"${job.template.id}",${job.seed},${job.now},${job.results.length === 0 ? "[]" : JSON.stringify(job.results)},${job.variables}]`,
-    );
     const batchId = this.nextBatchId++;
+    // One flat string for the whole batch: the variables JSON is copied once, not once per concatenation.
+    const parts = [`r\t${batchId}\t${tids.join(",")}\t[`];
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i] as Job;
+      const results = job.results.length === 0 ? "[]" : JSON.stringify(job.results);
+      parts.push(`${i === 0 ? "" : ","}[${job.rid},"${job.template.id}",${job.seed},${job.now},${results},`, job.variables, "]");
+    }
+    parts.push("]\n");
     this.inFlight.set(batchId, jobs);
     this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
-    process.write(`r\t${batchId}\t${tids.join(",")}\t[${items.join(",")}]`);
+    process.write(parts.join(""));
   }
+
 
   /**
    * The isolates enforce the limits; this is the backstop for a sandbox process that stops
