@@ -126,6 +126,7 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     const response = await fetch(url, { redirect: "manual" });
     expect(response.status).toBe(400);
     const page = await response.text();
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
     expect(page).toContain("Client authentication failed");
     expect(page).toMatch(/redirect_uri/);
   });

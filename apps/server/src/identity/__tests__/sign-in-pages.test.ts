@@ -37,8 +37,11 @@ describe("sign-in and consent pages in a real browser", () => {
       callback = route.request().url();
       await route.fulfill({ status: 200, contentType: "text/plain", body: "back in the app" });
     });
-    await page.goto(url.href);
+    const first = await page.goto(url.href);
     expect(await page.title()).toBe("Sign in · Ovation");
+    const headers = first?.headers() ?? {};
+    expect(headers["x-frame-options"]).toBe("DENY");
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(await page.getAttribute("html", "lang")).toBe("en");
 
     await page.getByLabel("Email address").fill("quinn@example.com");

@@ -7,6 +7,7 @@ import { connectionView, userView } from "../accounts/user-view.js";
 import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError, identityFieldError } from "../errors.js";
+import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { platformAuthorizationUrl } from "../platforms/routes.js";
 import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
@@ -77,7 +78,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const token = typeof request.query.token === "string" ? request.query.token : "";
     const user = token.length > 0 && token.length < 200 ? await confirmEmailChange(ctx, token) : null;
     const page = user ? renderMessage("Email confirmed", `${user.email ?? ""} is now the email address of your account.`) : renderMessage("Link expired", "This confirmation link is unknown or has expired. Ask for a new one.");
-    return reply.code(user ? 200 : 400).type("text/html; charset=utf-8").send(page);
+    return reply.code(user ? 200 : 400).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(page);
   });
 
   app.post("/api/users/@me/associate-password", async (request, reply) => {

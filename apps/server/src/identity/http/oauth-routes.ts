@@ -6,6 +6,7 @@ import { LoginThrottle, signInWithPassword } from "../accounts/login.js";
 import type { IdentityContext } from "../context.js";
 import { apiResource } from "../oidc/provider.js";
 import { renderConsent } from "../pages/consent.js";
+import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { renderSignIn } from "../pages/sign-in.js";
 import { startPlatformLogin } from "../platforms/routes.js";
@@ -18,7 +19,7 @@ function field(body: unknown, name: string): string {
 }
 
 function html(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply.code(status).header("cache-control", "no-store").type("text/html; charset=utf-8").send(page);
+  return reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(page);
 }
 
 /** Finishes an interaction: oidc-provider answers the redirect on the raw response. */

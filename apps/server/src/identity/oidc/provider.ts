@@ -7,7 +7,7 @@ import type { Clock } from "../clock.js";
 import type { IdentityLifetimes } from "../config.js";
 import type { IdentityKeys } from "../keys.js";
 import { escapeHtml } from "../pages/html.js";
-import { renderPage } from "../pages/layout.js";
+import { PAGE_SECURITY_HEADERS, renderPage } from "../pages/layout.js";
 import { renderLoggedOut, renderLogout } from "../pages/logout.js";
 import { ALL_SCOPE_VALUES } from "../scopes.js";
 import { constantTimeEqual, sha256Hex } from "../secrets.js";
@@ -149,6 +149,10 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string): Promise<boolean> {
     return typeof this.clientSecret === "string" && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.response.is("html")) ctx.set({ ...PAGE_SECURITY_HEADERS });
+  });
   // Signing out of the authorization server also ends the identity session cookie.
   provider.on("end_session.success", (ctx: KoaContextWithOIDC) => {
     const raw = readCookie(ctx.get("cookie"), SESSION_COOKIE);

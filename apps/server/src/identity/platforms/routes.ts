@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
+import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { randomSecret, sha256Hex } from "../secrets.js";
 import { authorizationUrl, fetchPlatformProfile } from "./client.js";
@@ -47,7 +48,7 @@ export async function startPlatformLogin(
   input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null },
 ): Promise<FastifyReply> {
   if (!ctx.platforms.has(input.platform)) {
-    return reply.code(404).type("text/html; charset=utf-8").send(renderMessage("Unknown platform", `Sign-in with ${input.platform} is not configured on this server.`));
+    return reply.code(404).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(renderMessage("Unknown platform", `Sign-in with ${input.platform} is not configured on this server.`));
   }
   return reply.redirect(await platformAuthorizationUrl(ctx, input), 303);
 }
@@ -81,7 +82,7 @@ export function userForPlatformLogin(ctx: IdentityContext, platform: string, pro
 /** `/oauth/platform/:platform/callback` and the page that finishes a platform sign-in. */
 export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
   const page = (reply: FastifyReply, status: number, title: string, message: string) =>
-    reply.code(status).header("cache-control", "no-store").type("text/html; charset=utf-8").send(renderMessage(title, message));
+    reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(renderMessage(title, message));
 
   app.get<{ Params: { platform: string }; Querystring: Record<string, string | undefined> }>("/oauth/platform/:platform/callback", async (request, reply) => {
     const { platform } = request.params;
