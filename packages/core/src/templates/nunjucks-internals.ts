@@ -111,6 +111,9 @@ export const njLexer = require("nunjucks/src/lexer") as {
   TOKEN_LEFT_PAREN: string;
   TOKEN_RIGHT_PAREN: string;
   TOKEN_COMMA: string;
+  TOKEN_COLON: string;
+  TOKEN_VARIABLE_START: string;
+  TOKEN_VARIABLE_END: string;
   TOKEN_INT: string;
   TOKEN_FLOAT: string;
 };

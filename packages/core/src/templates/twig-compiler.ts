@@ -5,7 +5,7 @@ import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } f
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
 import type { TemplateFunctionName } from "./template-functions.js";
-import { ArrowFunctionNode, TruthyNode, TwigRangeNode, parseTwig } from "./twig-parser.js";
+import { ArrowFunctionNode, CoalesceNode, ElvisNode, TruthyNode, TwigRangeNode, parseTwig } from "./twig-parser.js";
 
 /** Templates longer than this are refused at compile time (a chat command is short). */
 export const MAX_TEMPLATE_SOURCE_LENGTH = 10_000;
@@ -44,7 +44,7 @@ const baseCompileExpression = (
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
-  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode];
+  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode];
 
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
@@ -79,6 +79,26 @@ class TwigCompiler extends Compiler {
     this._emit(") + runtime.twigString(");
     this.compile(nodeField(node, "right") as NjNode, frame);
     this._emit("))");
+  }
+
+  /** `a ?? b`; `b` is evaluated only when needed. */
+  compileTwigCoalesce(node: NjNode, frame: NjCompileFrame): void {
+    const value = this._tmpid();
+    this._emit(`(function(${value}) { return ${value} === undefined || ${value} === null ? (`);
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit(`) : ${value}; })(`);
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(")");
+  }
+
+  /** `a ?: b`; `b` is evaluated only when needed. */
+  compileTwigElvis(node: NjNode, frame: NjCompileFrame): void {
+    const value = this._tmpid();
+    this._emit(`(function(${value}) { return runtime.twigTruthy(${value}) ? ${value} : (`);
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit("); })(");
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(")");
   }
 
   compileTruthy(node: NjNode, frame: NjCompileFrame): void {

@@ -5,6 +5,10 @@ import { njLexer, njNodes, njParser } from "./nunjucks-internals.js";
 export const ArrowFunctionNode = njNodes.Node.extend("ArrowFunction", { fields: ["params", "body"] });
 /** `a..b`: Twig's inclusive range operator. */
 export const TwigRangeNode = njNodes.Node.extend("TwigRange", { fields: ["left", "right"] });
+/** `a ?? b`: `b` when `a` is undefined or null (Twig). */
+export const CoalesceNode = njNodes.Node.extend("TwigCoalesce", { fields: ["left", "right"] });
+/** `a ?: b`: `a` when it is truthy, else `b` (Twig). */
+export const ElvisNode = njNodes.Node.extend("TwigElvis", { fields: ["left", "right"] });
 /** A condition evaluated with Twig (PHP) truthiness: empty arrays, empty objects and "0" are false. */
 export const TruthyNode = njNodes.Node.extend("Truthy", { fields: ["target"] });
 
@@ -44,6 +48,19 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       if (withWhitespace || peeked.type !== njLexer.TOKEN_WHITESPACE) return peeked;
     }
     const tok = this.pull(withWhitespace === true);
+    if (tok && tok.type === njLexer.TOKEN_SYMBOL && tok.value.includes("?") && !/^\?\??$/.test(tok.value)) {
+      // `?` is not a delimiter for the nunjucks lexer: `a?'x':b` arrives as one symbol. Split it at
+      // the question marks and lex each piece again.
+      const parts: NjToken[] = [];
+      let colno = tok.colno;
+      for (const piece of tok.value.split(/(\?\??)/).filter((part) => part !== "")) {
+        if (piece.startsWith("?")) parts.push({ ...tok, value: piece, colno });
+        else parts.push(...relex(piece, tok.lineno, colno));
+        colno += piece.length;
+      }
+      this.ahead.unshift(...parts.slice(1));
+      return parts[0] as NjToken;
+    }
     if (tok && isOp(tok, "=")) {
       const next = this.pull(true);
       if (isOp(next, ">")) return { ...tok, value: "=>" };
@@ -130,6 +147,35 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     return new ArrowFunctionNode(at.lineno, at.colno, new njNodes.NodeList(at.lineno, at.colno, params), body);
   }
 
+  /**
+   * Twig's lowest-precedence operators on top of nunjucks' expressions: `a ?? b`, `a ?: b` and
+   * `cond ? a : b` (right-associative). Write them with spaces or without; both lex.
+   */
+  override parseExpression(): NjNode {
+    const node = super.parseExpression();
+    const tok = this.peekToken();
+    if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) return node;
+    if (tok.value === "??") {
+      this.nextToken();
+      return new CoalesceNode(tok.lineno, tok.colno, node, this.parseExpression());
+    }
+    if (tok.value === "?") {
+      this.nextToken();
+      const next = this.peekToken();
+      if (next && next.type === njLexer.TOKEN_COLON) {
+        this.nextToken();
+        return new ElvisNode(tok.lineno, tok.colno, node, this.parseExpression());
+      }
+      const body = this.parseExpression();
+      const colon = this.nextToken();
+      if (!colon || colon.type !== njLexer.TOKEN_COLON) {
+        this.fail("expected : in the ?: operator", colon?.lineno ?? tok.lineno, colon?.colno ?? tok.colno);
+      }
+      return new njNodes.InlineIf(tok.lineno, tok.colno, node, body, this.parseExpression());
+    }
+    return node;
+  }
+
   /** `a..b` binds looser than `~` and arithmetic, tighter than comparisons (as in Twig). */
   parseConcat(): NjNode {
     const base = njParser.Parser.prototype as unknown as { parseConcat(this: TwigParser): NjNode };
@@ -142,6 +188,17 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     }
     return left;
   }
+}
+
+/** The expression tokens of `piece` (lexed inside `{{ }}`), placed at `lineno`/`colno`. */
+function relex(piece: string, lineno: number, colno: number): NjToken[] {
+  const tokenizer = njLexer.lex(`{{${piece}}}`, {});
+  const out: NjToken[] = [];
+  for (let tok = tokenizer.nextToken(); tok; tok = tokenizer.nextToken()) {
+    if (tok.type === njLexer.TOKEN_VARIABLE_START || tok.type === njLexer.TOKEN_VARIABLE_END) continue;
+    out.push({ ...tok, lineno, colno: colno + tok.colno - 2 });
+  }
+  return out;
 }
 
 /** Parses Twig-syntax template source into a nunjucks AST (throws the nunjucks TemplateError). */
