@@ -12,7 +12,7 @@ import type { Socket } from "socket.io-client";
 const RATE = 200;
 const WARMUP = 40;
 const PHASE_MS = Number(process.env["BENCH_PHASE_MS"] ?? 2500);
-const SIZES = [1, 100, 1000];
+const SIZES = (process.env["BENCH_SIZES"] ?? "1,100,1000").split(",").map(Number);
 
 interface Ready {
   type: "ready";
