@@ -88,6 +88,26 @@ export const ISOLATE_BOOTSTRAP = String.raw`
     for (var i = start; s > 0 ? i <= end : i >= end; i += s) out.push(i);
     return out;
   }
+  var regexCache = new Map();
+  function twigRegex(source) {
+    var cached = regexCache.get(source);
+    if (cached) return cached;
+    var delimiter = source.charAt(0), closing = { "(": ")", "{": "}", "[": "]", "<": ">" }[delimiter] || delimiter;
+    var end = source.lastIndexOf(closing);
+    if (source.length < 2 || /[a-zA-Z0-9\\\s]/.test(delimiter) || end < 1) throw new SyntaxError("matches: \"" + source.slice(0, 40) + "\" is not a /pattern/flags regular expression");
+    var flags = source.slice(end + 1);
+    if (!/^[imsu]*$/.test(flags)) throw new SyntaxError("matches: unsupported flags \"" + flags.slice(0, 10) + "\"");
+    var regex = new RegExp(source.slice(1, end), flags);
+    if (regexCache.size > 100) regexCache.clear();
+    regexCache.set(source, regex);
+    return regex;
+  }
+  function twigStringTest(op, a, b) {
+    var s = str(a), t = str(b);
+    if (op === "starts") return s.slice(0, t.length) === t;
+    if (op === "ends") return t.length === 0 || s.slice(-t.length) === t;
+    return twigRegex(t).test(s);
+  }
   function njRange(start, stop, step) {
     if (stop === undefined) { stop = start; start = 0; step = 1; } else if (!step) { step = 1; }
     start = Number(start); stop = Number(stop); step = Number(step);
@@ -375,6 +395,7 @@ export const ISOLATE_BOOTSTRAP = String.raw`
   runtime.twigTruthy = truthy;
   runtime.twigRange = twigRange;
   runtime.twigString = str;
+  runtime.twigStringTest = twigStringTest;
 
   // No code from strings: every path to a Function constructor ends in a function that throws.
   var blocked = function () { throw new TypeError("code generation from strings is not available in templates"); };

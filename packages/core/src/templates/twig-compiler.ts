@@ -5,7 +5,15 @@ import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } f
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
 import type { TemplateFunctionName } from "./template-functions.js";
-import { ArrowFunctionNode, CoalesceNode, ElvisNode, TruthyNode, TwigRangeNode, parseTwig } from "./twig-parser.js";
+import {
+  ArrowFunctionNode,
+  CoalesceNode,
+  ElvisNode,
+  StringTestNode,
+  TruthyNode,
+  TwigRangeNode,
+  parseTwig,
+} from "./twig-parser.js";
 
 /** Templates longer than this are refused at compile time (a chat command is short). */
 export const MAX_TEMPLATE_SOURCE_LENGTH = 10_000;
@@ -44,7 +52,7 @@ const baseCompileExpression = (
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
-  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode];
+  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode];
 
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
@@ -98,6 +106,14 @@ class TwigCompiler extends Compiler {
     this.compile(nodeField(node, "right") as NjNode, frame);
     this._emit("); })(");
     this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(")");
+  }
+
+  compileTwigStringTest(node: NjNode, frame: NjCompileFrame): void {
+    this._emit(`runtime.twigStringTest(${JSON.stringify(String(nodeField(node, "op")))}, `);
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(", ");
+    this.compile(nodeField(node, "right") as NjNode, frame);
     this._emit(")");
   }
 

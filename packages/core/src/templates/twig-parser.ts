@@ -9,6 +9,8 @@ export const TwigRangeNode = njNodes.Node.extend("TwigRange", { fields: ["left",
 export const CoalesceNode = njNodes.Node.extend("TwigCoalesce", { fields: ["left", "right"] });
 /** `a ?: b`: `a` when it is truthy, else `b` (Twig). */
 export const ElvisNode = njNodes.Node.extend("TwigElvis", { fields: ["left", "right"] });
+/** `a starts with b`, `a ends with b`, `a matches '/re/'` (Twig string tests; `op` names which). */
+export const StringTestNode = njNodes.Node.extend("TwigStringTest", { fields: ["op", "left", "right"] });
 /** A condition evaluated with Twig (PHP) truthiness: empty arrays, empty objects and "0" are false. */
 export const TruthyNode = njNodes.Node.extend("Truthy", { fields: ["target"] });
 
@@ -174,6 +176,31 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       return new njNodes.InlineIf(tok.lineno, tok.colno, node, body, this.parseExpression());
     }
     return node;
+  }
+
+  /** Twig's `starts with`, `ends with` and `matches`, at the precedence of comparisons. */
+  parseCompare(): NjNode {
+    const base = njParser.Parser.prototype as unknown as { parseCompare(this: TwigParser): NjNode };
+    let node = base.parseCompare.call(this);
+    for (;;) {
+      const tok = this.peekToken();
+      if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) return node;
+      let op: string;
+      if (tok.value === "matches") {
+        this.nextToken();
+        op = "matches";
+      } else if (tok.value === "starts" || tok.value === "ends") {
+        this.nextToken();
+        const word = this.nextToken();
+        if (!word || word.type !== njLexer.TOKEN_SYMBOL || word.value !== "with") {
+          this.fail(`expected "${tok.value} with"`, tok.lineno, tok.colno);
+        }
+        op = tok.value;
+      } else {
+        return node;
+      }
+      node = new StringTestNode(tok.lineno, tok.colno, op, node, base.parseCompare.call(this));
+    }
   }
 
   /** `a..b` binds looser than `~` and arithmetic, tighter than comparisons (as in Twig). */

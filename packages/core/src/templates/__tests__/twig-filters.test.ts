@@ -39,6 +39,8 @@ describe("Twig filters, functions and operators in the sandbox", () => {
     ["{% set n = random(5) %}{% if n >= 0 and n <= 5 %}ok{% endif %} {{ random('a') }}", "ok a"],
     ["{% macro greet(name) %}Hi {{ name }}{% endmacro %}{{ greet('you') }}", "Hi you"],
     ["   padded   ", "padded"],
+    ["{% if '@alice' starts with '@' %}{{ '@alice'|slice(1) }}{% endif %} {{ 'file.txt' ends with '.txt' }} {{ 'abc' starts with 'b' }}", "alice true false"],
+    ["{{ '12345' matches '/^\\\\d+$/' }} {{ 'Hello' matches '{^hello$}i' }} {{ 'x' matches '/y/' }}", "true true false"],
     ["{{ args[5] ?? 'nobody' }} {{ args[1] ?? 'nobody' }} {{ missing ?? other ?? 'last' }} {{ args[9]??'tight' }}", "nobody a last tight"],
     ["{{ args[1] ? 'yes' : 'no' }} {{ [] ? 'yes' : 'no' }} {{ args[1]?'t':'f' }} {{ 0 ? 1 : 2 ? 3 : 4 }}", "yes no t 3"],
     ["{{ '' ?: 'fallback' }} {{ args[2] ?: 'fallback' }}", "fallback b"],
