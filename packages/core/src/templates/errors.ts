@@ -20,7 +20,7 @@ export class TemplateSyntaxError extends OvationError {
 export type TemplateFailure =
   /** The template itself raised an error (calling something that is not a function, a bad filter argument...). */
   | "runtime"
-  /** The render used more CPU time than the limit. */
+  /** The render ran longer than the time limit. */
   | "timeout"
   /** The render used more memory than the limit. */
   | "memory"

@@ -2,7 +2,10 @@
 export interface TemplateSandboxLimits {
   /** V8 heap limit of each isolate, in MB (a guideline: a hostile script may briefly use 2-3x). */
   readonly memoryLimitMb: number;
-  /** CPU time one render may use, in milliseconds. */
+  /**
+   * Time one render may run, in milliseconds: wall-clock time while the isolate executes (isolated-vm
+   * pauses the clock while the isolate waits); time spent waiting for template functions never counts.
+   */
   readonly timeoutMs: number;
   /** Isolates kept warm in the sandbox process. */
   readonly poolSize: number;

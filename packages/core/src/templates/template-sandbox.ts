@@ -82,7 +82,7 @@ function checkLimit(name: keyof TemplateSandboxLimits, value: number, min: numbe
 /**
  * Compiles Twig-syntax command templates on the host and renders them in isolated-vm isolates that
  * live in a supervised child process. Renders are batched over one pipe; compiled code is sent to
- * the sandbox once and cached there by id. A render that exceeds its CPU or memory limit fails with
+ * the sandbox once and cached there by id. A render that exceeds its time or memory limit fails with
  * a {@link TemplateRenderError}; if the sandbox process dies, the renders in flight fail and the
  * next render starts a new one.
  */
@@ -338,7 +338,7 @@ export class TemplateSandbox {
         return;
       case RENDER_STATUS.timeout:
         job.reject(
-          new TemplateRenderError("timeout", `Template used more than ${limits.timeoutMs} ms of CPU time and was stopped`, {
+          new TemplateRenderError("timeout", `Template ran longer than ${limits.timeoutMs} ms and was stopped`, {
             details: { limit: limits.timeoutMs },
           }),
         );
