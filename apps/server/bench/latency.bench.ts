@@ -116,6 +116,9 @@ const ms = (v: number) => `${v.toFixed(2)} ms`;
 const ovation = await startServer("ovation");
 const bare = await startServer("bare");
 console.log(`latency POST -> notifysub handler, ${RATE} alerts/s, ${PHASE_MS} ms per phase (after ${WARMUP} warm-up alerts); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+// Warm both sides (JIT, connection pools) with a throwaway phase each.
+await phase("bare", bare.ready, 1);
+await phase("ovation", ovation.ready, 1);
 console.log("clients | floor p50 | floor p99 | ovation p50 | ovation p99 | target p99 <= 2*floor+2ms");
 for (const n of SIZES) {
   const floor = await phase("bare", bare.ready, n);
@@ -134,9 +137,7 @@ for (const [name, server] of [["ovation", ovation], ["bare socket.io", bare]] as
   const after = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
   for (const s of sockets) s.close();
   await new Promise((r) => setTimeout(r, 1000));
-  console.log(
-    `memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected): heap ${((after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB`,
-  );
+  console.log(`memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected, after gc): heap ${((after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB`);
 }
 
 await stopServer(ovation.child);
