@@ -242,5 +242,6 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     const { readFile } = await import("node:fs/promises");
     const file = await readFile(h.identity.store.path, "utf8");
     expect(file).not.toContain(tokens.access_token);
+    expect(file).not.toContain('"jti"');
   });
 });

@@ -19,8 +19,9 @@ export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
 
 /**
  * oidc-provider storage in the identity lowdb file. Every artifact is stored under the SHA-256 of
- * its id (tokens and codes are bearer secrets), without its `jti`, which `find` puts back from the
- * id the caller already holds (sessions excepted: they are looked up by uid). Expired entries are
+ * its id (tokens, codes and session ids are bearer secrets), without its `jti`, which `find` puts
+ * back from the id the caller already holds. Sessions found by uid come back without their id:
+ * oidc-provider only reads those (account and grants), never saves them. Expired entries are
  * dropped on write.
  */
 export class LowdbOidcAdapter implements Adapter {
@@ -61,10 +62,9 @@ export class LowdbOidcAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    // oidc-provider finds sessions by uid and needs their id back, so only sessions keep it.
     const { jti: _jti, ...rest } = payload;
     const entry: OidcEntry = {
-      payload: (this.name === "Session" ? { ...payload } : rest) as Record<string, unknown>,
+      payload: rest as Record<string, unknown>,
       expires_at: expiresIn ? this.nowSeconds() + expiresIn : null,
     };
     if (typeof payload.grantId === "string") entry.grant_id = payload.grantId;
