@@ -35,6 +35,8 @@ describe("handshake authentication", () => {
   test("a bearer token works in auth.token and in the Authorization header", async () => {
     const a = track(await connect(url, { token: alice.token }));
     expect(await join(a, `${alice.uuid}.ovation.${alice.userId}`)).toEqual({ joined: `${alice.uuid}.ovation.${alice.userId}` });
+    const prefixed = track(await connect(url, { token: `Bearer ${alice.token}` }));
+    expect(await join(prefixed, `${alice.uuid}.ovation.${alice.userId}`)).toMatchObject({ joined: expect.any(String) });
     const b = track(await connect(url, {}, { authorization: `Bearer ${alice.token}` }));
     expect(await join(b, `${alice.uuid}.twitch.106415581`)).toEqual({ joined: `${alice.uuid}.twitch.106415581` });
   });

@@ -42,7 +42,7 @@ function cookieValue(req: IncomingMessage, name: string): string | null {
 
 async function identify(socket: OvationSocket, options: SocketServerOptions): Promise<SocketIdentity | null> {
   const auth = socket.handshake.auth as Record<string, unknown>;
-  const token = typeof auth["token"] === "string" ? (bearerToken(`Bearer ${auth["token"]}`) ?? auth["token"]) : null;
+  const token = typeof auth["token"] === "string" ? auth["token"].replace(/^Bearer\s+/i, "").trim() : null;
   if (token !== null) {
     const principal = await options.verifiers.verify(token);
     return principal ? { kind: "bearer", userId: principal.userId, scopes: principal.scopes } : null;
