@@ -80,6 +80,7 @@ describe("the page and its config", () => {
     const asset = await app.inject({ method: "GET", url: script![1]! });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers["content-type"]).toMatch(/javascript/);
+    expect(asset.headers["access-control-allow-origin"]).toBe("*");
     expect((await app.inject({ method: "GET", url: "/browser-source/assets/../../package.json" })).statusCode).toBe(404);
   });
 

@@ -29,7 +29,15 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await commandRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {
-    await app.register(fastifyStatic, { root: pageRenderer.assetsDir, prefix: "/browser-source/assets/", decorateReply: false, index: false, maxAge: 3_600_000 });
+    await app.register(fastifyStatic, {
+      root: pageRenderer.assetsDir,
+      prefix: "/browser-source/assets/",
+      decorateReply: false,
+      index: false,
+      maxAge: 3_600_000,
+      // Fonts are fetched with CORS when the page is served from another host (OVATION_BROWSER_SOURCE_URL).
+      setHeaders: (res) => void res.header("access-control-allow-origin", "*"),
+    });
   } else {
     app.log.warn({ assetsDir: pageRenderer.assetsDir }, "browser-source assets are not built (run npm run build); pages will load without them");
   }
