@@ -34,6 +34,15 @@ describe("identity inside the Ovation host (buildApp)", () => {
     data.remove();
   });
 
+  it("documents the identity API in the host's OpenAPI document and hides the HTML and OAuth plumbing", async () => {
+    const response = await fetch(`${base}/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> };
+    expect(doc.paths["/api/users/@me"]?.get).toMatchObject({ tags: ["identity"], summary: "The current user" });
+    expect(doc.paths["/api/eat/verify-code"]?.post?.summary).toContain("elevated access token");
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/oauth") || p === "/api/{*}")).toEqual([]);
+  });
+
   it("accepts OAuth access tokens on the main API and the session cookie at the socket handshake", async () => {
     if (identity === undefined) throw new Error("identity module not registered");
     expect(identity.idBase()).toBe(base);

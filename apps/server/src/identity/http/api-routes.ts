@@ -13,6 +13,7 @@ import { platformAuthorizationUrl } from "../platforms/routes.js";
 import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
 import type { IdentityPrincipal } from "./auth.js";
 import { requireUser } from "./auth.js";
+import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
 const emailBody = z.object({ email: z.email("must be a valid email address").max(254, "must not be greater than 254 characters") }, { error: "must be a JSON object" });
@@ -49,9 +50,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     if (currentUser(userId).email !== null) requireEat(ctx.eat, request, userId);
   };
 
-  app.get("/api/users/@me", async (request) => meView(requireUser(await principal(request), "user:read")));
+  app.get("/api/users/@me", apiDoc("The current user"), async (request) => meView(requireUser(await principal(request), "user:read")));
 
-  app.get("/api/users/@me/connections", async (request) => {
+  app.get("/api/users/@me/connections", apiDoc("The platform accounts linked to the current user (`?platform=` filters)"), async (request) => {
     const userId = requireUser(await principal(request), "connections");
     const query = parseInput(connectionsQuery, request.query);
     return ctx.connections
@@ -60,13 +61,13 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
       .map(connectionView);
   });
 
-  app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", async (request, reply) => {
+  app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", apiDoc("Start linking a platform account: returns the URL to open"), async (request, reply) => {
     const userId = requireUser(await principal(request), "connections", "user:manage");
     const url = await platformAuthorizationUrl(ctx, { platform: normalizePlatform(request.params.platform), mode: "link", userId, interactionUid: null });
     return reply.code(201).send({ url });
   });
 
-  app.post("/api/users/@me/update-email", async (request, reply) => {
+  app.post("/api/users/@me/update-email", apiDoc("Change the email address (mails a verification link; the same address resends it)", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");
     requireEatIfPossible(request, userId);
     const body = parseInput(emailBody, request.body);
@@ -74,14 +75,14 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(202).send({ message: result.status === "resent" ? "The verification mail was sent again." : "A verification mail was sent.", ...result });
   });
 
-  app.get<{ Querystring: { token?: string } }>("/api/email/verify", async (request, reply) => {
+  app.get<{ Querystring: { token?: string } }>("/api/email/verify", apiDoc("Confirm an email address (the link in the verification mail)", { public: true }), async (request, reply) => {
     const token = typeof request.query.token === "string" ? request.query.token : "";
     const user = token.length > 0 && token.length < 200 ? await confirmEmailChange(ctx, token) : null;
     const page = user ? renderMessage("Email confirmed", `${user.email ?? ""} is now the email address of your account.`) : renderMessage("Link expired", "This confirmation link is unknown or has expired. Ask for a new one.");
     return reply.code(user ? 200 : 400).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(page);
   });
 
-  app.post("/api/users/@me/associate-password", async (request, reply) => {
+  app.post("/api/users/@me/associate-password", apiDoc("Give a shadow account its first password", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");
     const user = currentUser(userId);
     if (user.password_hash !== null) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_SHADOW");
@@ -93,7 +94,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(200).send(meView(userId));
   });
 
-  app.post("/api/users/@me/password", async (request, reply) => {
+  app.post("/api/users/@me/password", apiDoc("Change the password", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");
     requireEat(ctx.eat, request, userId);
     const body = parseInput(changePasswordBody, request.body);
@@ -108,29 +109,29 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(200).send({ message: "The password was changed; other browser sessions were signed out." });
   });
 
-  app.post("/api/eat/request-verification", async (request, reply) => {
+  app.post("/api/eat/request-verification", apiDoc("Mail a one-time code for an elevated access token"), async (request, reply) => {
     const user = currentUser(requireUser(await principal(request)));
     const sent = await ctx.eat.requestVerification(user);
     return reply.code(202).send({ message: "A verification code was sent to your email address.", ...sent });
   });
 
-  app.post("/api/eat/verify-code", async (request, reply) => {
+  app.post("/api/eat/verify-code", apiDoc("Exchange the one-time code for an elevated access token"), async (request, reply) => {
     const userId = requireUser(await principal(request));
     const body = parseInput(codeBody, request.body);
     return reply.code(201).send(await ctx.eat.verifyCode(userId, body.code));
   });
 
-  app.get("/api/eat/verify", async (request) => {
+  app.get("/api/eat/verify", apiDoc("Check an elevated access token (200 valid, 401 not)", { eat: true }), async (request) => {
     const userId = requireUser(await principal(request));
     return { valid: true, ...requireEat(ctx.eat, request, userId) };
   });
 
-  app.get("/api/users/@me/tokens", async (request) => {
+  app.get("/api/users/@me/tokens", apiDoc("List personal access tokens"), async (request) => {
     const userId = requireUser(await principal(request), "user:manage:credentials");
     return ctx.tokens.listForUser(userId).map(({ token_hash: _hash, ...rest }) => rest);
   });
 
-  app.post("/api/users/@me/tokens", async (request, reply) => {
+  app.post("/api/users/@me/tokens", apiDoc("Create a personal access token (shown once)", { eat: true }), async (request, reply) => {
     const caller = await principal(request);
     const userId = requireUser(caller, "user:manage:credentials");
     requireEat(ctx.eat, request, userId);
@@ -142,7 +143,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(201).send({ ...view, token });
   });
 
-  app.delete<{ Params: { id: string } }>("/api/users/@me/tokens/:id", async (request, reply: FastifyReply) => {
+  app.delete<{ Params: { id: string } }>("/api/users/@me/tokens/:id", apiDoc("Revoke a personal access token", { eat: true }), async (request, reply: FastifyReply) => {
     const userId = requireUser(await principal(request), "user:manage:credentials");
     requireEat(ctx.eat, request, userId);
     const { id } = parseInput(tokenParams, request.params);
@@ -152,7 +153,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(204).send();
   });
 
-  app.delete("/api/users/@me", async (request, reply) => {
+  app.delete("/api/users/@me", apiDoc("Delete the account", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");
     requireEatIfPossible(request, userId);
     await deleteAccount(ctx, userId);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ClientRegistry } from "../clients.js";
+import { HIDDEN_ROUTE } from "./route-docs.js";
 
 /**
  * CORS for the identity API, so browser apps (public clients) can call it: an origin is allowed when
@@ -18,7 +19,7 @@ export function allowRegisteredOrigins(app: FastifyInstance, clients: ClientRegi
   app.addHook("onRequest", async (request, reply) => {
     if (request.method !== "OPTIONS") headers(request, reply);
   });
-  app.options("/api/*", async (request, reply) => {
+  app.options("/api/*", HIDDEN_ROUTE, async (request, reply) => {
     if (!headers(request, reply)) return reply.code(403).send({ message: "This origin may not call the identity API.", code: "OVATION_ERR_IDENTITY_BAD_REQUEST" });
     return reply
       .code(204)

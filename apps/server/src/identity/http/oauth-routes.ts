@@ -10,6 +10,7 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { renderSignIn } from "../pages/sign-in.js";
 import { startPlatformLogin } from "../platforms/routes.js";
+import { HIDDEN_ROUTE } from "./route-docs.js";
 
 type FormBody = Record<string, string | string[] | undefined>;
 
@@ -51,7 +52,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
     mount.removeAllContentTypeParsers();
     mount.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
     const callback = (req: IncomingMessage, res: FastifyReply["raw"]) => ctx.provider().callback()(req, res);
-    mount.all("/oauth/*", async (request, reply) => {
+    mount.all("/oauth/*", HIDDEN_ROUTE, async (request, reply) => {
       reply.hijack();
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       raw.originalUrl = raw.url;
@@ -66,7 +67,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       done(null, parseQuery(String(body)));
     });
 
-    pages.get<{ Params: { uid: string } }>("/oauth/interaction/:uid", async (request, reply) => {
+    pages.get<{ Params: { uid: string } }>("/oauth/interaction/:uid", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
       let details;
       try {
@@ -96,7 +97,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       return html(reply, 400, renderMessage("Sign-in problem", `Unsupported step: ${details.prompt.name}`));
     });
 
-    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/login", async (request, reply) => {
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/login", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
       let details;
       try {
@@ -116,7 +117,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       return reply;
     });
 
-    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/confirm", async (request, reply) => {
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/confirm", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
       let details;
       try {
@@ -137,7 +138,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       return reply;
     });
 
-    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/abort", async (request, reply) => {
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/abort", HIDDEN_ROUTE, async (request, reply) => {
       try {
         await ctx.provider().interactionDetails(request.raw, reply.raw);
       } catch {
@@ -147,7 +148,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       return reply;
     });
 
-    pages.get<{ Params: { uid: string; platform: string } }>("/oauth/interaction/:uid/platform/:platform", async (request, reply) => {
+    pages.get<{ Params: { uid: string; platform: string } }>("/oauth/interaction/:uid/platform/:platform", HIDDEN_ROUTE, async (request, reply) => {
       let details;
       try {
         details = await ctx.provider().interactionDetails(request.raw, reply.raw);

@@ -5,6 +5,7 @@ import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError } from "../errors.js";
 import { requireUser } from "./auth.js";
+import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
 const keyBody = z.object(
@@ -27,47 +28,47 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
     return userId;
   };
 
-  app.get("/api/users/@me/two-factor", async (request) => {
+  app.get("/api/users/@me/two-factor", apiDoc("Two-step verification status"), async (request) => {
     const userId = requireUser(await ctx.auth.authenticate(request), "user:read");
     const record = ctx.totp.enabled(userId);
     return { enabled: record !== undefined, recovery_codes_left: record?.recovery_code_hashes.length ?? 0 };
   });
 
-  app.post("/api/users/@me/two-factor", async (request, reply) => {
+  app.post("/api/users/@me/two-factor", apiDoc("Start TOTP enrolment", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
     return reply.code(201).send(await ctx.totp.start(userId, user.email ?? user.name));
   });
 
-  app.post("/api/users/@me/two-factor/confirm", async (request) => {
+  app.post("/api/users/@me/two-factor/confirm", apiDoc("Confirm TOTP enrolment (returns recovery codes once)", { eat: true }), async (request) => {
     const userId = await elevatedUser(request);
     const body = parseInput(codeBody, request.body);
     return { enabled: true, recovery_codes: await ctx.totp.confirm(userId, body.code) };
   });
 
-  app.delete("/api/users/@me/two-factor", async (request, reply) => {
+  app.delete("/api/users/@me/two-factor", apiDoc("Turn two-step verification off", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.totp.disable(userId);
     return reply.code(204).send();
   });
 
-  app.get("/api/users/@me/webauthn", async (request) => ctx.webauthn.list(requireUser(await ctx.auth.authenticate(request), "user:read")));
+  app.get("/api/users/@me/webauthn", apiDoc("List hardware keys"), async (request) => ctx.webauthn.list(requireUser(await ctx.auth.authenticate(request), "user:read")));
 
-  app.post("/api/users/@me/webauthn/options", async (request) => {
+  app.post("/api/users/@me/webauthn/options", apiDoc("Registration options for a new hardware key", { eat: true }), async (request) => {
     const userId = await elevatedUser(request);
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
     return ctx.webauthn.registrationOptions(user);
   });
 
-  app.post("/api/users/@me/webauthn", async (request, reply) => {
+  app.post("/api/users/@me/webauthn", apiDoc("Register a hardware key", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     const body = parseInput(keyBody, request.body);
     return reply.code(201).send(await ctx.webauthn.register(userId, body.name, body.response as unknown as RegistrationResponseJSON));
   });
 
-  app.delete<{ Params: { id: string } }>("/api/users/@me/webauthn/:id", async (request, reply) => {
+  app.delete<{ Params: { id: string } }>("/api/users/@me/webauthn/:id", apiDoc("Remove a hardware key", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.webauthn.remove(userId, request.params.id);
     return reply.code(204).send();

@@ -4,6 +4,7 @@ import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
+import { HIDDEN_ROUTE } from "../http/route-docs.js";
 import { randomSecret, sha256Hex } from "../secrets.js";
 import { authorizationUrl, fetchPlatformProfile } from "./client.js";
 import type { PlatformProfile } from "./settings.js";
@@ -84,7 +85,7 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
   const page = (reply: FastifyReply, status: number, title: string, message: string) =>
     reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(renderMessage(title, message));
 
-  app.get<{ Params: { platform: string }; Querystring: Record<string, string | undefined> }>("/oauth/platform/:platform/callback", async (request, reply) => {
+  app.get<{ Params: { platform: string }; Querystring: Record<string, string | undefined> }>("/oauth/platform/:platform/callback", HIDDEN_ROUTE, async (request, reply) => {
     const { platform } = request.params;
     const state = typeof request.query.state === "string" ? request.query.state : "";
     const now = ctx.clock();
@@ -125,7 +126,7 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
       .redirect(`/oauth/interaction/${encodeURIComponent(pending.interaction_uid)}/platform-done?ticket=${encodeURIComponent(ticket)}`, 303);
   });
 
-  app.get<{ Params: { uid: string }; Querystring: Record<string, string | undefined> }>("/oauth/interaction/:uid/platform-done", async (request, reply) => {
+  app.get<{ Params: { uid: string }; Querystring: Record<string, string | undefined> }>("/oauth/interaction/:uid/platform-done", HIDDEN_ROUTE, async (request, reply) => {
     const ticket = typeof request.query.ticket === "string" ? request.query.ticket : "";
     const hash = sha256Hex(ticket);
     const data = ctx.store.data;
