@@ -10,6 +10,9 @@ Usage:
   ovation token create --user NAME [--scopes "S1 S2"] [--name LABEL]
                                                      create a personal access token (6 months);
                                                      prints only the token
+  ovation client create --name NAME --redirect-uri URI [--redirect-uri URI2...] [--public]
+                                                     register an OAuth client; prints its id and secret
+  ovation client list                                the registered OAuth clients, as JSON lines
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
