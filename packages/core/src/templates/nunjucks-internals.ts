@@ -46,6 +46,7 @@ export interface NjNodes {
   Root: NjNodeClass<NjNodeList>;
   Symbol: NjNodeClass;
   Literal: NjNodeClass;
+  LookupVal: NjNodeClass;
   Group: NjNodeClass<NjNodeList>;
   Array: NjNodeClass<NjNodeList>;
   If: NjNodeClass;

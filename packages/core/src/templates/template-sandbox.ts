@@ -18,6 +18,8 @@ import { callTemplateFunction } from "./call-template-function.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
+import type { AccessNeed } from "./variable-access.js";
+import { TEMPLATE_VARIABLES, pruneToNeed } from "./variable-access.js";
 
 /** A template compiled by {@link TemplateSandbox.compile}; keep it and render it many times. */
 export interface CompiledTemplate {
@@ -66,6 +68,23 @@ interface Job {
 }
 
 const codeOf = new WeakMap<CompiledTemplate, string>();
+const accessOf = new WeakMap<CompiledTemplate, ReadonlyMap<string, AccessNeed>>();
+
+/**
+ * The JSON of the variables a template can read, and only those parts of them: a template that
+ * reads `event.user.username` and `args[1]` gets `{"event":{"user":{"username":...}},"args":[...]}`.
+ * Less to serialise, copy and parse per render; nothing a template could observe differs.
+ */
+function variablesJson(variables: TemplateVariables, access: ReadonlyMap<string, AccessNeed>): string {
+  const parts: string[] = [];
+  for (const name of TEMPLATE_VARIABLES) {
+    const need = access.get(name);
+    if (need === undefined) continue;
+    const json = JSON.stringify(pruneToNeed(variables[name], need));
+    if (json !== undefined) parts.push(`"${name}":${json}`);
+  }
+  return `{${parts.join(",")}}`;
+}
 const MAX_STARTS_WITHOUT_PROGRESS = 3;
 /** Fixed allowance of the batch watchdog (process start, pool warm-up). */
 const WATCHDOG_SLACK_MS = 10_000;
@@ -141,6 +160,7 @@ export class TemplateSandbox {
       functions: compiled.functions,
     });
     codeOf.set(template, compiled.code);
+    accessOf.set(template, compiled.variables);
     return template;
   }
 
@@ -157,9 +177,7 @@ export class TemplateSandbox {
     if (template.plain) return Promise.resolve(capOutput(template.source, this.limits.outputLimit));
     let json: string;
     try {
-      json = `{"command":${JSON.stringify(variables.command) ?? "null"},"event":${JSON.stringify(variables.event) ?? "null"},"args":${
-        JSON.stringify(variables.args) ?? "null"
-      },"irc":${JSON.stringify(variables.irc) ?? "null"}}`;
+      json = variablesJson(variables, accessOf.get(template) as ReadonlyMap<string, AccessNeed>);
     } catch (error) {
       return Promise.reject(
         new TemplateRenderError("runtime", "Template variables cannot be copied into the sandbox (not JSON)", {

@@ -4,6 +4,8 @@ import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunj
 import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import type { AccessNeed } from "./variable-access.js";
+import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import {
   ArrowFunctionNode,
@@ -35,6 +37,8 @@ export interface CompiledTwig {
   readonly code: string;
   /** Host functions the template names (a template that names none never calls one). */
   readonly functions: readonly TemplateFunctionName[];
+  /** What of each template variable the template can read (absent: never read). */
+  readonly variables: ReadonlyMap<string, AccessNeed>;
 }
 
 const Compiler = njCompiler.Compiler as unknown as new (name: string, throwOnUndefined: boolean) => {
@@ -225,10 +229,11 @@ export function compileTwig(source: string): CompiledTwig {
     const ast = parseTwig(source);
     const functions = new Set<TemplateFunctionName>();
     walk(ast, (node) => checkNode(node, functions));
+    const variables = variableAccess(ast);
     applyTwigTruthiness(ast);
     const compiler = new TwigCompiler("command", false);
     compiler.compile(njTransformer.transform(ast, []));
-    return { code: compiler.getCode(), functions: [...functions].sort() };
+    return { code: compiler.getCode(), functions: [...functions].sort(), variables };
   } catch (error) {
     throw toSyntaxError(error, source);
   }
