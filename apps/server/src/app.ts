@@ -27,6 +27,12 @@ import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
 import type { OvationServices } from "./services.js";
 
+/** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
+function fastifyTrustProxy(value: ServerConfig["trustProxy"]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === "number") return (_address, hop) => hop < value;
+  return typeof value === "boolean" ? value : [...value];
+}
+
 /** Options of `buildApp`. */
 export interface BuildAppOptions {
   /** The validated configuration (`loadConfig()`). */
@@ -70,7 +76,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

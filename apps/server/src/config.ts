@@ -34,6 +34,10 @@ export const envSchema = z.object({
     .optional(),
   OVATION_RATE_LIMIT_PER_MINUTE: positiveInt("a positive integer").default(600),
   OVATION_BODY_LIMIT_BYTES: positiveInt("a positive integer").default(262_144),
+  OVATION_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2}|[0-9A-Fa-f.:/,\s]+)$/, "must be true, false, a hop count, or comma-separated proxy IPs/CIDRs")
+    .default("false"),
 });
 
 /** The validated, frozen server configuration. */
@@ -55,6 +59,14 @@ export interface ServerConfig {
   readonly rateLimitPerMinute: number;
   /** Largest accepted request body in bytes. */
   readonly bodyLimitBytes: number;
+  /** fastify's `trustProxy`: whether (or which) reverse proxies' X-Forwarded-* headers are believed. */
+  readonly trustProxy: boolean | number | readonly string[];
+}
+
+function parseTrustProxy(raw: string): boolean | number | string[] {
+  if (raw === "true" || raw === "false") return raw === "true";
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /** Thrown when an environment variable has a bad value; the message names every bad variable. */
@@ -107,5 +119,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     serverId: e.OVATION_SERVER_ID ?? (hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 64) || "ovation"),
     rateLimitPerMinute: e.OVATION_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.OVATION_BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(e.OVATION_TRUST_PROXY),
   });
 }

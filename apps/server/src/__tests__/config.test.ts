@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       rateLimitPerMinute: 600,
       bodyLimitBytes: 262_144,
+      trustProxy: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -29,6 +30,9 @@ describe("loadConfig", () => {
     expect(config.browserSourceUrl).toBe("https://alerts.example.com/browser-source");
     expect(config.outboundAllowlist).toEqual(["api.example.com", "10.0.0.0/8"]);
     expect(config.port).toBe(9000);
+    expect(loadConfig({ OVATION_TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ OVATION_TRUST_PROXY: "10.0.0.1, 172.16.0.0/12" }).trustProxy).toEqual(["10.0.0.1", "172.16.0.0/12"]);
+    expect(() => loadConfig({ OVATION_TRUST_PROXY: "yes please" })).toThrow(/OVATION_TRUST_PROXY/);
   });
 
   test("every bad variable is named at once", () => {

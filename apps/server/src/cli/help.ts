@@ -23,7 +23,7 @@ Environment:
   PORT (8080)  HOST (0.0.0.0)  OVATION_DATA_DIR (./data)  OVATION_PUBLIC_URL (http://localhost:PORT)
   OVATION_BROWSER_SOURCE_URL (<public url>/browser-source)  OVATION_OUTBOUND_ALLOWLIST (empty)
   OVATION_LOG_LEVEL (info)  OVATION_SERVER_ID (host name)  OVATION_RATE_LIMIT_PER_MINUTE (600)
-  OVATION_BODY_LIMIT_BYTES (262144)
+  OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;
