@@ -3,6 +3,7 @@
  * isolated-vm isolates in the sandbox process) beside the same templates rendered by nunjucks
  * directly in this process (no sandbox), from the same run. Run with `npm run bench templates`.
  */
+import { existsSync, readFileSync } from "node:fs";
 import nunjucks from "nunjucks";
 import { TemplateSandbox } from "@ovation/core";
 import type { ChatEvent, TemplateHostFunctions, TemplateVariables } from "@ovation/core";
@@ -74,6 +75,15 @@ const functions: TemplateHostFunctions = {
   channel: refuse,
 };
 
+/** CPU seconds a process has used (Linux /proc; 0 elsewhere). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+let sandboxCpuSeconds = 0;
+
 async function sandboxed(): Promise<number> {
   const sandbox = new TemplateSandbox();
   const compiled = TEMPLATES.map((t) => sandbox.compile(t.twig));
@@ -90,8 +100,13 @@ async function sandboxed(): Promise<number> {
   };
   await pump(performance.now() + 500, false);
   const start = performance.now();
+  const hostBefore = process.cpuUsage();
+  const childBefore = processCpuSeconds(sandbox.sandboxPid);
   await pump(start + DURATION_MS, true);
   const rate = done / ((performance.now() - start) / 1000);
+  const host = process.cpuUsage(hostBefore);
+  sandboxCpuSeconds = (host.user + host.system) / 1e6 + processCpuSeconds(sandbox.sandboxPid) - childBefore;
+  sandboxCpuSeconds /= done;
   await sandbox.close();
   return rate;
 }
@@ -119,3 +134,8 @@ console.log(`templates (${TEMPLATES.map((t) => t.name).join(", ")}), ${DURATION_
 console.log(`  sandboxed (isolated-vm, sandbox process) renders/s: ${fmt(sandboxRate)}`);
 console.log(`  nunjucks directly (no sandbox)           renders/s: ${fmt(directRate)}`);
 console.log(`  ratio sandboxed / direct: ${(sandboxRate / directRate).toFixed(3)}`);
+if (sandboxCpuSeconds > 0) {
+  console.log(
+    `  sandboxed renders per CPU-second (host + sandbox process): ${fmt(1 / sandboxCpuSeconds)} (${(sandboxCpuSeconds * 1e6).toFixed(1)} µs each)`,
+  );
+}
