@@ -356,14 +356,14 @@ export class TemplateSandbox {
         return;
       case RENDER_STATUS.timeout:
         job.reject(
-          new TemplateRenderError("timeout", `Template ran longer than ${limits.timeoutMs} ms and was stopped`, {
+          new TemplateRenderError("timeout", `Template exceeded its time limit of ${limits.timeoutMs} ms and was stopped`, {
             details: { limit: limits.timeoutMs },
           }),
         );
         return;
       case RENDER_STATUS.memory:
         job.reject(
-          new TemplateRenderError("memory", `Template used more than ${limits.memoryLimitMb} MB of memory and was stopped`, {
+          new TemplateRenderError("memory", `Template exceeded its memory limit of ${limits.memoryLimitMb} MB and was stopped`, {
             details: { limit: limits.memoryLimitMb },
           }),
         );
