@@ -8,10 +8,12 @@ export class InsertionCache<V> {
 
   constructor(private readonly capacity: number) {}
 
+  /** The value of `key`, if held. */
   get(key: string): V | undefined {
     return this.entries.get(key);
   }
 
+  /** Whether `key` is held. */
   has(key: string): boolean {
     return this.entries.has(key);
   }
@@ -26,6 +28,7 @@ export class InsertionCache<V> {
     }
   }
 
+  /** Forgets everything. */
   clear(): void {
     this.entries.clear();
   }
@@ -35,6 +38,7 @@ export class InsertionCache<V> {
     return this.entries.size + fresh > this.capacity;
   }
 
+  /** Number of entries held. */
   get size(): number {
     return this.entries.size;
   }
