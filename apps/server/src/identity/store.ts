@@ -96,6 +96,14 @@ export interface WebAuthnChallengeRecord {
   expires_at: number;
 }
 
+/** A sign-in waiting for its security key: the password was right, the key is still to come. */
+export interface PendingKeyLoginRecord {
+  interaction_uid: string;
+  user_id: number;
+  challenge: string;
+  expires_at: number;
+}
+
 /** A pending platform login or link (OAuth `state`), stored hashed. */
 export interface PlatformStateRecord {
   state_hash: string;
@@ -120,6 +128,7 @@ export interface IdentityData {
   totp: TotpRecord[];
   webauthn_credentials: WebAuthnCredentialRecord[];
   webauthn_challenges: WebAuthnChallengeRecord[];
+  pending_key_logins: PendingKeyLoginRecord[];
   platform_states: PlatformStateRecord[];
 }
 
@@ -134,6 +143,7 @@ function emptyData(): IdentityData {
     totp: [],
     webauthn_credentials: [],
     webauthn_challenges: [],
+    pending_key_logins: [],
     platform_states: [],
   };
 }
@@ -146,6 +156,7 @@ const COLLECTIONS = [
   "totp",
   "webauthn_credentials",
   "webauthn_challenges",
+  "pending_key_logins",
   "platform_states",
 ] as const;
 

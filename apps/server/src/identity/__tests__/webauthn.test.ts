@@ -1,10 +1,14 @@
+import * as oidc from "openid-client";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestBrowser, formAction } from "./browser.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
-import { api } from "./oauth-helpers.js";
+import { api, discover } from "./oauth-helpers.js";
+
+const REDIRECT = "http://localhost:9/callback";
 
 interface RegisterResult {
   status: number;
@@ -61,12 +65,12 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
   let h: Harness;
   let browser: Browser;
   let page: Page;
-  let user: { id: number; token: string };
+  let user: { id: number; token: string; password: string };
 
   beforeAll(async () => {
     h = await startHarness({ hostname: "localhost" });
     const created = await h.createUser({ name: "pia", email: "pia@example.com" });
-    user = { id: created.id, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
+    user = { id: created.id, password: created.password, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
@@ -87,7 +91,7 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     await h?.close();
   });
 
-  it("registers a key only with an EAT, refuses a replayed response, lists and removes it", async () => {
+  it("registers a key only with an EAT, refuses a replayed response, signs in with it, lists and removes it", async () => {
     const noEat = await api(h.base, "/api/users/@me/webauthn/options", user.token, { method: "POST", body: {} });
     expect(noEat.status).toBe(401);
     expect(noEat.body.code).toBe("OVATION_ERR_IDENTITY_EAT_REQUIRED");
@@ -112,6 +116,36 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     const malformed = await api(h.base, "/api/users/@me/webauthn", user.token, { body: { name: "x", response: { id: 1 } }, eat });
     expect(malformed.status).toBe(422);
     expect(malformed.body.code).toBe("OVATION_ERR_IDENTITY_VALIDATION");
+
+    // Signing in now asks for the key after the password; the virtual authenticator answers.
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    let callback = "";
+    await page.route(`${REDIRECT}**`, async (route) => {
+      callback = route.request().url();
+      await route.fulfill({ status: 200, contentType: "text/plain", body: "back in the app" });
+    });
+    await page.goto(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "key" }).href);
+    await page.getByLabel("Email address").fill("pia@example.com");
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Authorize Test app" }).waitFor({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect.poll(() => callback, { timeout: 10_000 }).not.toBe("");
+    expect(new URL(callback).searchParams.get("code")).toBeTruthy();
+    expect(h.identity.store.data.webauthn_credentials[0]?.counter).toBeGreaterThanOrEqual(0);
+    expect(h.identity.store.data.pending_key_logins).toEqual([]);
+
+    // Without the key the password alone does not finish the sign-in.
+    const withoutKey = new TestBrowser();
+    const start = await withoutKey.follow(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "nokey" }).href, h.base);
+    const keyStep = await withoutKey.request(formAction(await start.response.text(), "/login", h.base), { form: { email: "pia@example.com", password: user.password, totp: "" } });
+    expect(keyStep.status).toBe(200);
+    const keyPage = await keyStep.text();
+    expect(keyPage).toContain("Use your security key");
+    const forged = await withoutKey.request(formAction(keyPage, "/security-key", h.base), { form: { assertion: JSON.stringify({ id: keyId, rawId: keyId, type: "public-key", response: {}, clientExtensionResults: {} }) } });
+    expect(forged.status).toBe(401);
+    expect(await forged.text()).toContain("could not be verified");
 
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE" })).status).toBe(401);
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(204);

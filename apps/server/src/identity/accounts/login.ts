@@ -39,8 +39,11 @@ export class LoginThrottle {
   }
 }
 
-/** The outcome of an email + password (+ TOTP) sign-in. */
-export type LoginOutcome = { ok: true; user: UserRecord } | { ok: false; message: string; status: 401 | 422 | 429 };
+/**
+ * The outcome of an email + password (+ TOTP) sign-in. `security-key`: the password was right and the
+ * account has hardware keys; the sign-in finishes once one of them signs.
+ */
+export type LoginOutcome = { ok: true; user: UserRecord } | { ok: "security-key"; user: UserRecord } | { ok: false; message: string; status: 401 | 422 | 429 };
 
 // Unknown addresses are checked against a real hash, so they take as long as wrong passwords.
 let dummyHash: Promise<string> | undefined;
@@ -61,12 +64,18 @@ export async function signInWithPassword(
     throttle.fail(key);
     return { ok: false, status: 401, message: "These credentials do not match our records." };
   }
-  if (ctx.totp.enabled(user.id)) {
-    if (input.totp.trim().length === 0) return { ok: false, status: 401, message: "Enter the code from your authenticator app (or a recovery code)." };
-    if (!(await ctx.totp.verifyForLogin(user.id, input.totp))) {
+  const hasTotp = ctx.totp.enabled(user.id) !== undefined;
+  const code = input.totp.trim();
+  if (hasTotp && code.length > 0) {
+    if (!(await ctx.totp.verifyForLogin(user.id, code))) {
       throttle.fail(key);
       return { ok: false, status: 401, message: "The authenticator code is invalid." };
     }
+  } else if (ctx.webauthn.hasKeys(user.id)) {
+    throttle.clear(key);
+    return { ok: "security-key", user };
+  } else if (hasTotp) {
+    return { ok: false, status: 401, message: "Enter the code from your authenticator app (or a recovery code)." };
   }
   throttle.clear(key);
   return { ok: true, user };

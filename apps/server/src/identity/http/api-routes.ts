@@ -177,6 +177,7 @@ export async function deleteAccount(ctx: IdentityContext, userId: number): Promi
   }
   data.totp = data.totp.filter((t) => t.user_id !== userId);
   data.webauthn_credentials = data.webauthn_credentials.filter((c) => c.user_id !== userId);
+  data.pending_key_logins = data.pending_key_logins.filter((p) => p.user_id !== userId);
   data.email_verifications = data.email_verifications.filter((v) => v.user_id !== userId);
   data.eat_codes = data.eat_codes.filter((c) => c.user_id !== userId);
   data.sessions = data.sessions.filter((s) => s.user_id !== userId);

@@ -1,13 +1,16 @@
 import type { IncomingMessage } from "node:http";
 import { parse as parseQuery } from "node:querystring";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { InteractionResults } from "oidc-provider";
 import { LoginThrottle, signInWithPassword } from "../accounts/login.js";
 import type { IdentityContext } from "../context.js";
+import { IdentityError } from "../errors.js";
 import { apiResource } from "../oidc/provider.js";
 import { renderConsent } from "../pages/consent.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
+import { SECURITY_KEY_SCRIPT, SECURITY_KEY_SCRIPT_PATH, renderSecurityKey } from "../pages/security-key.js";
 import { renderSignIn } from "../pages/sign-in.js";
 import { startPlatformLogin } from "../platforms/routes.js";
 import { HIDDEN_ROUTE } from "./route-docs.js";
@@ -108,14 +111,44 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
       const email = field(request.body, "email");
       const outcome = await signInWithPassword(ctx, throttle, { email, password: field(request.body, "password"), totp: field(request.body, "totp") });
-      if (!outcome.ok) {
+      if (outcome.ok === false) {
         const client = await provider.Client.find(String(details.params.client_id));
         return html(reply, outcome.status, renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", email, error: outcome.message, platforms: platformButtons() }));
+      }
+      if (outcome.ok === "security-key") {
+        return html(reply, 200, renderSecurityKey({ uid: details.uid, options: await ctx.webauthn.startSignIn(outcome.user.id, details.uid) }));
       }
       const cookie = await ctx.sessions.create(outcome.user.id);
       await finish(ctx, request, reply, { login: { accountId: String(outcome.user.id), remember: true } }, { extraCookie: cookie });
       return reply;
     });
+
+    pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/security-key", HIDDEN_ROUTE, async (request, reply) => {
+      let details;
+      try {
+        details = await ctx.provider().interactionDetails(request.raw, reply.raw);
+      } catch {
+        return html(reply, 400, expiredPage());
+      }
+      if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
+      let userId: number;
+      try {
+        const assertion = JSON.parse(field(request.body, "assertion")) as unknown;
+        if (typeof assertion !== "object" || assertion === null || typeof (assertion as { id?: unknown }).id !== "string") throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED");
+        userId = await ctx.webauthn.finishSignIn(details.uid, assertion as AuthenticationResponseJSON);
+      } catch (error) {
+        const message = error instanceof IdentityError ? error.message : "The security key answer could not be read.";
+        const client = await ctx.provider().Client.find(String(details.params.client_id));
+        return html(reply, 401, renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", error: `${message} Sign in again.`, platforms: platformButtons() }));
+      }
+      const cookie = await ctx.sessions.create(userId);
+      await finish(ctx, request, reply, { login: { accountId: String(userId), remember: true, amr: ["pwd", "hwk"] } }, { extraCookie: cookie });
+      return reply;
+    });
+
+    pages.get(SECURITY_KEY_SCRIPT_PATH, HIDDEN_ROUTE, async (_request, reply) =>
+      reply.header("cache-control", "no-cache").header("x-content-type-options", "nosniff").type("application/javascript; charset=utf-8").send(SECURITY_KEY_SCRIPT),
+    );
 
     pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/confirm", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();

@@ -1,5 +1,5 @@
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
-import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { timestamp } from "../../store/records.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
@@ -103,5 +103,58 @@ export class WebAuthnService {
     data.webauthn_credentials = data.webauthn_credentials.filter((c) => !(c.id === id && c.user_id === userId));
     if (data.webauthn_credentials.length === before) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_FOUND");
     await this.store.save();
+  }
+
+  /** Whether a user has at least one key (then signing in asks for it after the password). */
+  hasKeys(userId: number): boolean {
+    return this.store.data.webauthn_credentials.some((c) => c.user_id === userId);
+  }
+
+  /** Starts the key step of a sign-in: options for `navigator.credentials.get`, remembered per interaction. */
+  async startSignIn(userId: number, interactionUid: string): Promise<Awaited<ReturnType<typeof generateAuthenticationOptions>>> {
+    const options = await generateAuthenticationOptions({
+      rpID: this.rp().rpID,
+      allowCredentials: this.store.data.webauthn_credentials.filter((c) => c.user_id === userId).map((c) => ({ id: c.id, transports: c.transports })),
+      userVerification: "preferred",
+    });
+    const now = this.clock();
+    const data = this.store.data;
+    data.pending_key_logins = data.pending_key_logins.filter((p) => p.interaction_uid !== interactionUid && p.expires_at > now);
+    data.pending_key_logins.push({ interaction_uid: interactionUid, user_id: userId, challenge: options.challenge, expires_at: now + CHALLENGE_TTL_MS });
+    await this.store.save();
+    return options;
+  }
+
+  /**
+   * Finishes the key step: the user whose key signed the pending challenge of this interaction, or
+   * a 422. The challenge is spent either way; the key's signature counter is kept up to date.
+   */
+  async finishSignIn(interactionUid: string, response: AuthenticationResponseJSON): Promise<number> {
+    const now = this.clock();
+    const data = this.store.data;
+    const pending = data.pending_key_logins.find((p) => p.interaction_uid === interactionUid && p.expires_at > now);
+    data.pending_key_logins = data.pending_key_logins.filter((p) => p.interaction_uid !== interactionUid);
+    await this.store.save();
+    if (pending === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: "No security key sign-in is pending: sign in again." });
+    const key = data.webauthn_credentials.find((c) => c.id === response.id && c.user_id === pending.user_id);
+    if (key === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: "This security key is not registered for this account." });
+    const { rpID, origin } = this.rp();
+    let verification;
+    try {
+      verification = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: pending.challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        credential: { id: key.id, publicKey: new Uint8Array(Buffer.from(key.public_key, "base64url")), counter: key.counter, transports: key.transports },
+        requireUserVerification: false,
+      });
+    } catch (cause) {
+      throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED", { message: `The security key response could not be verified: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    }
+    if (!verification.verified) throw new IdentityError("OVATION_ERR_IDENTITY_WEBAUTHN_FAILED");
+    key.counter = verification.authenticationInfo.newCounter;
+    await this.store.save();
+    return pending.user_id;
   }
 }

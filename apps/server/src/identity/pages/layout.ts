@@ -39,11 +39,11 @@ ${page.body}
 
 /**
  * Headers of every identity page: no framing (clickjacking of the consent page), nothing loaded
- * from elsewhere, no referrer. `form-action` is left out: browsers apply it to the redirect back to
+ * from elsewhere (scripts only from this host: the security-key step), no referrer. `form-action` is left out: browsers apply it to the redirect back to
  * the app after a form post.
  */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
