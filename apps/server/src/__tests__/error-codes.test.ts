@@ -7,11 +7,15 @@ import { ERROR_CODES } from "../errors.js";
 const srcDir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
 
+// The identity module and the platform-plugin loader keep their own error registries.
+const OTHER_AREAS = new Set(["__tests__", "identity", "plugins"]);
+const OTHER_FILES = new Set(["cli/client.ts", "cli/chat.ts"]);
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "__tests__" || name === "identity" ? [] : sources(path);
-    return path.endsWith(".ts") ? [path] : [];
+    if (statSync(path).isDirectory()) return OTHER_AREAS.has(name) ? [] : sources(path);
+    return path.endsWith(".ts") && !OTHER_FILES.has(path.slice(srcDir.length)) ? [path] : [];
   });
 }
 
