@@ -86,7 +86,7 @@ describe("the page and its config", () => {
 
   test("a bad token, or the wrong type, gets a plain error page without data", async () => {
     const record = (await generate({ browser_source_type: "alerts" })).json();
-    for (const url of [`/browser-source/alerts/00000000-0000-0000-0000-000000000000`, `/browser-source/scenes/${record.access_token}`, `/browser-source/nope/${record.access_token}`]) {
+    for (const url of [`/browser-source/alerts/00000000-0000-0000-0000-000000000000`, `/browser-source/alerts/${"x".repeat(5000)}`, `/browser-source/scenes/${record.access_token}`, `/browser-source/nope/${record.access_token}`]) {
       const res = await app.inject({ method: "GET", url });
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toMatch(/text\/html/);

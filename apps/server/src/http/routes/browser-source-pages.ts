@@ -38,11 +38,11 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
 
   app.get(
     `${pagePrefix}/:type/:token`,
-    { schema: { hide: true, params: z.object({ type: z.string().max(32), token: z.string().max(256) }) } },
+    { schema: { hide: true, params: z.object({ type: z.string(), token: z.string() }) } },
     async (request, reply) => {
       const { type, token } = request.params;
       reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").header("x-content-type-options", "nosniff");
-      const record = (BROWSER_SOURCE_TYPES as readonly string[]).includes(type) ? find(type, token) : null;
+      const record = (BROWSER_SOURCE_TYPES as readonly string[]).includes(type) && token.length <= 128 ? find(type, token) : null;
       if (!record) {
         return reply
           .code(404)
