@@ -86,13 +86,14 @@ describe("the page and its config", () => {
 
   test("a bad token, or the wrong type, gets a plain error page without data", async () => {
     const record = (await generate({ browser_source_type: "alerts" })).json();
-    for (const url of [`/browser-source/alerts/00000000-0000-0000-0000-000000000000`, `/browser-source/alerts/${"x".repeat(5000)}`, `/browser-source/scenes/${record.access_token}`, `/browser-source/nope/${record.access_token}`]) {
+    for (const url of [`/browser-source/alerts/00000000-0000-0000-0000-000000000000`, `/browser-source/alerts/${"x".repeat(90)}`, `/browser-source/scenes/${record.access_token}`, `/browser-source/nope/${record.access_token}`]) {
       const res = await app.inject({ method: "GET", url });
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toMatch(/text\/html/);
       expect(res.body).not.toContain(record.access_token);
       expect(res.body).not.toContain("ovation-bootstrap");
     }
+    expect((await app.inject({ method: "GET", url: `/browser-source/alerts/${"x".repeat(5000)}` })).statusCode).toBe(414);
     const config = await app.inject({ method: "GET", url: `/browser-source/api/00000000-0000-0000-0000-000000000000/config` });
     expect(config.statusCode).toBe(404);
     expect(config.json().code).toBe("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
