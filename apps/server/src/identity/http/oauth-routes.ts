@@ -54,7 +54,11 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
   await app.register(async (mount) => {
     mount.removeAllContentTypeParsers();
     mount.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
-    const callback = (req: IncomingMessage, res: FastifyReply["raw"]) => ctx.provider().callback()(req, res);
+    let handler: ReturnType<ReturnType<IdentityContext["provider"]>["callback"]> | undefined;
+    const callback = (req: IncomingMessage, res: FastifyReply["raw"]) => {
+      handler ??= ctx.provider().callback();
+      return handler(req, res);
+    };
     mount.all("/oauth/*", HIDDEN_ROUTE, async (request, reply) => {
       reply.hijack();
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
