@@ -84,6 +84,9 @@ export interface NjParser {
   parsePostfix(node: NjNode): NjNode;
   parseExpression(): NjNode;
   parseAsRoot(): NjNodeList;
+  advanceAfterBlockEnd(name?: string): NjToken;
+  /** Tag handlers consulted for block tags nunjucks does not know. */
+  extensions: Array<{ tags: readonly string[]; parse(parser: NjParser): NjNode }>;
   fail(message: string, lineno?: number, colno?: number): never;
 }
 

@@ -10,6 +10,7 @@ import type { TemplateFunctionName } from "./template-functions.js";
 import {
   ArrowFunctionNode,
   CoalesceNode,
+  DoNode,
   ElvisNode,
   StringTestNode,
   TruthyNode,
@@ -56,7 +57,7 @@ const baseCompileExpression = (
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
-  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode];
+  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode];
 
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
@@ -119,6 +120,13 @@ class TwigCompiler extends Compiler {
     this._emit(", ");
     this.compile(nodeField(node, "right") as NjNode, frame);
     this._emit(")");
+  }
+
+  /** `{% do expr %}`: a statement; the value is dropped. */
+  compileTwigDo(node: NjNode, frame: NjCompileFrame): void {
+    this._emit("(");
+    this.compile(nodeField(node, "expr") as NjNode, frame);
+    this._emit(");\n");
   }
 
   compileTruthy(node: NjNode, frame: NjCompileFrame): void {

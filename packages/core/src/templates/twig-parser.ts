@@ -11,6 +11,8 @@ export const CoalesceNode = njNodes.Node.extend("TwigCoalesce", { fields: ["left
 export const ElvisNode = njNodes.Node.extend("TwigElvis", { fields: ["left", "right"] });
 /** `a starts with b`, `a ends with b`, `a matches '/re/'` (Twig string tests; `op` names which). */
 export const StringTestNode = njNodes.Node.extend("TwigStringTest", { fields: ["op", "left", "right"] });
+/** `{% do expr %}`: evaluates an expression for its effect (Twig), printing nothing. */
+export const DoNode = njNodes.Node.extend("TwigDo", { fields: ["expr"] });
 /** A condition evaluated with Twig (PHP) truthiness: empty arrays, empty objects and "0" are false. */
 export const TruthyNode = njNodes.Node.extend("Truthy", { fields: ["target"] });
 
@@ -231,5 +233,16 @@ function relex(piece: string, lineno: number, colno: number): NjToken[] {
 /** Parses Twig-syntax template source into a nunjucks AST (throws the nunjucks TemplateError). */
 export function parseTwig(source: string): NjNodeList {
   const parser = new TwigParser(njLexer.lex(source, {}));
+  parser.extensions = [
+    {
+      tags: ["do"],
+      parse(p) {
+        const tag = p.nextToken() as NjToken;
+        const expr = p.parseExpression();
+        p.advanceAfterBlockEnd(tag.value);
+        return new DoNode(tag.lineno, tag.colno, expr);
+      },
+    },
+  ];
   return parser.parseAsRoot();
 }

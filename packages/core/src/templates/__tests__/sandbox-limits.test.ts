@@ -101,6 +101,12 @@ describe("sandbox limits", () => {
     );
     expect(output).toBe("5 5 true vv 7 https://twitch.tv/alice");
     expect(functions.calls.map((c) => c.name)).toEqual(["inc", "db", "set", "cache", "cache", "user", "channel"]);
+    const quiet = await sandbox.render(
+      sandbox.compile("{% do inc('points', 'alice', 2) %}{% do set('seen', 'alice', true) %}now {{ db('points').alice }}"),
+      vars,
+      functions,
+    );
+    expect(quiet).toBe("now 7");
   });
 
   it("refuses more template-function calls than the limit", async () => {
