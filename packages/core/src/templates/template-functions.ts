@@ -49,6 +49,3 @@ export const TWIG_FILTERS = [
 
 /** The Twig tests added on top of the nunjucks tests. */
 export const TWIG_TESTS = ["empty", "iterable"] as const;
-
-/** Global functions of the template language besides the host functions. */
-export const TEMPLATE_GLOBALS = ["random", "range", "cycler", "joiner", "max", "min"] as const;
