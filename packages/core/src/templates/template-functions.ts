@@ -48,4 +48,4 @@ export const TWIG_FILTERS = [
 ] as const;
 
 /** The Twig tests added on top of the nunjucks tests. */
-export const TWIG_TESTS = ["empty", "iterable"] as const;
+export const TWIG_TESTS = ["empty"] as const;
