@@ -81,6 +81,18 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     await expect(oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state })).rejects.toMatchObject({ error: "invalid_grant" });
   });
 
+  it("issues a signed ID token when openid is asked for, verified by openid-client against the JWKS", async () => {
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid user:read", state: "id", nonce });
+    const { callback } = await runAuthorization(new TestBrowser(), h.base, url.href, { email: "alice@example.com", password: alice.password });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { expectedState: "id", expectedNonce: nonce });
+    expect(tokens.claims()).toMatchObject({ sub: String(alice.id), iss: `${h.base}/oauth`, aud: client.client_id });
+    expect(JSON.parse(Buffer.from(tokens.id_token?.split(".")[0] ?? "", "base64url").toString("utf8"))).toMatchObject({ alg: "ES256" });
+    expect((await api(h.base, "/api/users/@me", tokens.access_token)).status).toBe(200);
+  });
+
   it("refuses a public client without PKCE", async () => {
     const client = await h.client({ public: true, redirectUris: [REDIRECT] });
     const config = await discover(h.base, client.client_id, null);

@@ -33,7 +33,7 @@ describe("identity store, oidc adapter and sessions", () => {
     const d = await dir();
     const first = loadOrCreateKeys(d);
     expect(first.cookie_keys[0]?.length).toBeGreaterThanOrEqual(43);
-    expect(first.signing_keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+    expect(first.signing_keys[0]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
     expect((await stat(join(d, KEYS_FILE))).mode & 0o777).toBe(0o600);
     expect(loadOrCreateKeys(d)).toEqual(first);
     await writeFile(join(d, KEYS_FILE), "{}");

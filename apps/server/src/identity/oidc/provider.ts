@@ -69,6 +69,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       names: { session: "_ovation_oidc_session", interaction: "_ovation_interaction", resume: "_ovation_interaction_resume" },
     },
     routes: OAUTH_ROUTES,
+    clientDefaults: { grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
     scopes: ["openid", "offline_access", ...ALL_SCOPE_VALUES],
     claims: { openid: ["sub"], profile: ["name", "picture"], email: ["email", "email_verified"] },
     async findAccount(_ctx, sub) {
