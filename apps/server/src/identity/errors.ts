@@ -33,6 +33,7 @@ export const IDENTITY_ERROR_CODES = {
   OVATION_ERR_IDENTITY_WEBAUTHN_FAILED: { status: 422, message: "The security key response could not be verified.", description: "A WebAuthn registration response failed verification, or no challenge was pending." },
   OVATION_ERR_IDENTITY_PLATFORM_UNKNOWN: { status: 404, message: "This platform is not configured for sign-in.", description: "Platform login for a platform without OAuth settings." },
   OVATION_ERR_IDENTITY_PLATFORM_FAILED: { status: 502, message: "The platform sign-in failed.", description: "The platform refused the code or answered with something unreadable." },
+  OVATION_ERR_IDENTITY_MAIL_FAILED: { status: 503, message: "The mail could not be sent; try again later.", description: "The SMTP server refused or could not be reached; nothing was kept of the code or link." },
   OVATION_ERR_IDENTITY_BAD_REQUEST: { status: 400, message: "The request could not be read.", description: "Malformed JSON, an unsupported content type or a body that is too large." },
   OVATION_ERR_IDENTITY_INTERNAL: { status: 500, message: "Server Error", description: "An unexpected failure; details are in the server log, never in the response." },
   OVATION_ERR_IDENTITY_STORE_CORRUPT: { status: 500, message: "The identity data file cannot be read.", description: "identity.json is not valid JSON or not an identity store; it is left untouched." },

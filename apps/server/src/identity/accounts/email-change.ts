@@ -35,11 +35,17 @@ export async function startEmailChange(ctx: IdentityContext, user: UserRecord, e
   });
   await ctx.store.save();
   const link = `${ctx.idBase()}/api/email/verify?token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send({
-    to: wanted,
-    subject: "Confirm your email address",
-    text: `Hello ${user.name},\n\nopen this link to confirm ${wanted} as the email address of your Ovation account:\n\n${link}\n\nThe link is valid for ${Math.round(ctx.lifetimes.emailVerification / 3600)} hours. If you did not ask for this, ignore this mail.\n`,
-  });
+  try {
+    await ctx.mailer.send({
+      to: wanted,
+      subject: "Confirm your email address",
+      text: `Hello ${user.name},\n\nopen this link to confirm ${wanted} as the email address of your Ovation account:\n\n${link}\n\nThe link is valid for ${Math.round(ctx.lifetimes.emailVerification / 3600)} hours. If you did not ask for this, ignore this mail.\n`,
+    });
+  } catch (error) {
+    data.email_verifications = data.email_verifications.filter((v) => v.token_hash !== sha256Hex(token));
+    await ctx.store.save();
+    throw error;
+  }
   return { status: previous ? "resent" : "sent", email: wanted };
 }
 

@@ -72,11 +72,18 @@ export class EatService {
     data.eat_codes.push({ id, user_id: user.id, code_hash: sha256Hex(`${id}:${code}`), created_at: now, expires_at: expiresAt, wrong_attempts: 0, consumed_at: null, burned: false });
     await this.store.save();
     const minutes = Math.round(this.lifetimes.eatCode / 60);
-    await this.mailer.send({
-      to: user.email,
-      subject: "Your Ovation verification code",
-      text: `Hello ${user.name},\n\nyour verification code is: ${code}\n\nIt is valid for ${minutes} minutes and can be used once. If you did not ask for it, someone may be using your account: change your password.\n`,
-    });
+    try {
+      await this.mailer.send({
+        to: user.email,
+        subject: "Your Ovation verification code",
+        text: `Hello ${user.name},\n\nyour verification code is: ${code}\n\nIt is valid for ${minutes} minutes and can be used once. If you did not ask for it, someone may be using your account: change your password.\n`,
+      });
+    } catch (error) {
+      // A code nobody received must not count against the user's requests.
+      data.eat_codes = data.eat_codes.filter((c) => c.id !== id);
+      await this.store.save();
+      throw error;
+    }
     return { expires_at: timestamp(new Date(expiresAt)), sent_to: maskEmail(user.email) };
   }
 

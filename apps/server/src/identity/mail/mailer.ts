@@ -1,6 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
+import { IdentityError } from "../errors.js";
 
 /** A plain-text mail the identity module sends. */
 export interface OutgoingMail {
@@ -9,7 +10,7 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** Sends mail: SMTP when configured, otherwise the log transport (prints the whole mail). */
+/** Sends mail: SMTP when configured, otherwise the log transport (prints the whole mail). A failed send is a 503 `..._MAIL_FAILED`. */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
   /** Closes pooled SMTP connections. */
@@ -29,7 +30,13 @@ export function createMailer(options: { smtpUrl?: string | undefined; from?: str
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }, { from });
   return {
     async send(mail) {
-      const info = (await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text })) as { message?: unknown; messageId?: string };
+      let info: { message?: unknown; messageId?: string };
+      try {
+        info = (await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text })) as { message?: unknown; messageId?: string };
+      } catch (cause) {
+        options.logger.error({ err: cause, to: mail.to, subject: mail.subject }, "mail could not be sent");
+        throw new IdentityError("OVATION_ERR_IDENTITY_MAIL_FAILED", { cause });
+      }
       if (!smtp) {
         const raw = Buffer.isBuffer(info.message) ? info.message.toString("utf8") : String(info.message);
         options.logger.info({ to: mail.to, subject: mail.subject, mail: raw }, "mail (log transport; set OVATION_SMTP_URL to send)");
