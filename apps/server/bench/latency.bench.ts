@@ -1,7 +1,7 @@
 // End-to-end alert latency: POST /v1/alerts -> `notifysub` handler of N socket.io clients
 // (N = 1, 100, 1000) at 200 alerts/s, p50/p99, beside the floor: a bare socket.io server that
-// emits what it is POSTed, between the same two processes (this one and a server child), measured
-// the same way. Then the server's memory per connected browser source.
+// emits what it is POSTed, between the same processes (this sender, a server child, client
+// children), measured the same way. Then the server's memory per connected browser source.
 import { fork } from "node:child_process";
 import { loadavg } from "node:os";
 import type { ChildProcess } from "node:child_process";
@@ -73,21 +73,45 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** Client processes share the receiving work (decoding N messages per alert) between cores. */
+const CLIENT_PROCESSES = Number(process.env["BENCH_CLIENT_PROCESSES"] ?? 2);
+
+function forkClients(): ChildProcess {
+  return fork(fileURLToPath(new URL("./latency-clients.ts", import.meta.url)), [], {
+    execArgv: ["--no-node-snapshot", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+}
+
+function reply<T>(child: ChildProcess, type: string, message?: Record<string, unknown>): Promise<T> {
+  return new Promise((resolve) => {
+    const handler = (m: unknown) => {
+      if ((m as { type?: string }).type !== type) return;
+      child.off("message", handler);
+      resolve(m as T);
+    };
+    child.on("message", handler);
+    if (message) child.send(message);
+  });
+}
+
 async function phase(kind: "ovation" | "bare", ready: Ready, n: number): Promise<{ p50: number; p99: number; samples: number; missing: number }> {
   const total = WARMUP + Math.round((PHASE_MS / 1000) * RATE);
-  const sentAt = new Float64Array(total);
-  const latencies: number[] = [];
-  let received = 0;
-  // Every client is a browser source; the first acknowledges each alert as the page does (a user
-  // has a few sources, so 1000 acknowledging sources of one user would measure an unreal load).
-  const sockets: Socket[] = [];
-  const connected = await connectClients(ready, n, (seq, socket, id) => {
-    if (seq < 0 || seq >= total) return;
-    received++;
-    if (seq >= WARMUP) latencies.push(performance.now() - (sentAt[seq] as number));
-    if (kind === "ovation" && socket === sockets[0]) socket.emit("ack", id);
-  });
-  sockets.push(...connected);
+  const processes = Math.max(1, Math.min(CLIENT_PROCESSES, n));
+  const clients = Array.from({ length: processes }, () => forkClients());
+  await Promise.all(
+    clients.map((child, i) =>
+      reply(child, "ready", {
+        type: "start",
+        url: `http://127.0.0.1:${ready.port}`,
+        room: ready.room,
+        browserSourceToken: ready.browserSourceToken,
+        count: Math.floor(n / processes) + (i < n % processes ? 1 : 0),
+        ack: kind === "ovation" && i === 0,
+        warmup: WARMUP,
+      }),
+    ),
+  );
   const url = kind === "ovation" ? `http://127.0.0.1:${ready.port}/v1/alerts` : `http://127.0.0.1:${ready.port}/emit`;
   const headers = { authorization: `Bearer ${ready.token}`, "content-type": "application/json", accept: "application/json" };
   const start = performance.now();
@@ -96,18 +120,24 @@ async function phase(kind: "ovation" | "bare", ready: Ready, n: number): Promise
     const due = start + (seq * 1000) / RATE;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const data = { name: "bench", seq, sent: performance.timeOrigin + performance.now() };
     const body =
       kind === "ovation"
-        ? { template: "follow", data: { name: "bench", seq } }
-        : { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "" }, event: { data: { name: "bench", seq }, random: 1, template: null, test: false } };
-    sentAt[seq] = performance.now();
+        ? { template: "follow", data }
+        : { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "" }, event: { data, random: 1, template: null, test: false } };
     requests.push(fetch(url, { method: "POST", headers, body: JSON.stringify(body) }).then((r) => r.arrayBuffer()));
   }
   await Promise.all(requests);
-  const deadline = Date.now() + 15_000;
-  while (received < total * n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  for (const s of sockets) s.close();
-  const sorted = Float64Array.from(latencies).sort();
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const counts = await Promise.all(clients.map((child) => reply<{ received: number }>(child, "count", { type: "count" })));
+    if (counts.reduce((sum, c) => sum + c.received, 0) >= total * n || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const results = await Promise.all(clients.map((child) => reply<{ latencies: number[]; received: number }>(child, "results", { type: "results" })));
+  await Promise.all(clients.map((child) => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.send({ type: "stop" })))));
+  const sorted = Float64Array.from(results.flatMap((r) => r.latencies)).sort();
+  const received = results.reduce((sum, r) => sum + r.received, 0);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length, missing: total * n - received };
 }
 
