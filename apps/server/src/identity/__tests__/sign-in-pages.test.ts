@@ -19,7 +19,7 @@ describe("sign-in and consent pages in a real browser", () => {
       executablePath: "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
@@ -47,16 +47,16 @@ describe("sign-in and consent pages in a real browser", () => {
     await page.getByLabel("Email address").fill("quinn@example.com");
     await page.getByLabel("Password").fill("wrong password!");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toContain("These credentials do not match our records.");
+    await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 30_000 }).toContain("These credentials do not match our records.");
     expect(await page.getByLabel("Email address").inputValue()).toBe("quinn@example.com");
     expect(await page.getByLabel("Email address").getAttribute("aria-invalid")).toBe("true");
 
     await page.getByLabel("Password").fill("quinn's long passphrase");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Authorize Test app" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("heading", { name: "Authorize Test app" }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole("listitem").allTextContents()).toEqual(["Read your profile (name, email address, avatar) (user:read)", "Trigger and configure your alerts (alerts:manage)"]);
     await page.getByRole("button", { name: "Allow" }).click();
-    await expect.poll(() => callback, { timeout: 10_000 }).not.toBe("");
+    await expect.poll(() => callback, { timeout: 30_000 }).not.toBe("");
     expect(new URL(callback).searchParams.get("code")).toBeTruthy();
     expect(new URL(callback).searchParams.get("state")).toBe("pw");
     // No external assets: every request stayed on the identity host (or went to the app's redirect URI).
@@ -64,5 +64,5 @@ describe("sign-in and consent pages in a real browser", () => {
     const cookies = await page.context().cookies(h.base);
     const session = cookies.find((c) => c.name === "ovation_session");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false });
-  }, 60_000);
+  }, 120_000);
 });

@@ -85,7 +85,7 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     // Any same-origin document will do as the page of the registration (identity HTML pages forbid
     // scripts' network calls by CSP, so take the JSON discovery document).
     await page.goto(`${h.base}/oauth/.well-known/openid-configuration`);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
@@ -129,9 +129,9 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     await page.getByLabel("Email address").fill("pia@example.com");
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Authorize Test app" }).waitFor({ timeout: 15_000 });
+    await page.getByRole("heading", { name: "Authorize Test app" }).waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "Allow" }).click();
-    await expect.poll(() => callback, { timeout: 10_000 }).not.toBe("");
+    await expect.poll(() => callback, { timeout: 30_000 }).not.toBe("");
     expect(new URL(callback).searchParams.get("code")).toBeTruthy();
     expect(h.identity.store.data.webauthn_credentials[0]?.counter).toBeGreaterThanOrEqual(0);
     expect(h.identity.store.data.pending_key_logins).toEqual([]);
@@ -151,5 +151,5 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(204);
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(404);
     expect((await api(h.base, "/api/users/@me/webauthn", user.token)).body).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
