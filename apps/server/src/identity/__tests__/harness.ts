@@ -66,12 +66,12 @@ export async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]
     port,
     mails,
     async waitFor(to, count = 1) {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const mine = mails.filter((m) => m.to.includes(to));
         const found = mine[count - 1];
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail #${count} for ${to} within 10 s`);
+        if (Date.now() > deadline) throw new Error(`no mail #${count} for ${to} within 30 s`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
