@@ -57,7 +57,7 @@ export class AddressPolicy {
     if (reason !== null) {
       throw new NetError(
         NET_ERROR_CODES.address,
-        `refused: ${hostname} is ${address === hostname ? "" : `resolved to ${address}, `}a ${reason} address; template calls may only reach public addresses`,
+        `refused: ${hostname} is ${address === hostname ? "" : `resolved to ${address}, `}${article(reason)} ${reason} address; template calls may only reach public addresses`,
         { details: { hostname, address, range: reason } },
       );
     }
@@ -89,6 +89,11 @@ export class AddressPolicy {
     }
     return RANGE_NAMES[name] ?? name;
   }
+}
+
+/** "an" before a range name read with a vowel sound (`an IPv4-mapped`, `an unspecified`), else "a". */
+function article(reason: string): "a" | "an" {
+  return /^(?:[aeioAEIO]|un(?!i))/.test(reason) ? "an" : "a";
 }
 
 const RANGE_NAMES: Record<string, string> = {

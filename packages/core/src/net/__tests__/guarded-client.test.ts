@@ -63,6 +63,21 @@ describe("GuardedHttpClient address checks (no connection made)", () => {
     expect((error as NetError).message).toMatch(/^refused: .* address; template calls may only reach public addresses$/);
   });
 
+  it("words each refusal with the range's name and its article", () => {
+    const messageOf = (url: string) => {
+      try {
+        client.checkUrl(url);
+      } catch (error) {
+        return (error as NetError).message;
+      }
+      return "accepted";
+    };
+    expect(messageOf("http://0/")).toBe("refused: 0.0.0.0 is an unspecified address; template calls may only reach public addresses");
+    expect(messageOf("http://[::ffff:7f00:1]/")).toMatch(/^refused: ::ffff:7f00:1 is an IPv4-mapped \(127\.0\.0\.1\) address;/);
+    expect(messageOf("http://[fd00::1]/")).toMatch(/is a unique-local \(fc00::\/7\) address;/);
+    expect(messageOf("http://127.1/")).toMatch(/is a loopback address;/);
+  });
+
   it("accepts public addresses and names without resolving them", () => {
     expect(client.checkUrl("https://8.8.8.8/x").hostname).toBe("8.8.8.8");
     expect(client.checkUrl("https://[2606:4700:4700::1111]/").hostname).toBe("[2606:4700:4700::1111]");
@@ -229,6 +244,17 @@ describe("GuardedHttpClient against real loopback servers", () => {
     expect(error).toBeInstanceOf(NetError);
     expect((error as NetError).code).toBe(NET_ERROR_CODES.timeout);
     expect((error as NetError).message).toMatch(/within 300 ms/);
+  });
+
+  it("gives up after 5 s by default", { timeout: 30_000 }, async () => {
+    const patient = new GuardedHttpClient({ allow: ["127.0.0.1"] });
+    try {
+      const refused = await proxyPass(patient, ctx, `${slow.origin}/`, { event: {}, command: {}, args: [] }).catch((e: unknown) => e);
+      expect((refused as NetError).code).toBe(NET_ERROR_CODES.timeout);
+      expect((refused as NetError).message).toMatch(/within 5000 ms/);
+    } finally {
+      await patient.close();
+    }
   });
 
   it("connects to the checked address: DNS is resolved once per connection and filtered", async () => {
