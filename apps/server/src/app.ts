@@ -8,6 +8,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } fr
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
+import { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
 import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
 import { hashToken } from "./auth/secrets.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
@@ -94,6 +95,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
 
   const verifiers = new TokenVerifierChain();
+  const failedAuth = new FailedAuthThrottle(Math.max(20, Math.floor(config.rateLimitPerMinute / 10)));
   verifiers.register(new PersonalAccessTokenVerifier(repos.tokens, repos.users));
   const socketAuthenticators: SocketAuthenticator[] = [];
   const hub = new AlertHub(repos, logger);
@@ -118,7 +120,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     commands,
     io,
     logger,
-    authenticate: (...scopes: string[]) => authenticate(verifiers, ...scopes),
+    authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
   };
   app.decorate("ovation", services);
   app.decorateRequest("principal", null);

@@ -14,6 +14,7 @@ export interface ErrorCodeEntry {
 export const ERROR_CODES = {
   OVATION_ERR_AUTH_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "No bearer token, or a token that is unknown, expired or revoked." },
   OVATION_ERR_AUTH_MISSING_SCOPE: { status: 403, message: "This action is unauthorized.", description: "The token lacks a scope the endpoint needs; `missing_scopes` lists them." },
+  OVATION_ERR_AUTH_TOO_MANY_FAILURES: { status: 429, message: "Too Many Attempts.", description: "Too many requests with a missing or invalid bearer token from this address in a minute (a tenth of OVATION_RATE_LIMIT_PER_MINUTE, at least 20); wait `Retry-After` seconds." },
   OVATION_ERR_AUTH_NOT_YOUR_USER: { status: 403, message: "This action is unauthorized.", description: "`{user}` in the path is not the caller (use your id or `@me`)." },
   OVATION_ERR_HTTP_VALIDATION: { status: 422, message: "The given data was invalid.", description: "The body, query or path failed validation; `errors` maps each field to its messages." },
   OVATION_ERR_HTTP_BAD_REQUEST: { status: 400, message: "The request could not be read.", description: "Malformed JSON or an unsupported request shape." },

@@ -91,3 +91,31 @@ describe("buildApp failures", () => {
     dir.remove();
   });
 });
+
+describe("failed bearer-token checks", () => {
+  test("rotating invalid tokens from one address ends in 429, while another address is unaffected", async () => {
+    const dir = tempDataDir();
+    const limited = await testApp(dir.dir, { OVATION_RATE_LIMIT_PER_MINUTE: "100" });
+    const bob = seedUser(limited, "Bob");
+    try {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 25; i++) {
+        last = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer(`ovpat_9_invalid${i}`), remoteAddress: "203.0.113.7" });
+        statuses.push(last.statusCode);
+      }
+      expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+      expect(last?.json().code).toBe("OVATION_ERR_AUTH_TOO_MANY_FAILURES");
+      expect(Number(last?.headers["retry-after"])).toBeGreaterThan(0);
+      // Even a valid token from the throttled address waits: the check happens before any lookup.
+      const valid = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer(bob.token), remoteAddress: "203.0.113.7" });
+      expect(valid.statusCode).toBe(429);
+      const other = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer(bob.token), remoteAddress: "198.51.100.9" });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+      dir.remove();
+    }
+  });
+});

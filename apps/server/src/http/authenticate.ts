@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
 import type { Principal } from "../auth/principal.js";
 import { hasScope } from "../auth/principal.js";
 import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
@@ -14,13 +15,24 @@ declare module "fastify" {
 
 /**
  * A preHandler that requires a valid bearer token (401 `Unauthenticated.` otherwise) holding every
- * scope in `scopes` (403 listing the missing ones otherwise).
+ * scope in `scopes` (403 listing the missing ones otherwise). An address with too many failed checks in
+ * a minute gets 429 before its token is looked at.
  */
-export function authenticate(verifiers: TokenVerifierChain, ...scopes: string[]): preHandlerAsyncHookHandler {
-  return async function requireToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function authenticate(verifiers: TokenVerifierChain, throttle: FailedAuthThrottle, ...scopes: string[]): preHandlerAsyncHookHandler {
+  return async function requireToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const retryAfter = throttle.retryAfterSeconds(request.ip);
+    if (retryAfter > 0) {
+      void reply.header("retry-after", String(retryAfter));
+      throw new ApiError("OVATION_ERR_AUTH_TOO_MANY_FAILURES", {
+        message: `Too Many Attempts. Retry after ${retryAfter} seconds.`,
+      });
+    }
     const token = bearerToken(request.headers.authorization);
     const principal = token === null ? null : await verifiers.verify(token);
-    if (!principal) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+    if (!principal) {
+      throttle.recordFailure(request.ip);
+      throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+    }
     const missing = scopes.filter((s) => !hasScope(principal, s));
     if (missing.length > 0) {
       throw new ApiError("OVATION_ERR_AUTH_MISSING_SCOPE", {

@@ -1,0 +1,43 @@
+/**
+ * Counts failed bearer-token checks per client address in fixed one-minute windows. The global rate
+ * limit is keyed by token, so a client sending a different invalid token on every request would
+ * never reach it; this closes that gap: past `maxFailures` failures in a window, the address gets 429
+ * until the window ends, before any token is looked at.
+ */
+export class FailedAuthThrottle {
+  private readonly windows = new Map<string, { start: number; failures: number }>();
+
+  constructor(
+    private readonly maxFailures: number,
+    private readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds until `address` may try again, or 0 when it is not throttled. */
+  retryAfterSeconds(address: string): number {
+    const window = this.current(address);
+    if (!window || window.failures < this.maxFailures) return 0;
+    return Math.max(1, Math.ceil((window.start + this.windowMs - this.now()) / 1000));
+  }
+
+  /** Records one failed check from `address`. */
+  recordFailure(address: string): void {
+    const window = this.current(address);
+    if (window) window.failures++;
+    else this.windows.set(address, { start: this.now(), failures: 1 });
+    // Bounded memory: a flood from many addresses drops the oldest windows first.
+    if (this.windows.size > 100_000) {
+      const oldest = this.windows.keys().next().value;
+      if (oldest !== undefined) this.windows.delete(oldest);
+    }
+  }
+
+  private current(address: string): { start: number; failures: number } | undefined {
+    const window = this.windows.get(address);
+    if (window && this.now() - window.start >= this.windowMs) {
+      this.windows.delete(address);
+      return undefined;
+    }
+    return window;
+  }
+}
