@@ -32,5 +32,8 @@ describe("verifyOvationSignature", () => {
     expect(verifyOvationSignature({ ...base, timestamp: headers["x-ovation-timestamp"], signature: "sha256=abc" })).toBe(false);
     expect(verifyOvationSignature({ ...base, timestamp: headers["x-ovation-timestamp"], signature: headers["x-ovation-signature"].slice(7) })).toBe(false);
     expect(verifyOvationSignature({ ...base, secret: "", timestamp: headers["x-ovation-timestamp"], signature: headers["x-ovation-signature"] })).toBe(false);
+    // A repeated header arrives from node:http as an array (docs/outbound.md casts the header value).
+    const repeated = [headers["x-ovation-timestamp"], headers["x-ovation-timestamp"]] as unknown as string;
+    expect(verifyOvationSignature({ ...base, timestamp: repeated, signature: headers["x-ovation-signature"] })).toBe(false);
   });
 });
