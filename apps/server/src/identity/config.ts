@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
 
-/** Default lifetimes, in seconds (reference-facts.md; EAT and codes are our choice, see docs/identity.md). */
+/**
+ * Default lifetimes, in seconds (reference-facts.md; EAT and codes are our choice, see docs/identity.md).
+ * Personal access tokens are the host's: six calendar months (`PAT_LIFETIME_MONTHS`), never refreshed.
+ */
 export const DEFAULT_LIFETIMES = Object.freeze({
   accessToken: 15 * 24 * 3600,
   refreshToken: 30 * 24 * 3600,
-  personalAccessToken: 183 * 24 * 3600,
   eat: 10 * 60,
   eatCode: 10 * 60,
   session: 30 * 24 * 3600,

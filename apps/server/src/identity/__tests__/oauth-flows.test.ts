@@ -247,6 +247,18 @@ describe("OAuth 2.0 authorization server (real HTTP, openid-client)", () => {
     expect(principal).toMatchObject({ userId: alice.id, scopes: ["user:read"], kind: "oauth_access_token" });
   });
 
+  it("does not refresh personal access tokens (6 months, then a new one is needed)", async () => {
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const pat = h.repos.tokens.create({ user_id: alice.id, name: "cli", scopes: ["user:read"] });
+    expect((await api(h.base, "/api/users/@me", pat.token)).status).toBe(200);
+    await expect(oidc.refreshTokenGrant(config, pat.token)).rejects.toMatchObject({ error: "invalid_grant" });
+    expect((await oidc.tokenIntrospection(config, pat.token)).active).toBe(false);
+    const months = (Date.parse(pat.record.expires_at) - Date.parse(pat.record.created_at)) / (24 * 3600 * 1000);
+    expect(months).toBeGreaterThan(180);
+    expect(months).toBeLessThan(186);
+  });
+
   it("keeps tokens hashed at rest in identity.json", async () => {
     const client = await h.client({ redirectUris: [REDIRECT] });
     const config = await discover(h.base, client.client_id, client.client_secret);
