@@ -116,7 +116,7 @@ export interface Harness {
 
 /** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
 export async function startHarness(
-  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost" } = {},
+  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost"; idUrl?: string } = {},
 ): Promise<Harness> {
   // WebAuthn needs a domain, not an IP: serve on 127.0.0.1 but name the host localhost.
   const fixedPort = options.hostname === "localhost" ? await freePort() : 0;
@@ -137,6 +137,7 @@ export async function startHarness(
     ...(options.lifetimes ? { lifetimes: options.lifetimes } : {}),
     ...(options.platforms ? { platforms: options.platforms } : {}),
     ...(fixedPort !== 0 ? { idUrl: `http://localhost:${fixedPort}` } : {}),
+    ...(options.idUrl !== undefined ? { idUrl: options.idUrl } : {}),
   });
   const app = Fastify({ logger: false });
   await identity.plugin(app);
