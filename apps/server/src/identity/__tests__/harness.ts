@@ -16,7 +16,7 @@ import type { CreatedClient } from "../clients.js";
 import { loadIdentityEnv } from "../config.js";
 import type { IdentityLifetimes } from "../config.js";
 import { createIdentityModule } from "../module.js";
-import type { IdentityModule } from "../module.js";
+import type { IdentityModule, IdentityModuleOptions } from "../module.js";
 import type { PlatformOAuthSettings } from "../platforms/settings.js";
 
 /** One mail as received by the loopback SMTP server. */
@@ -114,6 +114,41 @@ export interface Harness {
   client(input: { public?: boolean; redirectUris?: string[] }): Promise<CreatedClient>;
 }
 
+/** The host store of `dataDir`, the identity module on it and a fastify app serving it on 127.0.0.1:`port` (0: any). */
+export async function serveIdentity(
+  dataDir: string,
+  port: number,
+  options: Partial<Omit<IdentityModuleOptions, "dataDir" | "users" | "connections" | "tokens">>,
+): Promise<{ app: FastifyInstance; repos: Repositories; identity: IdentityModule; port: number; stop(): Promise<void> }> {
+  const store = await Store.open(dataDir);
+  const repos = createRepositories(store);
+  const identity = await createIdentityModule({
+    dataDir,
+    users: repos.users,
+    connections: repos.connections,
+    tokens: repos.tokens,
+    foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
+    logger: pino({ level: "silent" }),
+    env: loadIdentityEnv({}),
+    ...options,
+  });
+  const app = Fastify({ logger: false });
+  await identity.plugin(app);
+  await app.listen({ host: "127.0.0.1", port });
+  const address = app.server.address();
+  return {
+    app,
+    repos,
+    identity,
+    port: typeof address === "object" && address !== null ? address.port : 0,
+    async stop() {
+      await app.close();
+      identity.close();
+      await store.close();
+    },
+  };
+}
+
 /** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
 export async function startHarness(
   options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost"; idUrl?: string } = {},
@@ -121,17 +156,8 @@ export async function startHarness(
   // WebAuthn needs a domain, not an IP: serve on 127.0.0.1 but name the host localhost.
   const fixedPort = options.hostname === "localhost" ? await freePort() : 0;
   const dir = await mkdtemp(join(tmpdir(), "ovation-identity-"));
-  const store = await Store.open(dir);
-  const repos = createRepositories(store);
   const smtp = await startSmtp();
-  const identity = await createIdentityModule({
-    dataDir: dir,
-    users: repos.users,
-    connections: repos.connections,
-    tokens: repos.tokens,
-    foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
-    logger: pino({ level: "silent" }),
-    env: loadIdentityEnv({}),
+  const { app, repos, identity, port, stop } = await serveIdentity(dir, fixedPort, {
     smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lifetimes ? { lifetimes: options.lifetimes } : {}),
@@ -139,11 +165,6 @@ export async function startHarness(
     ...(fixedPort !== 0 ? { idUrl: `http://localhost:${fixedPort}` } : {}),
     ...(options.idUrl !== undefined ? { idUrl: options.idUrl } : {}),
   });
-  const app = Fastify({ logger: false });
-  await identity.plugin(app);
-  await app.listen({ host: "127.0.0.1", port: fixedPort });
-  const address = app.server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
   return {
     app,
     base: `http://${options.hostname ?? "127.0.0.1"}:${port}`,
@@ -152,10 +173,8 @@ export async function startHarness(
     identity,
     smtp,
     async close() {
-      await app.close();
-      identity.close();
+      await stop();
       await smtp.close();
-      await store.close();
       await rm(dir, { recursive: true, force: true });
     },
     async createUser(input) {

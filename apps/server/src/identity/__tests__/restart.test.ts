@@ -1,65 +1,22 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Fastify from "fastify";
-import type { FastifyInstance } from "fastify";
 import * as oidc from "openid-client";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PersonalAccessTokenVerifier } from "../../auth/personal-access-token-verifier.js";
-import { createRepositories } from "../../store/repositories.js";
-import type { Repositories } from "../../store/repositories.js";
-import { Store } from "../../store/store.js";
 import { hashPassword } from "../accounts/passwords.js";
-import { loadIdentityEnv } from "../config.js";
-import { createIdentityModule } from "../module.js";
-import type { IdentityModule } from "../module.js";
 import { TestBrowser } from "./browser.js";
+import { serveIdentity } from "./harness.js";
 import { api, discover, runAuthorization } from "./oauth-helpers.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 const LIFETIMES = { accessToken: 3600, refreshToken: 7200 };
 
-/** One run of the server: the host store, the identity module and its fastify app, on `port` (0: any). */
-interface Run {
-  app: FastifyInstance;
-  base: string;
-  repos: Repositories;
-  identity: IdentityModule;
-  stop(): Promise<void>;
+/** One run of the server on `port` (0: any), with the configured lifetimes. */
+async function start(dataDir: string, port: number) {
+  const run = await serveIdentity(dataDir, port, { lifetimes: LIFETIMES, ...(port === 0 ? {} : { idUrl: `http://127.0.0.1:${port}` }) });
+  return { ...run, base: `http://127.0.0.1:${run.port}` };
 }
-
-async function start(dataDir: string, port: number): Promise<Run> {
-  const store = await Store.open(dataDir);
-  const repos = createRepositories(store);
-  const identity = await createIdentityModule({
-    dataDir,
-    users: repos.users,
-    connections: repos.connections,
-    tokens: repos.tokens,
-    foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
-    logger: pino({ level: "silent" }),
-    env: loadIdentityEnv({}),
-    lifetimes: LIFETIMES,
-    ...(port === 0 ? {} : { idUrl: `http://127.0.0.1:${port}` }),
-  });
-  const app = Fastify({ logger: false });
-  await identity.plugin(app);
-  await app.listen({ host: "127.0.0.1", port });
-  const address = app.server.address();
-  const bound = typeof address === "object" && address !== null ? address.port : 0;
-  return {
-    app,
-    base: `http://127.0.0.1:${bound}`,
-    repos,
-    identity,
-    async stop() {
-      await app.close();
-      identity.close();
-      await store.close();
-    },
-  };
-}
+type Run = Awaited<ReturnType<typeof start>>;
 
 describe("identity state survives a restart (lowdb files, not memory)", () => {
   let dataDir: string;

@@ -42,6 +42,18 @@ async function finish(
 
 const expiredPage = () => renderMessage("Sign-in expired", "This sign-in request has expired or was already used. Go back to the app and start again.");
 
+type InteractionDetails = Awaited<ReturnType<ReturnType<IdentityContext["provider"]>["interactionDetails"]>>;
+
+/** The interaction of a page request, or null after answering the "expired" page (unknown or used uid). */
+async function interactionOf(ctx: IdentityContext, request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails | null> {
+  try {
+    return await ctx.provider().interactionDetails(request.raw, reply.raw);
+  } catch {
+    html(reply, 400, expiredPage());
+    return null;
+  }
+}
+
 /**
  * `/oauth/*`: oidc-provider (authorize, token, revoke, introspect, discovery...) mounted on the raw
  * request, plus the server-rendered interaction pages (sign-in, consent, platform login).
@@ -76,12 +88,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
 
     pages.get<{ Params: { uid: string } }>("/oauth/interaction/:uid", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
-      let details;
-      try {
-        details = await provider.interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      const details = await interactionOf(ctx, request, reply);
+      if (details === null) return reply;
       const client = await provider.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
       if (details.prompt.name === "login") {
@@ -106,12 +114,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
 
     pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/login", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
-      let details;
-      try {
-        details = await provider.interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      const details = await interactionOf(ctx, request, reply);
+      if (details === null) return reply;
       if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
       const email = field(request.body, "email");
       const outcome = await signInWithPassword(ctx, throttle, { email, password: field(request.body, "password"), totp: field(request.body, "totp") });
@@ -128,12 +132,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
     });
 
     pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/security-key", HIDDEN_ROUTE, async (request, reply) => {
-      let details;
-      try {
-        details = await ctx.provider().interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      const details = await interactionOf(ctx, request, reply);
+      if (details === null) return reply;
       if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
       let userId: number;
       try {
@@ -156,12 +156,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
 
     pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/confirm", HIDDEN_ROUTE, async (request, reply) => {
       const provider = ctx.provider();
-      let details;
-      try {
-        details = await provider.interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      const details = await interactionOf(ctx, request, reply);
+      if (details === null) return reply;
       const accountId = details.session?.accountId;
       if (details.prompt.name !== "consent" || accountId === undefined) return html(reply, 400, expiredPage());
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
@@ -176,22 +172,14 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
     });
 
     pages.post<{ Params: { uid: string } }>("/oauth/interaction/:uid/abort", HIDDEN_ROUTE, async (request, reply) => {
-      try {
-        await ctx.provider().interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      if ((await interactionOf(ctx, request, reply)) === null) return reply;
       await finish(ctx, request, reply, { error: "access_denied", error_description: "The user denied the request." });
       return reply;
     });
 
     pages.get<{ Params: { uid: string; platform: string } }>("/oauth/interaction/:uid/platform/:platform", HIDDEN_ROUTE, async (request, reply) => {
-      let details;
-      try {
-        details = await ctx.provider().interactionDetails(request.raw, reply.raw);
-      } catch {
-        return html(reply, 400, expiredPage());
-      }
+      const details = await interactionOf(ctx, request, reply);
+      if (details === null) return reply;
       return startPlatformLogin(ctx, reply, { platform: request.params.platform, mode: "login", userId: null, interactionUid: details.uid });
     });
   });
