@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { OvationError } from "@ovation/core";
+import { AddressPolicy, OvationError } from "@ovation/core";
 
 /** Log levels accepted by `OVATION_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -79,6 +79,16 @@ export class ConfigError extends OvationError {
   }
 }
 
+/** Whether core's outbound address policy (the one the guarded client compiles) accepts `entry`. */
+function isAllowlistEntry(entry: string): boolean {
+  try {
+    new AddressPolicy({ allow: [entry] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseAllowlist(raw: string): string[] {
   return raw
     .split(",")
@@ -102,7 +112,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   }
   const e = parsed.data;
   const allowlist = parseAllowlist(e.OVATION_OUTBOUND_ALLOWLIST);
-  const badEntries = allowlist.filter((entry) => !/^[A-Za-z0-9.:*/_-]+$/.test(entry));
+  const badEntries = allowlist.filter((entry) => !isAllowlistEntry(entry));
   if (badEntries.length > 0) {
     throw new ConfigError([`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${badEntries.join(", ")})`]);
   }

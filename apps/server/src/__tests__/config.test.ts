@@ -50,5 +50,10 @@ describe("loadConfig", () => {
 
   test("a bad allowlist entry is named", () => {
     expect(() => loadConfig({ OVATION_OUTBOUND_ALLOWLIST: "ok.example.com,bad host!" })).toThrow(/OVATION_OUTBOUND_ALLOWLIST.*bad host!/);
+    for (const bad of ["10.0.0.0/99", "::1/200", "*.example.com", "300.1.2.3/8"]) {
+      expect(() => loadConfig({ OVATION_OUTBOUND_ALLOWLIST: `localhost,${bad}` }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ OVATION_OUTBOUND_ALLOWLIST: bad }), bad).toThrow(`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${bad})`);
+    }
+    expect(loadConfig({ OVATION_OUTBOUND_ALLOWLIST: " localhost , 127.0.0.1, 10.0.0.0/8, fd00::/8, ::1" }).outboundAllowlist).toEqual(["localhost", "127.0.0.1", "10.0.0.0/8", "fd00::/8", "::1"]);
   });
 });

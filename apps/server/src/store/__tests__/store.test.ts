@@ -27,6 +27,14 @@ describe("Store", () => {
     await again.close();
   });
 
+  test("close writes a change nobody waited for (graceful shutdown flushes the store)", async () => {
+    const path = dir();
+    const store = await Store.open(path);
+    const user = createRepositories(store).users.create({ name: "Unwaited" });
+    await store.close();
+    expect(JSON.parse(readFileSync(join(path, STORE_FILE), "utf8")).users.map((u: { uuid: string }) => u.uuid)).toEqual([user.uuid]);
+  });
+
   test("one process at a time: a second open is refused until the first closes; a stale lock is taken over", async () => {
     const path = dir();
     const store = await Store.open(path);
