@@ -1,3 +1,5 @@
+import { hasScope as grants } from "../identity/scopes.js";
+
 /** Who is calling, as established by a token verifier. */
 export interface Principal {
   userId: number;
@@ -16,7 +18,7 @@ export interface TokenVerifier {
   verify(rawToken: string): Principal | null | Promise<Principal | null>;
 }
 
-/** Whether `principal` holds `scope` (or `*`). */
+/** Whether `principal` holds `scope` (or `*`), by the identity module's rule. */
 export function hasScope(principal: Principal, scope: string): boolean {
-  return principal.scopes.includes("*") || principal.scopes.includes(scope);
+  return grants(principal.scopes, scope);
 }

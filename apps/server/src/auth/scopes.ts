@@ -1,16 +1,10 @@
-/** The scopes a token may carry (reference-facts.md "Scopes used by this interface"); `*` grants all. */
-export const KNOWN_SCOPES = [
-  "user:read",
-  "user:manage",
-  "user:manage:credentials",
-  "connections",
-  "alerts:manage",
-  "chatbot:read",
-  "chatbot:manage",
-  "chatbot:manage:commands",
-  "widgets:manage",
-  "*",
-] as const;
+import { ALL_SCOPE_VALUES } from "../identity/scopes.js";
+
+/**
+ * The scopes a token may carry: the identity module's list (reference-facts.md "Scopes used by
+ * this interface") plus `*`, which grants all. One list serves the CLI, the API and OAuth.
+ */
+export const KNOWN_SCOPES: readonly string[] = ALL_SCOPE_VALUES;
 
 /** Scopes of tokens made without `--scopes` and of the first-run token: what the quick start needs. */
 export const DEFAULT_CLI_SCOPES = ["alerts:manage", "chatbot:manage:commands", "user:read"] as const;

@@ -2,23 +2,16 @@ import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/cor
 import type { BotCommandInput } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
+import { commandFields } from "../store/commands.js";
 import { StoreKeyValueStore } from "../store/key-value.js";
 import type { CommandRecord } from "../store/records.js";
 
 /** The input form of a stored command (what the runtime validates and compiles). */
 export function commandInput(record: CommandRecord): BotCommandInput {
   return {
-    command: record.command,
-    command_aliases: record.command_aliases,
-    response: record.response,
-    command_regex: record.command_regex,
-    permissions: record.permissions,
-    price: record.price,
+    ...commandFields(record),
     send_as: record.send_as as BotCommandInput["send_as"],
     enable_when: record.enable_when as BotCommandInput["enable_when"],
-    user_cooldown: record.user_cooldown,
-    global_cooldown: record.global_cooldown,
-    is_visible: record.is_visible,
   };
 }
 

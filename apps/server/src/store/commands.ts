@@ -5,6 +5,23 @@ import type { CommandRecord } from "./records.js";
 /** The writable fields of a command. */
 export type CommandFields = Omit<CommandRecord, "id" | "user_id" | "created_at" | "updated_at">;
 
+/** The writable fields of a command-shaped value (a stored record, a validated command), nothing else. */
+export function commandFields(source: CommandFields): CommandFields {
+  return {
+    command: source.command,
+    command_aliases: [...source.command_aliases],
+    response: source.response,
+    command_regex: source.command_regex,
+    permissions: source.permissions,
+    price: source.price,
+    send_as: source.send_as,
+    enable_when: source.enable_when,
+    user_cooldown: source.user_cooldown,
+    global_cooldown: source.global_cooldown,
+    is_visible: source.is_visible,
+  };
+}
+
 /** Chat-bot commands of users. */
 export class CommandsRepository {
   constructor(private readonly store: Store) {}

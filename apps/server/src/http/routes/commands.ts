@@ -4,6 +4,7 @@ import { CommandError, botCommandSchema, chatBadgeSchema, platformSchema } from 
 import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
+import { commandFields } from "../../store/commands.js";
 import type { CommandRecord } from "../../store/records.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -33,18 +34,8 @@ export const commandViewSchema = z
 export function presentCommand(record: CommandRecord): z.infer<typeof commandViewSchema> {
   return {
     id: record.id,
-    command: record.command,
+    ...commandFields(record),
     commands: [record.command, ...record.command_aliases],
-    command_aliases: [...record.command_aliases],
-    response: record.response,
-    command_regex: record.command_regex,
-    permissions: record.permissions,
-    price: record.price,
-    send_as: record.send_as,
-    enable_when: record.enable_when,
-    user_cooldown: record.user_cooldown,
-    global_cooldown: record.global_cooldown,
-    is_visible: record.is_visible,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -146,19 +137,6 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     }
     return record;
   };
-  const fields = (record: BotCommand) => ({
-    command: record.command,
-    command_aliases: record.command_aliases,
-    response: record.response,
-    command_regex: record.command_regex,
-    permissions: record.permissions,
-    price: record.price,
-    send_as: record.send_as,
-    enable_when: record.enable_when,
-    user_cooldown: record.user_cooldown,
-    global_cooldown: record.global_cooldown,
-    is_visible: record.is_visible,
-  });
 
   app.get(
     "/v1/bots/:user/commands",
@@ -182,7 +160,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const userId = resolveUserParam(request, request.params.user);
-      const record = repos.commands.create(userId, fields(prepare(userId, request.body, null)));
+      const record = repos.commands.create(userId, commandFields(prepare(userId, request.body, null)));
       host.reload(userId);
       await repos.store.persisted();
       return reply.code(201).send(presentCommand(record));
@@ -257,7 +235,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     async (request) => {
       const userId = resolveUserParam(request, request.params.user);
       if (!repos.commands.getForUser(userId, request.params.id)) throw notFound();
-      const record = repos.commands.update(userId, request.params.id, fields(prepare(userId, request.body, request.params.id)));
+      const record = repos.commands.update(userId, request.params.id, commandFields(prepare(userId, request.body, request.params.id)));
       if (!record) throw notFound();
       host.reload(userId);
       await repos.store.persisted();
