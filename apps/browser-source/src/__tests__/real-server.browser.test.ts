@@ -141,6 +141,103 @@ describe("browser-source page on the real server", () => {
     await page.close();
   });
 
+  it("renders a template's image, sound at its volume, bundled font, colours and animations, all from the server", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    // Records every sound started (with its volume) and every class/phase change of an alert.
+    await page.addInitScript(`
+      window.__played = [];
+      window.__phases = [];
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function () {
+        const entry = { src: this.src.slice(0, 15), volume: this.volume, started: false };
+        window.__played.push(entry);
+        const result = play.call(this);
+        result.then(() => { entry.started = true; }, () => undefined);
+        return result;
+      };
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of [record.target, ...record.addedNodes]) {
+            if (node.classList && node.classList.contains("ovation-alert")) {
+              window.__phases.push(node.getAttribute("data-phase") + " " + node.className);
+            }
+          }
+        }
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase", "class"] });
+    `);
+    await page.goto(pageUrl);
+    await page.waitForSelector(`${root}[data-state="connected"]`, { timeout: 15_000 });
+
+    // Alert media usually lives on another host: a small media server on loopback stands in for it.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const samples = 4000;
+    const wav = Buffer.alloc(44 + samples, 128);
+    wav.write("RIFF", 0);
+    wav.writeUInt32LE(36 + samples, 4);
+    wav.write("WAVEfmt ", 8);
+    wav.writeUInt32LE(16, 16);
+    wav.writeUInt16LE(1, 20);
+    wav.writeUInt16LE(1, 22);
+    wav.writeUInt32LE(8000, 24);
+    wav.writeUInt32LE(8000, 28);
+    wav.writeUInt16LE(1, 32);
+    wav.writeUInt16LE(8, 34);
+    wav.write("data", 36);
+    wav.writeUInt32LE(samples, 40);
+    const mediaServer = createServer((request, response) => {
+      const [type, body] = request.url === "/dot.png" ? ["image/png", png] : request.url === "/tone.wav" ? ["audio/wav", wav] : ["text/plain", Buffer.from("not found")];
+      response.writeHead(body === png || body === wav ? 200 : 404, { "content-type": type, "content-length": body.length }).end(body);
+    });
+    await new Promise<void>((resolve) => mediaServer.listen(0, "127.0.0.1", resolve));
+    const mediaBase = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}`;
+    const id = await trigger({
+      template: {
+        layout: "image-left",
+        image_href: `${mediaBase}/dot.png`,
+        sound_href: `${mediaBase}/tone.wav`,
+        volume: 40,
+        title: "{{name}} joined the crew",
+        font_family: "Roboto",
+        font_size: 48,
+        font_color: "#00ff00",
+        font_highlight_color: "#ff0000",
+        font_animation: "wave",
+        animation_alert_enter: "zoomIn",
+        animation_alert_leave: "fadeOutUp",
+        display_time: 2500,
+      },
+      data: { name: "Dana" },
+    });
+    const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
+    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await shown.getAttribute("data-image")).toBe("loaded");
+    const selector = `.ovation-alert[data-notification-id="${id}"]`;
+    const inAlert = <T>(expression: string) => page.evaluate<T>(`(() => { const alert = document.querySelector('${selector}'); return ${expression}; })()`);
+    expect(await inAlert("alert.querySelector('img.ovation-image').naturalWidth")).toBe(1);
+    expect(await inAlert("alert.classList.contains('ovation-layout-image-left')")).toBe(true);
+    const title = shown.locator(".ovation-title");
+    expect(await title.textContent()).toBe("Dana joined the crew");
+    expect(await shown.locator(".ovation-title.ovation-font-wave").count()).toBe(1);
+    expect(await title.locator(".ovation-letter").count()).toBe("Dana joined the crew".length);
+    expect(await inAlert("[alert.querySelector('.ovation-title .ovation-highlight').textContent, getComputedStyle(alert.querySelector('.ovation-title .ovation-highlight')).color]")).toEqual(["Dana", "rgb(255, 0, 0)"]);
+    expect(await inAlert("[getComputedStyle(alert.querySelector('.ovation-title')).color, getComputedStyle(alert.querySelector('.ovation-title')).fontSize]")).toEqual(["rgb(0, 255, 0)", "48px"]);
+    await expect
+      .poll(() => page.evaluate(`[...document.fonts].some((face) => face.family.replace(/"/g, "") === "Roboto" && face.weight === "700" && face.status === "loaded")`), { timeout: 10_000 })
+      .toBe(true);
+    await expect.poll(() => page.evaluate("window.__played"), { timeout: 10_000 }).toEqual([{ src: mediaBase.slice(0, 15), volume: 0.4, started: true }]);
+    await shown.waitFor({ state: "detached", timeout: 10_000 });
+    const phases = await page.evaluate<string[]>("window.__phases");
+    expect(phases.some((p) => p.startsWith("entering") && p.includes("ovation-enter-zoom-in"))).toBe(true);
+    expect(phases.some((p) => p.startsWith("leaving") && p.includes("ovation-leave-fade-out-up"))).toBe(true);
+    const fontRequests = requests.filter((url) => /\.woff2?(\?|$)/.test(url));
+    expect(fontRequests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith(`${mediaBase}/`) && !url.startsWith(`ws://127.0.0.1:${port}/`))).toEqual([]);
+    await page.close();
+    await new Promise<void>((resolve) => mediaServer.close(() => resolve()));
+  });
+
   it("shows a hostile viewer name as text, never as markup", async () => {
     const { page, dialogs } = await openPage();
     const name = "<img src=x onerror=alert(1)>";
