@@ -92,6 +92,16 @@ describe("POST /v1/alerts", () => {
     expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(false);
     expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(true);
   });
+
+  test("a real alert reusing a test alert's notification id over HTTP is sent, not dropped", async () => {
+    const testAlert = await post("/v1/alerts/test", alice.token, { template: "follow" });
+    expect(testAlert.statusCode).toBe(201);
+    const id = testAlert.json().notification.id as string;
+    const real = await post("/v1/alerts", alice.token, { template: "follow", data: { name: "Real" }, notification_id: id });
+    expect(real.statusCode).toBe(201);
+    expect(real.json().event).toMatchObject({ test: false, data: { name: "Real" } });
+    expect((await post("/v1/alerts", alice.token, { template: "follow", data: { name: "Again" }, notification_id: id })).statusCode).toBe(200);
+  });
 });
 
 describe("POST /v1/alerts/test", () => {

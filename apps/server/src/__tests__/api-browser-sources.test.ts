@@ -113,3 +113,28 @@ describe("the page and its config", () => {
     expect((await app.inject({ method: "POST", url: `/v1/browser-source/${record.id}/regenerate`, headers: bearer(other.token) })).statusCode).toBe(404);
   });
 });
+
+describe("OVATION_BROWSER_SOURCE_URL", () => {
+  test("pages are served at the path of the configured browser-source address, the API beside them", async () => {
+    for (const [sourceUrl, pagePath] of [
+      ["http://127.0.0.1:8080/overlay/", "/overlay"],
+      ["http://overlay.127.0.0.1.example:8080", ""],
+    ] as const) {
+      const dir = tempDataDir();
+      const other = await testApp(dir.dir, { OVATION_BROWSER_SOURCE_URL: sourceUrl });
+      try {
+        const owner = seedUser(other, "Owner");
+        const record = (await other.inject({ method: "POST", url: "/v1/browser-source/generate", headers: bearer(owner.token), payload: { browser_source_type: "effect-alerts" } })).json();
+        expect(record.browser_source_url).toBe(`${sourceUrl.replace(/\/$/, "")}/effect-alerts/${record.access_token}`);
+        const page = await other.inject({ method: "GET", url: `${pagePath}/effect-alerts/${record.access_token}` });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).toContain('id="ovation-bootstrap"');
+        expect((await other.inject({ method: "GET", url: `${pagePath}/effect-alerts/00000000-0000-0000-0000-000000000000` })).statusCode).toBe(404);
+        expect((await other.inject({ method: "GET", url: "/v1/users", headers: bearer(owner.token) })).statusCode).toBe(200);
+      } finally {
+        await other.close();
+        dir.remove();
+      }
+    }
+  });
+});
