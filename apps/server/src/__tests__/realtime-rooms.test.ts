@@ -95,6 +95,41 @@ describe("rooms", () => {
   });
 });
 
+describe("queue control in every browser source", () => {
+  test("two browser sources of the user (and only they) receive every queue action and a replay, in order", async () => {
+    const setId = app.ovation.repos.alertSets.activeForUser(alice.userId)?.id;
+    const sourceA = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", null).record;
+    const sourceB = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", String(setId)).record;
+    const bobSource = app.ovation.repos.browserSources.findOrCreate(bob.userId, "alerts", null).record;
+    const open = async (token: string, room: string) => {
+      const socket = track(await connect(url, { browserSourceToken: token }));
+      const seen: string[] = [];
+      socket.on("queue-control", (c) => seen.push(c.action));
+      socket.on("notifysub", (n) => {
+        if (n.event["replay"] === true) seen.push(`replay ${n.notification.id}`);
+      });
+      expect(await join(socket, room)).toEqual({ joined: room });
+      return seen;
+    };
+    const own = `${alice.uuid}.ovation.${alice.userId}`;
+    const a = await open(sourceA.access_token, own);
+    const b = await open(sourceB.access_token, `${alice.uuid}.twitch.106415581`);
+    const other = await open(bobSource.access_token, `${bob.uuid}.ovation.${bob.userId}`);
+    const logged = await postJson(`${url}/v1/alerts`, alice.token, { template: "follow", data: { name: "Again" } });
+    const id = (logged.json["notification"] as { id: string }).id;
+    for (const action of ["pause", "skip", "clear", "resume"]) {
+      expect((await postJson(`${url}/v1/alerts/queue/${action}`, alice.token, {})).status).toBe(200);
+    }
+    expect((await postJson(`${url}/v1/alerts/queue/replay`, alice.token, { notification_id: id })).status).toBe(200);
+    const expected = ["pause", "skip", "clear", "resume", `replay ${id}`];
+    const deadline = Date.now() + 10_000;
+    while ((a.length < expected.length || b.length < expected.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(a).toEqual(expected);
+    expect(b).toEqual(expected);
+    expect(other).toEqual([]);
+  });
+});
+
 describe("registered authenticators (the identity session cookie hook)", () => {
   test("are consulted for same-origin or origin-less handshakes only", async () => {
     app.ovation.socketAuthenticators.push((handshake) => (handshake.headers.cookie?.includes("session=alice") ? { kind: "session", userId: alice.userId } : null));
