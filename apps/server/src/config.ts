@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
@@ -19,10 +20,16 @@ const urlSchema = z
 const positiveInt = (what: string) =>
   z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`);
 
+/** A DNS host name: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
 /** The environment variables the server reads, with their rules. */
 export const envSchema = z.object({
   PORT: portSchema.default(8080),
-  HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
+  HOST: z
+    .string()
+    .refine((host) => isIP(host) !== 0 || HOST_NAME.test(host), "must be an IP address or a host name")
+    .default("0.0.0.0"),
   OVATION_DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),

@@ -48,6 +48,13 @@ describe("loadConfig", () => {
     expect((error as ConfigError).code).toBe("OVATION_ERR_CONFIG_INVALID");
   });
 
+  test("HOST must be an IP address or a host name", () => {
+    for (const host of ["127.0.0.1", "::", "::1", "localhost", "ovation.internal", "0.0.0.0"]) expect(loadConfig({ HOST: host }).host).toBe(host);
+    for (const bad of ["bad host!", "http://localhost", "-x", "a..b", "[::1]"]) {
+      expect(() => loadConfig({ HOST: bad }), bad).toThrow(`HOST: must be an IP address or a host name (got ${JSON.stringify(bad)})`);
+    }
+  });
+
   test("a bad allowlist entry is named", () => {
     expect(() => loadConfig({ OVATION_OUTBOUND_ALLOWLIST: "ok.example.com,bad host!" })).toThrow(/OVATION_OUTBOUND_ALLOWLIST.*bad host!/);
     for (const bad of ["10.0.0.0/99", "::1/200", "*.example.com", "300.1.2.3/8"]) {

@@ -102,8 +102,18 @@ export class Store {
 
   /** Opens (creating if needed) the store of `dataDir` and locks the directory. */
   static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<Store> {
-    mkdirSync(dataDir, { recursive: true });
-    const lockPath = acquireLock(dataDir);
+    let lockPath: string;
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      lockPath = acquireLock(dataDir);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
+        message: `The data directory ${dataDir} (OVATION_DATA_DIR) cannot be used: ${reason} (it must be a writable directory).`,
+        cause: error,
+      });
+    }
     try {
       const file = join(dataDir, STORE_FILE);
       const adapter = new DataFile<StoreData>(file, {

@@ -46,6 +46,14 @@ describe("Store", () => {
     await next.close();
   });
 
+  test("a data directory that is a file, or cannot be written, is reported by name", async () => {
+    const file = join(dir(), "not-a-directory");
+    writeFileSync(file, "x");
+    await expect(Store.open(file)).rejects.toMatchObject({ code: "OVATION_ERR_STORE_UNUSABLE", message: expect.stringContaining(`${file} (OVATION_DATA_DIR) cannot be used`) });
+    await expect(Store.open(join(file, "below"))).rejects.toMatchObject({ code: "OVATION_ERR_STORE_UNUSABLE" });
+    expect(readFileSync(file, "utf8")).toBe("x");
+  });
+
   test("a corrupt file is reported and left untouched", async () => {
     for (const content of ["{not json", JSON.stringify({ schema_version: 9 }), "[]"]) {
       const path = dir();
