@@ -103,6 +103,31 @@ describe("ovation CLI", () => {
     expect(res.stderr).toContain("OVATION_LOG_LEVEL");
   }, 60_000);
 
+  test("start on a port that is taken fails with a message naming it, leaves no lock and creates nothing", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const address = blocker.address();
+    const port = address !== null && typeof address === "object" ? address.port : 0;
+    const dir = dataDir();
+    try {
+      const child = spawn(process.execPath, [bin, "start"], { env: { ...process.env, OVATION_LOG_LEVEL: "silent", HOST: "127.0.0.1", PORT: String(port), OVATION_DATA_DIR: dir }, stdio: ["ignore", "pipe", "pipe"] });
+      children.push(child);
+      let err = "";
+      child.stderr?.setEncoding("utf8").on("data", (c: string) => (err += c));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(err).toContain(`Cannot listen on 127.0.0.1:${port}: the address is already in use (EADDRINUSE)`);
+      expect(err).toContain("OVATION_ERR_CLI_LISTEN_FAILED");
+      expect(existsSync(join(dir, "ovation.lock"))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+    // Nothing was created, so the first start that can listen still shows the quick-start token.
+    const later = await start({ OVATION_DATA_DIR: dir, PORT: String(await freePort()) });
+    expect(later.output()).toMatch(/\n {2}ovpat_\d+_[A-Za-z0-9_-]{43}\n/);
+    expect(await stop(later.child)).toBe(0);
+  }, 60_000);
+
   test("start: first run prints the quick start, the curl line works, a restart creates nothing twice", async () => {
     const dir = dataDir();
     const port = await freePort();
