@@ -272,7 +272,7 @@ describe("browser-source page on the real server", () => {
     await page.close();
   });
 
-  it("follows queue control from the API: pause, resume, skip, clear", async () => {
+  it("follows queue control from the API: pause, resume, skip, clear, replay", async () => {
     const { page } = await openPage();
     const long = (name: string) => ({ template: { title: "{{name}}", display_time: 60_000 }, data: { name } });
     expect((await api("POST", "/v1/alerts/queue/pause")).status).toBe(200);
@@ -288,6 +288,12 @@ describe("browser-source page on the real server", () => {
     expect((await api("POST", "/v1/alerts/queue/clear")).status).toBe(200);
     await page.waitForSelector(`${root}[data-queue="idle"][data-pending="0"]`, { timeout: 10_000 });
     expect(await page.locator(".ovation-alert").count()).toBe(0);
+    expect((await api("POST", "/v1/alerts/queue/replay", { notification_id: first })).status).toBe(200);
+    const replayed = page.locator(`.ovation-alert[data-notification-id="${first}"]`);
+    await replayed.waitFor({ timeout: 10_000 });
+    expect(await replayed.locator(".ovation-title").textContent()).toBe("First");
+    expect((await api("POST", "/v1/alerts/queue/skip")).status).toBe(200);
+    await replayed.waitFor({ state: "detached", timeout: 10_000 });
     await page.close();
   });
 
