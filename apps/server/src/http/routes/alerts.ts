@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { alertTestSchema, alertTriggerSchema, exampleAlertData, notifySubSchema, platformSchema } from "@ovation/core";
-import type { NotifySub, TypeDefault } from "@ovation/core";
+import type { TypeDefault } from "@ovation/core";
 import type { FastifyRequest } from "fastify";
 import { callerOf } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
+import type { PublishResult } from "../../realtime/alert-hub.js";
 import type { Repositories } from "../../store/repositories.js";
 import { OWN_PLATFORM } from "../../realtime/rooms.js";
 import { authErrorResponses } from "../types.js";
@@ -68,6 +69,24 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;
   const auth = app.ovation.authenticate("alerts:manage");
 
+  /** Resolves where the alert comes from, logs and emits it, and waits until the log is on disk. */
+  const send = async (
+    userId: number,
+    alert: { template: Template; data: (platform: string) => Record<string, unknown>; platform: string | undefined; test: boolean; notificationId: string | undefined },
+  ): Promise<PublishResult> => {
+    const origin = alertOrigin(repos, userId, alert.template, alert.platform);
+    const result = hub.publish({
+      userId,
+      ...origin,
+      data: alert.data(origin.platform),
+      template: typeof alert.template === "string" ? null : (alert.template as Record<string, unknown>),
+      test: alert.test,
+      ...(alert.notificationId === undefined ? {} : { notificationId: alert.notificationId }),
+    });
+    await repos.store.persisted();
+    return result;
+  };
+
   app.post(
     "/v1/alerts",
     {
@@ -84,18 +103,8 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { userId } = callerOf(request);
       const { template, data, platform, notification_id } = request.body;
-      const origin = alertOrigin(repos, userId, template, platform);
-      const result = hub.publish({
-        userId,
-        ...origin,
-        data,
-        template: typeof template === "string" ? null : (template as Record<string, unknown>),
-        test: false,
-        ...(notification_id === undefined ? {} : { notificationId: notification_id }),
-      });
-      await repos.store.persisted();
+      const result = await send(callerOf(request).userId, { template, data: () => data, platform, test: false, notificationId: notification_id });
       return reply.code(result.duplicate ? 200 : 201).send(result.notification);
     },
   );
@@ -121,17 +130,9 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { userId } = callerOf(request);
       const { template, data, platform } = request.body;
-      const origin = alertOrigin(repos, userId, template, platform);
-      const notification: NotifySub = hub.publish({
-        userId,
-        ...origin,
-        data: data ?? (typeof template === "string" ? exampleAlertData(template, origin.platform) : {}),
-        template: typeof template === "string" ? null : (template as Record<string, unknown>),
-        test: true,
-      }).notification;
-      await repos.store.persisted();
+      const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform) : {});
+      const { notification } = await send(callerOf(request).userId, { template, data: example, platform, test: true, notificationId: undefined });
       if ((request as FastifyRequest & { usedTopic?: boolean }).usedTopic) {
         reply.header("deprecation", TOPIC_DEPRECATION);
       }
