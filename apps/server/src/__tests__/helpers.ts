@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../app.js";
 import type { OvationApp } from "../app.js";
 import { loadConfig } from "../config.js";
@@ -43,4 +44,40 @@ export async function seedDefaultAlertSet(app: OvationApp, userId: number): Prom
   const { buildDefaultAlertSet } = await import("@ovation/core");
   const { engineConfig } = await import("../store/alert-sets.js");
   return app.ovation.repos.alertSets.create({ user_id: userId, name: "Default", version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) }).id;
+}
+
+/** A user made by `seedUser`. */
+export type SeededUser = ReturnType<typeof seedUser>;
+
+/** The app and users of `useTwoUserApp`, filled in by its `beforeAll`. */
+export interface TwoUserApp {
+  app: OvationApp;
+  alice: SeededUser;
+  bob: SeededUser;
+  /** An injected request with `token` as bearer and `payload` as the JSON body. */
+  call(method: "GET" | "POST" | "PUT" | "DELETE", url: string, token: string, payload?: unknown): ReturnType<OvationApp["inject"]>;
+}
+
+/**
+ * Registers the `beforeAll`/`afterAll` of a test file that needs an app on a fresh data directory
+ * with the users Alice and Bob (every scope of the server's own routes); `setup` runs after them.
+ * Read the returned object's fields inside tests, not at module level.
+ */
+export function useTwoUserApp(setup?: (fixture: TwoUserApp) => Promise<void>): TwoUserApp {
+  const data = tempDataDir();
+  const fixture = {
+    call: (method, url, token, payload) =>
+      fixture.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) }),
+  } as TwoUserApp;
+  beforeAll(async () => {
+    fixture.app = await testApp(data.dir);
+    fixture.alice = seedUser(fixture.app, "Alice");
+    fixture.bob = seedUser(fixture.app, "Bob");
+    await setup?.(fixture);
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    data.remove();
+  });
+  return fixture;
 }
