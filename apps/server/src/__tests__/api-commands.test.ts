@@ -80,4 +80,29 @@ describe("POST /v1/bots/{user}/commands/test", () => {
     expect((await call("POST", "/v1/bots/@me/commands/test", fx.alice.token, { message: "no command" })).json()).toMatchObject({ matched: null, status: "not_command" });
     expect((await call("POST", "/v1/bots/@me/commands/test", fx.alice.token, { message: "!unknown" })).json()).toMatchObject({ matched: null, status: "no_match" });
   });
+
+  test("a cooldown started by real chat is reported by the dry run, which never starts one itself", async () => {
+    expect((await call("POST", "/v1/bots/@me/commands", fx.bob.token, { command: "cool", response: "Cool!", global_cooldown: 600 })).statusCode).toBe(201);
+    const dry = () => call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!cool" }).then((r) => r.json());
+    expect(await dry()).toMatchObject({ matched: "cool", text: "Cool!", status: "sent" });
+    expect(await dry()).toMatchObject({ matched: "cool", text: "Cool!", status: "sent" });
+    const channel = { id: String(fx.bob.userId), platform_id: "b1", username: "bob", avatar_url: "" };
+    const chat = (id: string) => ({
+      id,
+      type: "message",
+      timestamp: Date.now(),
+      platform: "twitch",
+      user: { platform_id: "v1", username: "viewer", avatar_url: "", color: null, badges: [] },
+      channel,
+      message: "!cool",
+      fragments: [{ type: "text", text: "!cool" }],
+      parent: null,
+      attributes: { edited: false, accent: null, action: false, highlight: false },
+    });
+    expect(await fx.app.ovation.commands.runtime.handle(chat("real-1"))).toMatchObject({ text: "Cool!" });
+    expect(await fx.app.ovation.commands.runtime.handle(chat("real-2"))).toBeNull();
+    const cooling = await dry();
+    expect(cooling).toMatchObject({ matched: "cool", text: null, status: "cooldown" });
+    expect(cooling.error).toMatch(/^cooldown: global cooldown, \d+ s left$/);
+  });
 });
