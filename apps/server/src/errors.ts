@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   OVATION_ERR_CLI_USAGE: { status: 400, message: "Bad command line.", description: "Unknown subcommand, missing or bad option." },
   OVATION_ERR_CLI_USER_NOT_FOUND: { status: 404, message: "No such user.", description: "`ovation token create --user N` names no user." },
   OVATION_ERR_CLI_USER_EXISTS: { status: 422, message: "A user with this name already exists.", description: "`ovation user create` with a name (or email) already used." },
+  OVATION_ERR_CLI_NOT_BUILT: { status: 500, message: "The server is not built yet.", description: "`bin/ovation.mjs` found no `dist/`: run `npm run build` (or `npm start`, which builds) first." },
   OVATION_ERR_CLI_LISTEN_FAILED: { status: 500, message: "The server cannot listen on HOST:PORT.", description: "`ovation start` found the port taken, privileged, or HOST not an address of this machine." },
   OVATION_ERR_CONFIG_INVALID: { status: 500, message: "Invalid configuration.", description: "An environment variable has a bad value; the message names it." },
 } as const satisfies Record<string, ErrorCodeEntry>;

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,6 +95,16 @@ describe("ovation CLI", () => {
     expect(run(["token", "create"], { OVATION_DATA_DIR: dir }).status).toBe(2);
     expect(run(["frobnicate"], { OVATION_DATA_DIR: dir }).status).toBe(2);
   }, 180_000);
+
+  test("before any build the bin says to build first, with a code", () => {
+    const copy = join(dataDir(), "bin");
+    mkdirSync(copy);
+    copyFileSync(bin, join(copy, "ovation.mjs"));
+    const result = spawnSync(process.execPath, [join(copy, "ovation.mjs"), "--help"], { encoding: "utf8", timeout: 60_000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("run `npm run build`");
+    expect(result.stderr).toContain("OVATION_ERR_CLI_NOT_BUILT");
+  }, 60_000);
 
   test("a bad environment variable is named", () => {
     const res = run(["user", "create", "--name", "X"], { OVATION_DATA_DIR: dataDir(), PORT: "eighty", OVATION_LOG_LEVEL: "loud" });
