@@ -19,6 +19,8 @@ import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
 import { identityPlugin } from "./identity/plugin.js";
+import { platformPlugins } from "./plugins/host.js";
+import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
@@ -47,6 +49,8 @@ export interface BuildAppOptions {
   plugins?: readonly FastifyPluginAsync[];
   /** Identity module (`/api`, `/oauth`) settings; `false` leaves it out. */
   identity?: IdentityPluginOptions | false;
+  /** Platform plugins (`OVATION_PLUGINS`, default the console); `false` leaves them out. */
+  platforms?: PlatformPluginsOptions | false;
 }
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
@@ -166,6 +170,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
   if (options.identity !== false) await app.register(identityPlugin(options.identity ?? {}));
+  if (options.platforms !== false) await app.register(platformPlugins(options.platforms ?? {}));
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;

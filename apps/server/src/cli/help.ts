@@ -13,6 +13,9 @@ Usage:
   ovation client create --name NAME --redirect-uri URI [--redirect-uri URI2...] [--public]
                                                      register an OAuth client; prints its id and secret
   ovation client list                                the registered OAuth clients, as JSON lines
+  ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
+                                                     chat with your bot in the running server
+                                                     (OVATION_PLUGINS: console (default), twitch)
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):

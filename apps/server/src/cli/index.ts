@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
 import { loadConfig } from "../config.js";
+import { runChat } from "./chat.js";
 import { runClient } from "./client.js";
 import { runHelp } from "./help.js";
 import { processIo } from "./io.js";
@@ -19,6 +20,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo, env: 
     if (first === "user" && second === "create") return await runUserCreate(rest, config, io);
     if (first === "token" && second === "create") return await runTokenCreate(rest, config, io);
     if (first === "client") return await runClient([second, ...rest].filter((a): a is string => a !== undefined), config, io);
+    if (first === "chat") return await runChat([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     io.err(`error: unknown command "${argv.join(" ")}". Run \`ovation --help\` for usage. (OVATION_ERR_CLI_USAGE)`);
     return 2;
   } catch (error) {

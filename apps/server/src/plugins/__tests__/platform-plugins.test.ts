@@ -10,7 +10,6 @@ import type { OvationApp } from "../../app.js";
 import { bootstrap } from "../../cli/first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, nextEvent, waitFor } from "../../__tests__/socket-helpers.js";
-import { platformPlugins } from "../host.js";
 
 /** A plugin the test drives: it keeps its context so the test can emit platform events. */
 class ProbePlugin implements PlatformPlugin {
@@ -67,7 +66,7 @@ describe("platform plugins in the server", () => {
     app = await buildApp({
       config: testConfig(data.dir),
       logger: pino({ level: "silent" }),
-      plugins: [platformPlugins({ env: {}, extra: [probe.plugin] })],
+      platforms: { env: {}, extra: [probe.plugin] },
     });
     const result = bootstrap(app.ovation.repos);
     app.ovation.commands.reload(result.user.id);
@@ -161,7 +160,7 @@ describe("platform plugins in the server", () => {
     const other = tempDataDir();
     try {
       await expect(
-        buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), plugins: [platformPlugins({ env: { OVATION_PLUGINS: "console,myspace" } })] }),
+        buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" } } }),
       ).rejects.toThrow("OVATION_PLUGINS: unknown plugin myspace (known: console, twitch, or none)");
     } finally {
       other.remove();

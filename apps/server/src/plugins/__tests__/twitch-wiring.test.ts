@@ -6,7 +6,6 @@ import { bootstrap } from "../../cli/first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
 import { MiniTwitchChat } from "./mini-twitch-chat.js";
-import { platformPlugins } from "../host.js";
 import { loadPluginSettings } from "../plugin-config.js";
 
 describe("plugin settings from the environment", () => {
@@ -37,17 +36,15 @@ describe("the twitch plugin wired from OVATION_TWITCH_*", () => {
     app = await buildApp({
       config: testConfig(data.dir),
       logger: pino({ level: "silent" }),
-      plugins: [
-        platformPlugins({
-          env: {
-            OVATION_PLUGINS: "console,twitch",
-            OVATION_TWITCH_CHANNELS: "dallas",
-            OVATION_TWITCH_USERNAME: "ovationbot",
-            OVATION_TWITCH_TOKEN: "oauth:abc",
-            OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${irc.port}`,
-          },
-        }),
-      ],
+      platforms: {
+        env: {
+          OVATION_PLUGINS: "console,twitch",
+          OVATION_TWITCH_CHANNELS: "dallas",
+          OVATION_TWITCH_USERNAME: "ovationbot",
+          OVATION_TWITCH_TOKEN: "oauth:abc",
+          OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${irc.port}`,
+        },
+      },
     });
     const result = bootstrap(app.ovation.repos);
     app.ovation.commands.reload(result.user.id);
