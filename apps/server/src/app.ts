@@ -114,7 +114,10 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     logger,
   });
 
-  const commands = new CommandHost(repos, logger, config.outboundAllowlist);
+  // Plugins register after the command host; their user()/channel() lookups are read per call.
+  const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
+    app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
+  );
   const services: OvationServices = {
     config,
     repos,

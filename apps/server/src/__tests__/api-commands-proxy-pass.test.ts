@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { verifyOvationSignature } from "@ovation/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { OvationApp } from "../app.js";
 import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
@@ -58,4 +59,61 @@ describe("the reference's proxy_pass command", () => {
     expect(res.json().error).toEqual(expect.any(String));
     expect(received.length).toBe(before);
   }, 60_000);
+});
+
+describe("signed outbound calls", () => {
+  test("proxy_pass is signed with the user's stored secret, which survives a restart and can be rotated", async () => {
+    const dir = tempDataDir();
+    let signedApp = await testApp(dir.dir, { OVATION_OUTBOUND_ALLOWLIST: "127.0.0.1" });
+    const carol = seedUser(signedApp, "Carol");
+    const headers: Array<{ timestamp: string; signature: string; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (c: string) => (body += c));
+      req.on("end", () => {
+        headers.push({ timestamp: String(req.headers["x-ovation-timestamp"]), signature: String(req.headers["x-ovation-signature"]), body });
+        res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const first = await signedApp.inject({ method: "GET", url: "/v1/bots/@me/signing-secret", headers: bearer(carol.token) });
+      expect(first.statusCode).toBe(200);
+      const secret = first.json().secret as string;
+      expect(secret).toMatch(/^ovsig_[A-Za-z0-9_-]{43}$/);
+      await signedApp.inject({ method: "POST", url: "/v1/bots/@me/commands", headers: bearer(carol.token), payload: { command: "hook", response: `{{ proxy_pass('${url}') }}` } });
+      const dry = await signedApp.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers: bearer(carol.token), payload: { message: "!hook" } });
+      expect(dry.json()).toMatchObject({ text: "ok", error: null });
+      const call = headers.at(-1)!;
+      expect(verifyOvationSignature({ secret, ...call })).toBe(true);
+      expect(verifyOvationSignature({ secret: `${secret}x`, ...call })).toBe(false);
+
+      // The secret is stored: a restart on the same data directory signs with the same one.
+      await signedApp.close();
+      signedApp = await testApp(dir.dir, { OVATION_OUTBOUND_ALLOWLIST: "127.0.0.1" });
+      const again = await signedApp.inject({ method: "GET", url: "/v1/bots/@me/signing-secret", headers: bearer(carol.token) });
+      expect(again.json().secret).toBe(secret);
+      await signedApp.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers: bearer(carol.token), payload: { message: "!hook" } });
+      expect(verifyOvationSignature({ secret, ...headers.at(-1)! })).toBe(true);
+
+      // Rotation: the next call verifies with the new secret only.
+      const rotated = await signedApp.inject({ method: "POST", url: "/v1/bots/@me/signing-secret/rotate", headers: bearer(carol.token) });
+      const fresh = rotated.json().secret as string;
+      expect(fresh).not.toBe(secret);
+      await signedApp.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers: bearer(carol.token), payload: { message: "!hook" } });
+      expect(verifyOvationSignature({ secret: fresh, ...headers.at(-1)! })).toBe(true);
+      expect(verifyOvationSignature({ secret, ...headers.at(-1)! })).toBe(false);
+
+      // Another user's secret is not readable.
+      const dave = seedUser(signedApp, "Dave");
+      const foreign = await signedApp.inject({ method: "GET", url: `/v1/bots/${carol.userId}/signing-secret`, headers: bearer(dave.token) });
+      expect(foreign.statusCode).toBe(403);
+    } finally {
+      await signedApp.close();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      dir.remove();
+    }
+  }, 90_000);
 });

@@ -1,5 +1,5 @@
 import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
-import type { BotCommandInput } from "@ovation/core";
+import type { BotCommandInput, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
 import { commandFields } from "../store/commands.js";
@@ -17,8 +17,9 @@ export function commandInput(record: CommandRecord): BotCommandInput {
 
 /**
  * The bot runtime of the server (templates in core's isolated-vm sandbox, outbound calls through
- * the guarded client): one channel per user (channel id = the user's id, as in chat
- * events' `channel.id`), loaded from the store and reloaded after each command change.
+ * the guarded client, signed with the user's stored signing secret): one channel per user (channel
+ * id = the user's id, as in chat events' `channel.id`), loaded from the store and reloaded after each
+ * command change.
  */
 export class CommandHost {
   readonly runtime: CommandRuntime;
@@ -26,12 +27,14 @@ export class CommandHost {
 
   /**
    * `outboundAllowlist` (OVATION_OUTBOUND_ALLOWLIST) lists the hosts/CIDRs that `proxy_pass` and
-   * `json` may reach although they are not public addresses.
+   * `json` may reach although they are not public addresses. `lookups` gives the templates'
+   * `user()`/`channel()` per platform (the platform plugins that offer them).
    */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
     outboundAllowlist: readonly string[] = [],
+    lookups?: (platform: string) => PlatformLookups | undefined,
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
     this.runtime = new CommandRuntime({
@@ -39,6 +42,7 @@ export class CommandHost {
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist }),
       logger,
+      ...(lookups === undefined ? {} : { lookups }),
     });
     for (const user of repos.users.list()) this.reload(user.id);
   }
@@ -51,6 +55,7 @@ export class CommandHost {
   /** Reloads a user's commands into the runtime; a stored command that no longer compiles is logged and skipped. */
   reload(userId: number): void {
     const channel = String(userId);
+    this.runtime.setSigningSecret(channel, this.repos.signingSecrets.get(userId));
     const inputs = this.repos.commands.listForUser(userId).map(commandInput);
     try {
       this.runtime.setCommands(channel, inputs);

@@ -5,6 +5,7 @@ import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
 import { PersonalAccessTokensRepository } from "./personal-access-tokens.js";
 import { QueueStateRepository } from "./queue-state.js";
+import { SigningSecretsRepository } from "./signing-secrets.js";
 import type { Store } from "./store.js";
 import { UsersRepository } from "./users.js";
 
@@ -19,6 +20,7 @@ export interface Repositories {
   readonly commands: CommandsRepository;
   readonly alertLog: AlertLogRepository;
   readonly queueState: QueueStateRepository;
+  readonly signingSecrets: SigningSecretsRepository;
 }
 
 /** Builds the repositories of a store. */
@@ -33,5 +35,6 @@ export function createRepositories(store: Store): Repositories {
     commands: new CommandsRepository(store),
     alertLog: new AlertLogRepository(store),
     queueState: new QueueStateRepository(store),
+    signingSecrets: new SigningSecretsRepository(store),
   });
 }

@@ -216,6 +216,48 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     },
   );
 
+  const signingSecretSchema = z.object({
+    secret: z.string(),
+    algorithm: z.literal("HMAC-SHA256"),
+    headers: z.object({ timestamp: z.literal("X-Ovation-Timestamp"), signature: z.literal("X-Ovation-Signature") }),
+  });
+  const presentSecret = (secret: string) => ({
+    secret,
+    algorithm: "HMAC-SHA256" as const,
+    headers: { timestamp: "X-Ovation-Timestamp" as const, signature: "X-Ovation-Signature" as const },
+  });
+
+  app.get(
+    "/v1/bots/:user/signing-secret",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "The secret that signs the bot's outbound calls",
+        description: "`proxy_pass` and `json` requests carry `X-Ovation-Signature: sha256=<hex HMAC-SHA256 of timestamp + \".\" + body>` made with this secret; see docs/outbound.md.",
+        params: userParams,
+        response: { 200: signingSecretSchema, ...authErrorResponses },
+      },
+    },
+    async (request) => presentSecret(repos.signingSecrets.get(resolveUserParam(request, request.params.user))),
+  );
+
+  app.post(
+    "/v1/bots/:user/signing-secret/rotate",
+    {
+      preHandler: auth,
+      schema: { tags, security, summary: "Replace the signing secret (after a leak)", params: userParams, response: { 200: signingSecretSchema, ...authErrorResponses } },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.user);
+      const secret = repos.signingSecrets.rotate(userId);
+      host.reload(userId);
+      await repos.store.persisted();
+      return presentSecret(secret);
+    },
+  );
+
   app.get(
     "/v1/bots/:user/commands/:id",
     { preHandler: auth, schema: { tags, security, summary: "Get a command", params: itemParams, response: { 200: commandViewSchema, 404: errorBodySchema, ...authErrorResponses } } },

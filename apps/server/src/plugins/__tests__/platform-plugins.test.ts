@@ -25,6 +25,12 @@ class ProbePlugin implements PlatformPlugin {
   }
   async disconnect() {}
   async send() {}
+  /** Kick's `user()`/`channel()` for templates: one known login, one known channel. */
+  readonly lookups = {
+    user: async (login: string) => (login === "kai" ? { id: "77", name: "Kai", type: "", description: "speedrunner", view_count: 1234 } : null),
+    channel: async (id: string) =>
+      id === "77" ? { id: "77", name: "Kai", url: "https://kick.com/kai", language: "en", title: "Any% run", game: "Celeste" } : null,
+  };
 }
 
 function notification(id: string, type: string, data: Record<string, unknown> = {}): NotifySub {
@@ -102,6 +108,20 @@ describe("platform plugins in the server", () => {
     expect(event.user.badges.map((b) => b.type)).toEqual(["broadcaster"]);
     socket.close();
     viewer.close();
+  });
+
+  it("gives templates the user() and channel() lookups of the plugin serving the chat's platform", { timeout: 60_000 }, async () => {
+    const headers = { authorization: `Bearer ${token}` };
+    const response = "{% set u = user(args[1]) %}{% if u %}{{ u.name }}: {{ u.view_count }} views, playing {{ channel(u.id).game }}{% else %}who?{% endif %}";
+    const created = await app.inject({ method: "POST", url: "/v1/bots/@me/commands", headers, payload: { command: "who", response } });
+    expect(created.statusCode).toBe(201);
+    const onKick = await app.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers, payload: { message: "!who kai", event: { platform: "kick" } } });
+    expect(onKick.json()).toMatchObject({ matched: "who", text: "Kai: 1234 views, playing Celeste", error: null });
+    const unknown = await app.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers, payload: { message: "!who nobody", event: { platform: "kick" } } });
+    expect(unknown.json()).toMatchObject({ text: "who?" });
+    // No plugin offers lookups for the console platform: user() is null there.
+    const onConsole = await app.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers, payload: { message: "!who kai" } });
+    expect(onConsole.json()).toMatchObject({ text: "who?" });
   });
 
   it("speaks as another viewer with badges", async () => {
