@@ -15,6 +15,10 @@ import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import { authenticate } from "./http/authenticate.js";
+import { requireEat, withApiErrors } from "./http/require-eat.js";
+import { createEatValidator } from "./identity/eat/remote.js";
+import type { EatValidator } from "./identity/eat/remote.js";
+import { IntrospectionTokenVerifier } from "./identity/oidc/introspection-verifier.js";
 import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
@@ -47,7 +51,10 @@ export interface BuildAppOptions {
    * platform plugins). They run in the app's encapsulation context.
    */
   plugins?: readonly FastifyPluginAsync[];
-  /** Identity module (`/api`, `/oauth`) settings; `false` leaves it out. */
+  /**
+   * Identity module (`/api`, `/oauth`) settings; `false` leaves it out. Ignored when
+   * `config.identity.mode` is `remote` (the module runs on another host).
+   */
   identity?: IdentityPluginOptions | false;
   /** Platform plugins (`OVATION_PLUGINS`, default the console); `false` leaves them out. */
   platforms?: PlatformPluginsOptions | false;
@@ -101,6 +108,13 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   const verifiers = new TokenVerifierChain();
   const failedAuth = new FailedAuthThrottle(Math.max(20, Math.floor(config.rateLimitPerMinute / 10)));
   verifiers.register(new PersonalAccessTokenVerifier(repos.tokens, repos.users));
+  // EATs: checked over HTTP at a remote identity host, or in-process once the local module is ready.
+  const remote = config.identity.mode === "remote" ? config.identity : null;
+  let eatValidator: EatValidator | null = null;
+  if (remote) {
+    verifiers.register(withApiErrors(new IntrospectionTokenVerifier({ idUrl: remote.idUrl, clientId: remote.clientId, clientSecret: remote.clientSecret })));
+    eatValidator = createEatValidator({ idUrl: remote.idUrl });
+  }
   const socketAuthenticators: SocketAuthenticator[] = [];
   const hub = new AlertHub(repos, logger);
   const io = createSocketServer({
@@ -128,6 +142,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     io,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
+    requireEat: requireEat({ mode: remote ? "remote" : "local", validator: () => eatValidator, users: repos.users }),
   };
   app.decorate("ovation", services);
   app.decorateRequest("principal", null);
@@ -172,7 +187,18 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
-  if (options.identity !== false) await app.register(identityPlugin(options.identity ?? {}));
+  if (!remote && options.identity !== false) {
+    const identity = options.identity ?? {};
+    await app.register(
+      identityPlugin({
+        ...identity,
+        onReady: (module) => {
+          eatValidator = createEatValidator({ local: module });
+          identity.onReady?.(module);
+        },
+      }),
+    );
+  }
   if (options.platforms !== false) await app.register(platformPlugins(options.platforms ?? {}));
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   await app.ready();

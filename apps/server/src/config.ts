@@ -7,6 +7,9 @@ import { AddressPolicy, OvationError } from "@ovation/core";
 /** Log levels accepted by `OVATION_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/** Values of `OVATION_IDENTITY_MODE`. */
+export const IDENTITY_MODES = ["local", "remote"] as const;
+
 const portSchema = z.coerce
   .number({ error: "must be a port number" })
   .int("must be an integer")
@@ -45,7 +48,19 @@ export const envSchema = z.object({
     .string()
     .regex(/^(true|false|\d{1,2}|[0-9A-Fa-f.:/,\s]+)$/, "must be true, false, a hop count, or comma-separated proxy IPs/CIDRs")
     .default("false"),
+  OVATION_IDENTITY_MODE: z.enum(IDENTITY_MODES, { error: `must be one of ${IDENTITY_MODES.join(", ")}` }).default("local"),
+  OVATION_ID_URL: urlSchema.optional(),
+  OVATION_ID_CLIENT_ID: z.string().max(256, "must be at most 256 characters").optional(),
+  OVATION_ID_CLIENT_SECRET: z.string().max(1024, "must be at most 1024 characters").optional(),
 });
+
+/**
+ * Where the identity module runs: in this server (`local`), or on another host (`remote`) whose
+ * OAuth tokens are checked by introspection and EATs over `GET /api/eat/verify`.
+ */
+export type IdentityModeConfig =
+  | { readonly mode: "local" }
+  | { readonly mode: "remote"; readonly idUrl: string; readonly clientId: string; readonly clientSecret: string };
 
 /** The validated, frozen server configuration. */
 export interface ServerConfig {
@@ -68,6 +83,8 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** fastify's `trustProxy`: whether (or which) reverse proxies' X-Forwarded-* headers are believed. */
   readonly trustProxy: boolean | number | readonly string[];
+  /** `OVATION_IDENTITY_MODE` and, when remote, the identity host and its introspection client. */
+  readonly identity: IdentityModeConfig;
 }
 
 function parseTrustProxy(raw: string): boolean | number | string[] {
@@ -103,6 +120,17 @@ function parseAllowlist(raw: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** The identity mode; remote mode names every missing variable it needs. */
+function identityMode(e: z.infer<typeof envSchema>): IdentityModeConfig {
+  if (e.OVATION_IDENTITY_MODE === "local") return Object.freeze({ mode: "local" });
+  const needed = { OVATION_ID_URL: e.OVATION_ID_URL, OVATION_ID_CLIENT_ID: e.OVATION_ID_CLIENT_ID, OVATION_ID_CLIENT_SECRET: e.OVATION_ID_CLIENT_SECRET };
+  const missing = Object.entries(needed).filter(([, value]) => value === undefined).map(([name]) => name);
+  if (e.OVATION_ID_URL === undefined || e.OVATION_ID_CLIENT_ID === undefined || e.OVATION_ID_CLIENT_SECRET === undefined) {
+    throw new ConfigError(missing.map((name) => `${name}: is required when OVATION_IDENTITY_MODE is remote`));
+  }
+  return Object.freeze({ mode: "remote", idUrl: e.OVATION_ID_URL, clientId: e.OVATION_ID_CLIENT_ID, clientSecret: e.OVATION_ID_CLIENT_SECRET });
+}
+
 /**
  * Reads the configuration from environment variables, validates all of them at once and freezes
  * the result. Throws `ConfigError` listing every bad variable by name.
@@ -123,6 +151,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (badEntries.length > 0) {
     throw new ConfigError([`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${badEntries.join(", ")})`]);
   }
+  const identity = identityMode(e);
   const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const publicUrl = e.OVATION_PUBLIC_URL ?? `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${e.PORT}`;
   return Object.freeze({
@@ -137,5 +166,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     rateLimitPerMinute: e.OVATION_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.OVATION_BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(e.OVATION_TRUST_PROXY),
+    identity,
   });
 }

@@ -22,6 +22,11 @@ export interface OvationServices {
   readonly logger: Logger;
   /** A preHandler requiring a bearer token with every one of `scopes`. */
   authenticate(...scopes: string[]): preHandlerAsyncHookHandler;
+  /**
+   * A preHandler (after `authenticate`) for sensitive endpoints: demands an `Elevated-Access-Token`
+   * checked by the identity module, in-process or on its remote host (see http/require-eat.ts).
+   */
+  readonly requireEat: preHandlerAsyncHookHandler;
 }
 
 declare module "fastify" {

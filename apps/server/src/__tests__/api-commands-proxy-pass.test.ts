@@ -4,7 +4,14 @@ import type { AddressInfo } from "node:net";
 import { verifyOvationSignature } from "@ovation/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { OvationApp } from "../app.js";
-import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { ALL_SCOPES, bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+
+/** A user without an email address: the signing secret needs no EAT (no code could be mailed). */
+function seedUserWithoutEmail(app: OvationApp, name: string): { userId: number; token: string } {
+  const user = app.ovation.repos.users.create({ name, email: null });
+  const { token } = app.ovation.repos.tokens.create({ user_id: user.id, name: "test", scopes: ALL_SCOPES });
+  return { userId: user.id, token };
+}
 
 const data = tempDataDir();
 const guarded = tempDataDir();
@@ -65,7 +72,7 @@ describe("signed outbound calls", () => {
   test("proxy_pass is signed with the user's stored secret, which survives a restart and can be rotated", async () => {
     const dir = tempDataDir();
     let signedApp = await testApp(dir.dir, { OVATION_OUTBOUND_ALLOWLIST: "127.0.0.1" });
-    const carol = seedUser(signedApp, "Carol");
+    const carol = seedUserWithoutEmail(signedApp, "Carol");
     const headers: Array<{ timestamp: string; signature: string; body: string }> = [];
     const receiver = createServer((req, res) => {
       let body = "";
@@ -107,7 +114,7 @@ describe("signed outbound calls", () => {
       expect(verifyOvationSignature({ secret, ...headers.at(-1)! })).toBe(false);
 
       // Another user's secret is not readable.
-      const dave = seedUser(signedApp, "Dave");
+      const dave = seedUserWithoutEmail(signedApp, "Dave");
       const foreign = await signedApp.inject({ method: "GET", url: `/v1/bots/${carol.userId}/signing-secret`, headers: bearer(dave.token) });
       expect(foreign.statusCode).toBe(403);
     } finally {

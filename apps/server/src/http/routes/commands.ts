@@ -111,6 +111,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
   const { repos } = app.ovation;
   const host = app.ovation.commands;
   const auth = app.ovation.authenticate("chatbot:manage:commands");
+  const authWithEat = [auth, app.ovation.requireEat];
   const security = [{ bearerAuth: [] }];
   const tags = ["bot commands"];
   const userParams = z.object({ user: z.string().min(1).max(64) });
@@ -230,14 +231,14 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/v1/bots/:user/signing-secret",
     {
-      preHandler: auth,
+      preHandler: authWithEat,
       schema: {
         tags,
         security,
         summary: "The secret that signs the bot's outbound calls",
-        description: "`proxy_pass` and `json` requests carry `X-Ovation-Signature: sha256=<hex HMAC-SHA256 of timestamp + \".\" + body>` made with this secret; see docs/outbound.md.",
+        description: "Needs an `Elevated-Access-Token` when the account has an email address (always when the identity module runs on another host). `proxy_pass` and `json` requests carry `X-Ovation-Signature: sha256=<hex HMAC-SHA256 of timestamp + \".\" + body>` made with this secret; see docs/outbound.md.",
         params: userParams,
-        response: { 200: signingSecretSchema, ...authErrorResponses },
+        response: { 200: signingSecretSchema, ...authErrorResponses, 503: errorBodySchema },
       },
     },
     async (request) => presentSecret(repos.signingSecrets.get(resolveUserParam(request, request.params.user))),
@@ -246,8 +247,8 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/v1/bots/:user/signing-secret/rotate",
     {
-      preHandler: auth,
-      schema: { tags, security, summary: "Replace the signing secret (after a leak)", params: userParams, response: { 200: signingSecretSchema, ...authErrorResponses } },
+      preHandler: authWithEat,
+      schema: { tags, security, summary: "Replace the signing secret (after a leak)", params: userParams, response: { 200: signingSecretSchema, ...authErrorResponses, 503: errorBodySchema } },
     },
     async (request) => {
       const userId = resolveUserParam(request, request.params.user);

@@ -2,7 +2,7 @@ import type { Harness } from "./harness.js";
 import { api } from "./oauth-helpers.js";
 
 /** Requests a code by mail (real SMTP) and exchanges it for an EAT. */
-export async function obtainEat(h: Harness, token: string, email: string): Promise<string> {
+export async function obtainEat(h: Pick<Harness, "base" | "smtp">, token: string, email: string): Promise<string> {
   const before = h.smtp.mails.filter((m) => m.to.includes(email)).length;
   const sent = await api(h.base, "/api/eat/request-verification", token, { method: "POST" });
   if (sent.status !== 202) throw new Error(`request-verification answered ${sent.status}: ${JSON.stringify(sent.body)}`);
