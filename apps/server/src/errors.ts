@@ -1,11 +1,7 @@
-import { OvationError } from "@ovation/core";
+import { RegisteredHttpError } from "./http-error.js";
+import type { ErrorCodeEntry, HttpErrorOptions } from "./http-error.js";
 
-/** One entry of the error-code registry: HTTP status, default message and what it means. */
-export interface ErrorCodeEntry {
-  readonly status: number;
-  readonly message: string;
-  readonly description: string;
-}
+export type { ErrorCodeEntry, FieldErrors } from "./http-error.js";
 
 /**
  * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits).
@@ -51,32 +47,12 @@ export const ERROR_CODES = {
 /** A code of the registry. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Laravel-style field errors: field path to messages. */
-export type FieldErrors = Record<string, string[]>;
-
-/**
- * An error that maps to an HTTP answer: status and default message come from the registry,
- * `errors` carries Laravel field errors (422) and `extra` any further body fields.
- */
-export class ApiError extends OvationError {
+/** An error of the host's registry, answered as `{message, code, errors?, ...extra}` with its status. */
+export class ApiError extends RegisteredHttpError {
   override readonly name = "ApiError";
-  readonly status: number;
-  readonly errors: FieldErrors | undefined;
-  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(
-    code: ErrorCode,
-    options: { message?: string; errors?: FieldErrors; extra?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(code, options.message ?? ERROR_CODES[code].message, { cause: options.cause, details: options.extra ?? {} });
-    this.status = ERROR_CODES[code].status;
-    this.errors = options.errors;
-    this.extra = Object.freeze({ ...(options.extra ?? {}) });
-  }
-
-  /** The JSON body: `{message, code, errors?, ...extra}`. */
-  toBody(): Record<string, unknown> {
-    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+  constructor(code: ErrorCode, options: HttpErrorOptions = {}) {
+    super(code, ERROR_CODES[code], options);
   }
 }
 

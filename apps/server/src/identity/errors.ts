@@ -1,11 +1,5 @@
-import { OvationError } from "@ovation/core";
-
-/** One entry of the identity error registry: HTTP status, default message and meaning. */
-export interface IdentityErrorEntry {
-  readonly status: number;
-  readonly message: string;
-  readonly description: string;
-}
+import { RegisteredHttpError } from "../http-error.js";
+import type { ErrorCodeEntry, HttpErrorOptions } from "../http-error.js";
 
 /**
  * Every error code the identity module answers with. Kept apart from the host's registry so the
@@ -38,31 +32,17 @@ export const IDENTITY_ERROR_CODES = {
   OVATION_ERR_IDENTITY_INTERNAL: { status: 500, message: "Server Error", description: "An unexpected failure; details are in the server log, never in the response." },
   OVATION_ERR_IDENTITY_STORE_CORRUPT: { status: 500, message: "The identity data file cannot be read.", description: "identity.json is not valid JSON or not an identity store; it is left untouched." },
   OVATION_ERR_IDENTITY_REMOTE_UNAVAILABLE: { status: 503, message: "The identity service cannot be reached.", description: "EAT check over HTTP when OVATION_ID_URL points to another host that does not answer." },
-} as const satisfies Record<string, IdentityErrorEntry>;
+} as const satisfies Record<string, ErrorCodeEntry>;
 
 /** A code of the identity registry. */
 export type IdentityErrorCode = keyof typeof IDENTITY_ERROR_CODES;
 
 /** An identity error that maps to an HTTP answer. */
-export class IdentityError extends OvationError {
+export class IdentityError extends RegisteredHttpError {
   override readonly name = "IdentityError";
-  readonly status: number;
-  readonly errors: Record<string, string[]> | undefined;
-  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(
-    code: IdentityErrorCode,
-    options: { message?: string; errors?: Record<string, string[]>; extra?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(code, options.message ?? IDENTITY_ERROR_CODES[code].message, { cause: options.cause, details: options.extra ?? {} });
-    this.status = IDENTITY_ERROR_CODES[code].status;
-    this.errors = options.errors;
-    this.extra = Object.freeze({ ...(options.extra ?? {}) });
-  }
-
-  /** The JSON body: `{message, code, errors?, ...extra}`. */
-  toBody(): Record<string, unknown> {
-    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+  constructor(code: IdentityErrorCode, options: HttpErrorOptions = {}) {
+    super(code, IDENTITY_ERROR_CODES[code], options);
   }
 }
 

@@ -1,0 +1,43 @@
+import { OvationError } from "@ovation/core";
+
+/** One entry of an error-code registry: HTTP status, default message and what it means. */
+export interface ErrorCodeEntry {
+  readonly status: number;
+  readonly message: string;
+  readonly description: string;
+}
+
+/** Laravel-style field errors: field path to messages. */
+export type FieldErrors = Record<string, string[]>;
+
+/** What an error adds to its registry entry: a message, field errors (422), further body fields. */
+export interface HttpErrorOptions {
+  message?: string;
+  errors?: FieldErrors;
+  extra?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * An error that maps to an HTTP answer `{message, code, errors?, ...extra}` with the status of its
+ * registry entry. The host and the identity module each keep their own registry (the identity module
+ * can run on its own host) and subclass this once.
+ */
+export class RegisteredHttpError extends OvationError {
+  override readonly name: string = "RegisteredHttpError";
+  readonly status: number;
+  readonly errors: FieldErrors | undefined;
+  readonly extra: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, entry: ErrorCodeEntry, options: HttpErrorOptions = {}) {
+    super(code, options.message ?? entry.message, { cause: options.cause, details: options.extra ?? {} });
+    this.status = entry.status;
+    this.errors = options.errors;
+    this.extra = Object.freeze({ ...(options.extra ?? {}) });
+  }
+
+  /** The JSON body: `{message, code, errors?, ...extra}`. */
+  toBody(): Record<string, unknown> {
+    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+  }
+}
