@@ -144,7 +144,9 @@ export type {
   CompiledTemplate,
   TemplateVariables,
   TemplateSandboxOptions,
+  TemplateSandboxStats,
 } from "./templates/template-sandbox.js";
+export type { IsolatePoolStats, IsolateReplacementReason } from "./templates/isolate-pool.js";
 export { DEFAULT_SANDBOX_LIMITS } from "./templates/sandbox-limits.js";
 export type { TemplateSandboxLimits } from "./templates/sandbox-limits.js";
 export { TemplateSyntaxError, TemplateRenderError, TEMPLATE_ERROR_CODES } from "./templates/errors.js";

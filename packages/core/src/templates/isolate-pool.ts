@@ -17,11 +17,36 @@ const require = createRequire(import.meta.url);
 const NUNJUCKS_RUNTIME = readFileSync(require.resolve("nunjucks/browser/nunjucks-slim.min.js"), "utf8");
 
 interface Slot {
+  /** Serial number of the isolate within this sandbox process (1, 2, ...; never reused). */
+  readonly id: number;
   readonly isolate: ivm.Isolate;
   readonly render: ivm.Reference<(defs: string, items: string) => string>;
   /** Mirror of the templates loaded in the isolate (same capacity and order as its own map). */
   readonly loaded: InsertionCache<true>;
 }
+
+/** Why an isolate was replaced: the limit its render hit, or another error out of the isolate. */
+export type IsolateReplacementReason = "timeout" | "memory" | "error";
+
+/** Counters and identities of the isolates of one sandbox process (see `TemplateSandbox.stats()`). */
+export interface IsolatePoolStats {
+  /** Isolates created since the sandbox process started, the initial pool included. */
+  readonly created: number;
+  /** Isolates disposed and replaced because a render failed in them. */
+  readonly replaced: number;
+  /** Ids of the isolates in the pool now, ascending. */
+  readonly live: readonly number[];
+  /** The latest replacements (at most {@link RECENT_REPLACEMENTS}), oldest first. */
+  readonly recentlyReplaced: ReadonlyArray<{
+    readonly id: number;
+    readonly reason: IsolateReplacementReason;
+    /** Whether the isolate is disposed (always true once replaced; reported, not assumed). */
+    readonly disposed: boolean;
+  }>;
+}
+
+/** How many replacements {@link IsolatePoolStats.recentlyReplaced} keeps. */
+export const RECENT_REPLACEMENTS = 16;
 
 type Failure = { status: typeof RENDER_STATUS.timeout | typeof RENDER_STATUS.memory } | { status: 1; message: string };
 
@@ -34,6 +59,11 @@ type Failure = { status: typeof RENDER_STATUS.timeout | typeof RENDER_STATUS.mem
 export class IsolatePool {
   private readonly idle: Slot[] = [];
   private readonly waiting: Array<(slot: Slot) => void> = [];
+  private readonly live = new Map<number, Slot>();
+  private readonly recent: Array<{ slot: Slot; reason: IsolateReplacementReason }> = [];
+  private readonly creating = new Set<Promise<unknown>>();
+  private created = 0;
+  private replaced = 0;
 
   constructor(
     private readonly limits: TemplateSandboxLimits,
@@ -45,7 +75,18 @@ export class IsolatePool {
     await Promise.all(Array.from({ length: this.limits.poolSize }, async () => this.release(await this.createSlot())));
   }
 
-  private async createSlot(): Promise<Slot> {
+  private createSlot(): Promise<Slot> {
+    const id = ++this.created;
+    const creation = this.buildSlot(id);
+    this.creating.add(creation);
+    const forget = (): void => {
+      this.creating.delete(creation);
+    };
+    creation.then(forget, forget);
+    return creation;
+  }
+
+  private async buildSlot(id: number): Promise<Slot> {
     const isolate = new ivm.Isolate({
       memoryLimit: this.limits.memoryLimitMb,
       onCatastrophicError: this.onCatastrophe,
@@ -65,7 +106,9 @@ export class IsolatePool {
       result: { reference: true },
     })) as ivm.Reference<(defs: string, items: string) => string>;
     factory.release();
-    return { isolate, render, loaded: new InsertionCache<true>(ISOLATE_TEMPLATE_CACHE) };
+    const slot: Slot = { id, isolate, render, loaded: new InsertionCache<true>(ISOLATE_TEMPLATE_CACHE) };
+    this.live.set(id, slot);
+    return slot;
   }
 
   private acquire(): Promise<Slot> {
@@ -80,8 +123,12 @@ export class IsolatePool {
     else this.idle.push(slot);
   }
 
-  private replace(slot: Slot): void {
+  private replace(slot: Slot, reason: IsolateReplacementReason): void {
     if (!slot.isolate.isDisposed) slot.isolate.dispose();
+    this.live.delete(slot.id);
+    this.replaced++;
+    this.recent.push({ slot, reason });
+    if (this.recent.length > RECENT_REPLACEMENTS) this.recent.shift();
     this.createSlot().then(
       (fresh) => this.release(fresh),
       (error: unknown) => this.onCatastrophe(`cannot create an isolate: ${String(error)}`),
@@ -112,7 +159,7 @@ export class IsolatePool {
       return result;
     } catch (error) {
       failure = classify(error, slot.isolate);
-      this.replace(slot);
+      this.replace(slot, failure.status === RENDER_STATUS.timeout ? "timeout" : failure.status === RENDER_STATUS.memory ? "memory" : "error");
     }
     const items = JSON.parse(itemsJson) as Array<[number, string, ...unknown[]]>;
     if (items.length === 1) {
@@ -121,6 +168,17 @@ export class IsolatePool {
     }
     const parts = await Promise.all(items.map((item) => this.run([item[1]], codes, JSON.stringify([item]))));
     return `[${parts.map((part) => part.slice(1, -1)).join(",")}]`;
+  }
+
+  /** The pool's counters, once the isolates being created (initial or replacements) are ready. */
+  async stats(): Promise<IsolatePoolStats> {
+    await Promise.allSettled([...this.creating]);
+    return {
+      created: this.created,
+      replaced: this.replaced,
+      live: [...this.live.keys()].sort((a, b) => a - b),
+      recentlyReplaced: this.recent.map(({ slot, reason }) => ({ id: slot.id, reason, disposed: slot.isolate.isDisposed })),
+    };
   }
 
   /** Disposes every isolate. */

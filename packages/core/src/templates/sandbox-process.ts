@@ -10,6 +10,8 @@ import type { TemplateSandboxLimits } from "./sandbox-limits.js";
 export interface SandboxProcessEvents {
   /** The results JSON of batch `batchId`. */
   batch(batchId: number, resultsJson: string): void;
+  /** The JSON of the isolate pool's counters, answering stats request `requestId`. */
+  stats(requestId: number, statsJson: string): void;
   /** A message worth logging. */
   log(message: string): void;
   /** The process ended (crash, kill or close). */
@@ -49,6 +51,9 @@ export class SandboxProcess {
       if (line.startsWith("b\t")) {
         const tab = line.indexOf("\t", 2);
         events.batch(Number(line.slice(2, tab)), line.slice(tab + 1));
+      } else if (line.startsWith("s\t")) {
+        const tab = line.indexOf("\t", 2);
+        events.stats(Number(line.slice(2, tab)), line.slice(tab + 1));
       } else if (line.startsWith("l\t")) {
         events.log(line.slice(2));
       }

@@ -6,7 +6,9 @@
  * Protocol, one line per message:
  * - host -> sandbox `d\t<templateId>\t<code as JSON string>`: remember compiled code;
  * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch;
+ * - host -> sandbox `s\t<requestId>`: report the isolate pool's counters;
  * - sandbox -> host `b\t<batchId>\t<results JSON>`: the results of a batch;
+ * - sandbox -> host `s\t<requestId>\t<IsolatePoolStats JSON>`: the pool's counters;
  * - sandbox -> host `l\t<message>`: something the host should log.
  */
 import { createInterface } from "node:readline";
@@ -61,6 +63,12 @@ async function main(): Promise<void> {
     if (kind === 100 /* d */) {
       const tab = line.indexOf("\t", 2);
       codes.set(line.slice(2, tab), JSON.parse(line.slice(tab + 1)) as string);
+    } else if (kind === 115 /* s */) {
+      const requestId = line.slice(2);
+      pool.stats().then(
+        (stats) => send(`s\t${requestId}\t${JSON.stringify(stats)}`),
+        (error: unknown) => log(`stats ${requestId} failed: ${String(error)}`),
+      );
     } else if (kind === 114 /* r */) {
       const a = line.indexOf("\t", 2);
       const b = line.indexOf("\t", a + 1);

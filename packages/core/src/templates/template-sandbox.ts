@@ -2,6 +2,7 @@ import type { ChatEvent } from "../chat/event.js";
 import { TemplateRenderError } from "./errors.js";
 import type { TemplateHostFunctions } from "./host-functions.js";
 import { InsertionCache } from "./insertion-cache.js";
+import type { IsolatePoolStats } from "./isolate-pool.js";
 import { RENDER_STATUS } from "./render-status.js";
 import { capOutput } from "./output-cap.js";
 import { isPlainText } from "./plain-text.js";
@@ -49,6 +50,19 @@ export interface TemplateVariables {
 export interface TemplateSandboxOptions extends Partial<TemplateSandboxLimits> {
   /** Receives warnings (sandbox restarts); a pino logger fits. Silent when absent. */
   readonly logger?: { warn(details: Record<string, unknown>, message: string): void };
+}
+
+/** What {@link TemplateSandbox.stats} reports. */
+export interface TemplateSandboxStats {
+  /** Process id of the sandbox process, if one runs. */
+  readonly sandboxPid: number | undefined;
+  /** How many times the sandbox process was restarted after dying. */
+  readonly restarts: number;
+  /**
+   * The isolate pool of the current sandbox process (its counters start afresh with each process);
+   * `null` when no sandbox process runs (nothing rendered yet, or closed) or it ended before answering.
+   */
+  readonly isolates: IsolatePoolStats | null;
 }
 
 interface Job {
@@ -117,6 +131,8 @@ export class TemplateSandbox {
   private readonly watchdogs = new Map<number, NodeJS.Timeout>();
   private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
   private waitingForFunctions = 0;
+  private readonly statsRequests = new Map<number, { resolve: (json: string | null) => void; timer: NodeJS.Timeout }>();
+  private nextStatsId = 1;
   private nextRenderId = 1;
   private nextBatchId = 1;
   private flushScheduled = false;
@@ -145,6 +161,38 @@ export class TemplateSandbox {
   /** Process id of the current sandbox process, if one runs. */
   get sandboxPid(): number | undefined {
     return this.process && !this.process.dead ? this.process.pid : undefined;
+  }
+
+  /**
+   * Counters for monitoring and tests: the sandbox process, its restarts, and its isolate pool
+   * (isolates created and replaced, the ids of the live ones, the latest replacements and why).
+   * Asks the sandbox process, which answers once the isolates it is creating are ready; never starts
+   * a sandbox process.
+   */
+  async stats(): Promise<TemplateSandboxStats> {
+    const process = this.process && !this.process.dead && !this.closed ? this.process : null;
+    let isolates: IsolatePoolStats | null = null;
+    if (process) {
+      const json = await new Promise<string | null>((resolve) => {
+        const id = this.nextStatsId++;
+        const timer = setTimeout(() => this.answerStats(id, null), WATCHDOG_SLACK_MS);
+        timer.unref();
+        this.statsRequests.set(id, { resolve, timer });
+        this.updateBusy();
+        process.write(`s\t${id}`);
+      });
+      isolates = json === null ? null : (JSON.parse(json) as IsolatePoolStats);
+    }
+    return { sandboxPid: this.sandboxPid, restarts: this.restarts, isolates };
+  }
+
+  private answerStats(id: number, json: string | null): void {
+    const request = this.statsRequests.get(id);
+    if (!request) return;
+    this.statsRequests.delete(id);
+    clearTimeout(request.timer);
+    request.resolve(json);
+    this.updateBusy();
   }
 
   /**
@@ -213,6 +261,7 @@ export class TemplateSandbox {
     this.inFlight.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
+    for (const id of [...this.statsRequests.keys()]) this.answerStats(id, null);
     const process = this.process;
     this.process = null;
     if (process) await process.close();
@@ -230,7 +279,11 @@ export class TemplateSandbox {
   /** Refs the sandbox process's handles while work is pending (changed only on transitions). */
   private updateBusy(): void {
     const busy =
-      this.queue.length > 0 || this.suspects.length > 0 || this.inFlight.size > 0 || this.waitingForFunctions > 0;
+      this.queue.length > 0 ||
+      this.suspects.length > 0 ||
+      this.inFlight.size > 0 ||
+      this.waitingForFunctions > 0 ||
+      this.statsRequests.size > 0;
     if (busy === this.busy || !this.process) return;
     this.busy = busy;
     this.process.setBusy(busy);
@@ -240,6 +293,7 @@ export class TemplateSandbox {
     if (this.process && !this.process.dead) return this.process;
     const process: SandboxProcess = new SandboxProcess(this.limits, {
       batch: (batchId, results) => this.onBatch(batchId, results),
+      stats: (requestId, json) => this.answerStats(requestId, json),
       log: (message) => this.logger?.warn({ sandboxPid: process.pid }, message),
       exit: (code, signal) => this.onExit(process, code, signal),
     });
@@ -432,6 +486,7 @@ export class TemplateSandbox {
 
   private onExit(process: SandboxProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.process === process) this.process = null;
+    for (const id of [...this.statsRequests.keys()]) this.answerStats(id, null);
     if (this.closed) return;
     this.restarts++;
     this.logger?.warn({ code, signal, sandboxPid: process.pid }, "template sandbox process ended; renders in flight failed");
