@@ -6,6 +6,7 @@ import { z } from "zod";
 import { OvationError } from "@ovation/core";
 import { createToken, createUser, publicUser } from "../cli/operations.js";
 import type { Repositories } from "../store/repositories.js";
+import { issueChatToken, revokeChatToken } from "./chat-token.js";
 import { adminRequestSchema, adminSocketPath } from "./admin-protocol.js";
 import type { AdminRequest, AdminResponse } from "./admin-protocol.js";
 
@@ -23,6 +24,16 @@ async function run(repos: Repositories, request: AdminRequest): Promise<unknown>
       await repos.store.persisted();
       return token;
     }
+    case "chat.token.issue": {
+      const token = issueChatToken(repos, request.user);
+      await repos.store.persisted();
+      return token;
+    }
+    case "chat.token.revoke": {
+      const revoked = revokeChatToken(repos, request.token);
+      await repos.store.persisted();
+      return revoked;
+    }
   }
 }
 
@@ -33,8 +44,8 @@ function answer(error: unknown): AdminResponse {
 }
 
 /**
- * Listens on `<dataDir>/ovation.sock` (mode 0600) for the CLI's `user create` / `token create`
- * while the server runs, so the running server stays the only writer of the store.
+ * Listens on `<dataDir>/ovation.sock` (mode 0600) for the CLI's `user create` / `token create` and
+ * `chat`'s session token (issue, revoke) while the server runs, so the running server stays the only writer of the store.
  * One JSON request per connection, one JSON answer back.
  */
 export async function startAdminSocket(dataDir: string, repos: Repositories, logger: Logger): Promise<Server | null> {

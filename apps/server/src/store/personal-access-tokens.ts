@@ -13,14 +13,21 @@ export const PAT_LIFETIME_MONTHS = 6;
 export class PersonalAccessTokensRepository {
   constructor(private readonly store: Store) {}
 
-  /** Issues a token `ovpat_<id>_<secret>` and returns the record together with the raw token. */
-  create(input: { user_id: number; name: string; scopes: readonly string[]; now?: Date }): { record: PersonalAccessTokenRecord; token: string } {
+  /**
+   * Issues a token `ovpat_<id>_<secret>` and returns the record together with the raw token.
+   * It lives `PAT_LIFETIME_MONTHS`, or `lifetime_ms` when given (short-lived session tokens).
+   */
+  create(input: { user_id: number; name: string; scopes: readonly string[]; now?: Date; lifetime_ms?: number }): {
+    record: PersonalAccessTokenRecord;
+    token: string;
+  } {
     return this.store.update((data) => {
       const id = Store.nextId(data, "personal_access_tokens");
       const token = `${PAT_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
       const now = input.now ?? new Date();
       const expires = new Date(now);
-      expires.setUTCMonth(expires.getUTCMonth() + PAT_LIFETIME_MONTHS);
+      if (input.lifetime_ms === undefined) expires.setUTCMonth(expires.getUTCMonth() + PAT_LIFETIME_MONTHS);
+      else expires.setTime(now.getTime() + input.lifetime_ms);
       const record: PersonalAccessTokenRecord = {
         id,
         user_id: input.user_id,
