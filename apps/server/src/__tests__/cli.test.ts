@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
-import { tempDataDir } from "./helpers.js";
+import { freePort, tempDataDir } from "./helpers.js";
 
 const bin = fileURLToPath(new URL("../../bin/ovation.mjs", import.meta.url));
 const dirs: Array<{ remove(): void }> = [];
@@ -25,15 +25,6 @@ function dataDir(): string {
 function run(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, OVATION_LOG_LEVEL: "silent", ...env }, encoding: "utf8", timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 /** Starts `ovation start`, resolves with the child and its stdout once the quick start is printed. */

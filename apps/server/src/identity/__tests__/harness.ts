@@ -1,6 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import Fastify from "fastify";
 import type { FastifyInstance } from "fastify";
@@ -10,6 +9,7 @@ import { PersonalAccessTokenVerifier } from "../../auth/personal-access-token-ve
 import { createRepositories } from "../../store/repositories.js";
 import type { Repositories } from "../../store/repositories.js";
 import { Store } from "../../store/store.js";
+import { freePort } from "../../__tests__/helpers.js";
 import { hashPassword } from "../accounts/passwords.js";
 import type { Clock } from "../clock.js";
 import type { CreatedClient } from "../clients.js";
@@ -77,14 +77,6 @@ export async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address !== null ? address.port : 0;
 }
 
 /** A controllable clock. */

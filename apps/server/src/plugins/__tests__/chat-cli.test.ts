@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDataDir } from "../../__tests__/helpers.js";
+import { freePort, tempDataDir } from "../../__tests__/helpers.js";
 import { callRunningServer } from "../../cli/admin-client.js";
 import type { PersonalAccessTokenRecord } from "../../store/records.js";
 
@@ -14,15 +13,6 @@ import type { PersonalAccessTokenRecord } from "../../store/records.js";
 // pseudo-terminal (util-linux `script`), keystrokes in, the screen out.
 const bin = fileURLToPath(new URL("../../../bin/ovation.mjs", import.meta.url));
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
