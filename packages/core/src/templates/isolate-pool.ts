@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import ivm from "isolated-vm";
 import { InsertionCache } from "./insertion-cache.js";
-import { ISOLATE_BOOTSTRAP } from "./isolate-bootstrap.js";
+import { isolateBootstrapSource } from "./isolate-bootstrap.js";
 import { RENDER_STATUS } from "./render-status.js";
 import {
   ISOLATE_TEMPLATE_CACHE,
@@ -93,7 +93,7 @@ export class IsolatePool {
     });
     const context = await isolate.createContext();
     await (await isolate.compileScript(NUNJUCKS_RUNTIME)).run(context);
-    const factory = await (await isolate.compileScript(ISOLATE_BOOTSTRAP)).run(context, { reference: true });
+    const factory = await (await isolate.compileScript(isolateBootstrapSource())).run(context, { reference: true });
     const limits = {
       outputLimit: this.limits.outputLimit,
       maxCalls: this.limits.maxFunctionCalls,

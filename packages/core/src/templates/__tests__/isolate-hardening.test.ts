@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import ivm from "isolated-vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISOLATE_BOOTSTRAP } from "../isolate-bootstrap.js";
+import { isolateBootstrapSource } from "../isolate-bootstrap.js";
 import { compileTwig } from "../twig-compiler.js";
 
 const require = createRequire(import.meta.url);
@@ -21,7 +21,7 @@ describe("isolate hardening", () => {
     isolate = new ivm.Isolate({ memoryLimit: 16 });
     context = await isolate.createContext();
     await context.eval(readFileSync(require.resolve("nunjucks/browser/nunjucks-slim.min.js"), "utf8"));
-    const factory = await (await isolate.compileScript(ISOLATE_BOOTSTRAP)).run(context, { reference: true });
+    const factory = await (await isolate.compileScript(isolateBootstrapSource())).run(context, { reference: true });
     const limits = { outputLimit: 500, maxCalls: 20, maxItems: 10_000, maxArgumentChars: 8192, maxTemplates: 8, functions: ["proxy_pass"] };
     render = (await factory.apply(undefined, [new ivm.ExternalCopy(limits).copyInto()], {
       result: { reference: true },

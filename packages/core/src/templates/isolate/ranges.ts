@@ -1,0 +1,37 @@
+import { checkSize } from "./values.js";
+
+/** Twig's `range` and `..`: both ends included, letters or numbers, the step's sign follows the direction. */
+export function twigRange(a: unknown, b: unknown, step?: unknown): unknown[] {
+  let s = step === undefined ? 1 : Number(step);
+  if (typeof a === "string" && typeof b === "string" && a.length === 1 && b.length === 1) {
+    return twigRange(a.charCodeAt(0), b.charCodeAt(0), s).map((c) => String.fromCharCode(c as number));
+  }
+  const start = Number(a);
+  const end = Number(b);
+  if (!isFinite(start) || !isFinite(end) || !isFinite(s) || s === 0) throw new RangeError("range needs finite numbers and a non-zero step");
+  s = Math.abs(s) * (end < start ? -1 : 1);
+  checkSize(Math.floor(Math.abs(end - start) / Math.abs(s)) + 1, "range");
+  const out: number[] = [];
+  for (let i = start; s > 0 ? i <= end : i >= end; i += s) out.push(i);
+  return out;
+}
+
+/** The nunjucks `range(start, stop, step)` global (end excluded). */
+export function njRange(start: unknown, stop?: unknown, step?: unknown): number[] {
+  if (stop === undefined) {
+    stop = start;
+    start = 0;
+    step = 1;
+  } else if (!step) {
+    step = 1;
+  }
+  const a = Number(start);
+  const b = Number(stop);
+  const c = Number(step);
+  if (!isFinite(a) || !isFinite(b) || !isFinite(c) || c === 0) throw new RangeError("range needs finite numbers and a non-zero step");
+  const n = Math.max(0, Math.ceil((b - a) / c));
+  checkSize(n, "range");
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(a + i * c);
+  return out;
+}

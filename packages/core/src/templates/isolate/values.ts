@@ -1,0 +1,60 @@
+import { isSafe, rt } from "./runtime.js";
+
+/** A template value as text (Twig: null prints nothing). */
+export function str(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (isSafe(v)) return v.val;
+  return String(v);
+}
+
+/** A plain object (a Twig hash), not an array nor a SafeString. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !isSafe(v);
+}
+
+/** Twig's `empty` test. */
+export function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null || v === false || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isSafe(v)) return v.val === "";
+  if (isObject(v)) return Object.keys(v).length === 0;
+  return false;
+}
+
+/** PHP truthiness, as Twig tests conditions. */
+export function truthy(v: unknown): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === "string") return v !== "" && v !== "0";
+  if (typeof v === "number") return v !== 0 && v === v;
+  if (typeof v === "boolean") return v;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isSafe(v)) return v.val !== "" && v.val !== "0";
+  if (typeof v === "object") return Object.keys(v).length > 0;
+  return true;
+}
+
+/** Throws when a built list would exceed the item limit. */
+export function checkSize(n: number, what: string): void {
+  if (!(n <= rt.limits.maxItems)) throw new RangeError(what + " of " + n + " items exceeds the limit of " + rt.limits.maxItems);
+}
+
+/** The values of a list, hash or string (characters), as a list. */
+export function values(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string" || isSafe(v)) return Array.from(str(v));
+  if (typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return Object.keys(o).map((k) => o[k]);
+  }
+  return [v];
+}
+
+/** A template callback (an arrow function). */
+export type Callback = (...args: unknown[]) => unknown;
+
+/** Checks that a filter argument is an arrow function. */
+export function requireFunction(fn: unknown, filter: string): Callback {
+  if (typeof fn !== "function") throw new TypeError("the " + filter + " filter expects an arrow function, for example " + filter + "(v => v)");
+  return fn as Callback;
+}
