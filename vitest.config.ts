@@ -7,12 +7,15 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // isolated-vm 5 on Node 20 needs --no-node-snapshot in every process that loads it.
 export default defineConfig({
   resolve: {
-    alias: {
-      "@ovation/core": src("./packages/core/src/index.ts"),
-      "@ovation/plugin-twitch": src("./plugins/twitch/src/index.ts"),
-      "@ovation/plugin-console": src("./plugins/console/src/index.ts"),
-      "@ovation/server": src("./apps/server/src/index.ts"),
-    },
+    alias: [
+      // Entry points of @ovation/core (package.json "exports"), each to its barrel.
+      { find: /^@ovation\/core$/, replacement: src("./packages/core/src/index.ts") },
+      { find: /^@ovation\/core\/contracts$/, replacement: src("./packages/core/src/contracts.ts") },
+      { find: /^@ovation\/core\/(alerts|templates|commands|net|plugins)$/, replacement: `${src("./packages/core/src/")}$1/index.ts` },
+      { find: /^@ovation\/plugin-twitch$/, replacement: src("./plugins/twitch/src/index.ts") },
+      { find: /^@ovation\/plugin-console$/, replacement: src("./plugins/console/src/index.ts") },
+      { find: /^@ovation\/server$/, replacement: src("./apps/server/src/index.ts") },
+    ],
   },
   test: {
     include: ["{packages,apps,plugins}/*/src/**/__tests__/**/*.test.ts"],

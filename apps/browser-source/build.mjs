@@ -1,5 +1,6 @@
 // Builds the browser side of the page into dist/assets: app.js (esbuild bundle of src/client with
-// @ovation/core and socket.io-client), app.css (styles + @font-face rules) and fonts/*.woff2 copied
+// @ovation/core/alerts, the isomorphic alert engine, and socket.io-client; no aliases: the page imports
+// the alerts and contracts entry points, which reach no server-only module), app.css (styles + @font-face rules) and fonts/*.woff2 copied
 // from the @fontsource packages, so the page needs nothing from a CDN.
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -17,7 +18,7 @@ const FONTS = [
   { pkg: "@fontsource/montserrat", weights: [100, 200, 300, 400, 500, 600, 700, 800, 900] },
 ];
 
-/** Packages of @ovation/core the page never reaches; left out so the browser bundle stays small and clean. */
+/** Packages of @ovation/core the page must never reach; a bundle that needs one fails the build. */
 const SERVER_ONLY = ["isolated-vm", "undici", "pino", "nunjucks", "re2js", "semver", "ipaddr.js"];
 
 async function buildFonts(outDir) {
@@ -71,17 +72,16 @@ async function buildInto(outDir) {
     minify: true,
     sourcemap: false,
     legalComments: "none",
-    alias: { "@ovation/core": path.join(here, "..", "..", "packages", "core", "src", "index.ts") },
-    external: [...SERVER_ONLY, "node:*"],
     metafile: true,
     logLevel: "silent",
-    // Server-only modules of the core barrel (template sandbox) read import.meta at load; the page never
-    // reaches them and tree-shaking drops them, which the checks below make sure of.
-    logOverride: { "empty-import-meta": "silent" },
   });
   if (result.warnings.length > 0) {
     const messages = await esbuild.formatMessages(result.warnings, { kind: "warning" });
     throw new Error(`app.js bundle has warnings:\n${messages.join("\n")}`);
+  }
+  const reached = Object.keys(result.metafile.inputs).filter((input) => SERVER_ONLY.some((pkg) => input.includes(`node_modules/${pkg}/`)));
+  if (reached.length > 0) {
+    throw new Error(`app.js bundles server-only packages (${reached.join(", ")}): the page imports a part of @ovation/core it must not use`);
   }
   const bundled = await readFile(path.join(outDir, "app.js"), "utf8");
   for (const pkg of [...SERVER_ONLY, "node:"]) {

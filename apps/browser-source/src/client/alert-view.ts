@@ -1,5 +1,5 @@
-import { renderPlaceholderSegments } from "@ovation/core";
-import type { PlaceholderSegment } from "@ovation/core";
+import { renderPlaceholderSegments } from "@ovation/core/alerts";
+import type { PlaceholderSegment } from "@ovation/core/alerts";
 
 /** A piece of alert text: literal template text, or (`fromData`) a value from the alert's data. */
 export type TextSegment = PlaceholderSegment;

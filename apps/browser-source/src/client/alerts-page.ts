@@ -1,5 +1,5 @@
-import { resolveAlert } from "@ovation/core";
-import type { QueueControl } from "@ovation/core";
+import { resolveAlert } from "@ovation/core/alerts";
+import type { QueueControl } from "@ovation/core/contracts";
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { AlertQueue } from "./alert-queue.js";
 import type { AlertOutcome } from "./alert-queue.js";

@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents } from "@ovation/core";
+import type { ClientToServerEvents, ServerToClientEvents } from "@ovation/core/contracts";
 import { io } from "socket.io-client";
 import type { Socket } from "socket.io-client";
 import type { BrowserSourceBootstrap } from "../bootstrap.js";

@@ -1,4 +1,4 @@
-import { fillPlaceholders } from "@ovation/core";
+import { fillPlaceholders } from "@ovation/core/alerts";
 
 /** A variant 3 inline template: custom HTML/CSS/JS with `{key}` custom fields. */
 export interface CustomTemplate {

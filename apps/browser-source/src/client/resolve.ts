@@ -1,4 +1,4 @@
-import { ENGINE_DEFAULT_TEMPLATE } from "@ovation/core";
+import { ENGINE_DEFAULT_TEMPLATE } from "@ovation/core/alerts";
 import { toAlertView } from "./alert-view.js";
 import type { AlertView } from "./alert-view.js";
 import { customAlertDocument, isCustomTemplate, toCustomTemplate } from "./custom-template.js";

@@ -14,6 +14,7 @@ import {
   PROCESS_TEMPLATE_CACHE,
 } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
+import { assertIsolatedVmInstalled } from "./isolated-vm-check.js";
 import { SandboxProcess } from "./sandbox-process.js";
 import { callTemplateFunction } from "./call-template-function.js";
 import type { TemplateFunctionName } from "./template-functions.js";
@@ -142,6 +143,7 @@ export class TemplateSandbox {
   private restarts = 0;
 
   constructor(options: TemplateSandboxOptions = {}) {
+    assertIsolatedVmInstalled();
     const merged = { ...DEFAULT_SANDBOX_LIMITS, ...stripUndefined(options) };
     this.limits = Object.freeze({
       memoryLimitMb: checkLimit("memoryLimitMb", merged.memoryLimitMb, 8, 1024),

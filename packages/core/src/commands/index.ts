@@ -1,0 +1,22 @@
+/**
+ * @ovation/core/commands: the bot command runtime (custom `!commands`, cooldowns, points, template
+ * functions). Renders templates through @ovation/core/templates and calls out through @ovation/core/net.
+ */
+export { COMMAND_ERROR_CODES, CommandError } from "./command-error.js";
+export type { CommandErrorCode } from "./command-error.js";
+export { COMMAND_LIMITS, ENABLE_WHEN, botCommandSchema, commandNameSchema } from "./command-record.js";
+export type { BotCommand, BotCommandInput, EnableWhen } from "./command-record.js";
+export { COMMAND_REGEX_MAX_LENGTH, CommandRegex } from "./command-regex.js";
+export { looksPlain } from "./command-renderer.js";
+export type { CommandRenderer, CommandTemplateVariables } from "./command-renderer.js";
+export { COMMAND_OUTPUT_MAX_LENGTH, CommandRuntime } from "./command-runtime.js";
+export type { CommandOutcome, CommandRuntimeOptions, PreparedCommand } from "./command-runtime.js";
+export { CooldownTracker } from "./cooldowns.js";
+export { InMemoryKeyValueStore, OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber } from "./key-value-store.js";
+export type { KeyValueStore } from "./key-value-store.js";
+export { PERMISSION_LEVELS, permissionLevelOf } from "./permission-levels.js";
+export type { PermissionLevelName } from "./permission-levels.js";
+export { OverlayTemplateCache, TEMPLATE_CACHE_LIMITS, TemplateCache } from "./template-cache.js";
+export type { TemplateCacheStore } from "./template-cache.js";
+export { TEMPLATE_FUNCTION_LIMITS, createTemplateFunctions } from "./template-functions.js";
+export type { TemplateFunctionsOptions } from "./template-functions.js";

@@ -1,0 +1,47 @@
+/**
+ * @ovation/core/contracts: the shapes every part of Ovation agrees on (chat event, notification,
+ * plugin contract, socket event maps, errors, platforms). Depends on zod only.
+ */
+export { OvationError } from "./errors.js";
+export { PLATFORMS, OWN_PLATFORM_ALIASES, normalizePlatform, platformSchema } from "./platforms.js";
+export type { Platform } from "./platforms.js";
+export { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError, ROOT_FIELD } from "./validation.js";
+export type { FieldErrors } from "./validation.js";
+export {
+  CHAT_LIMITS,
+  chatBadgeSchema,
+  chatFragmentSchema,
+  chatUserSchema,
+  chatChannelSchema,
+  chatEventSchema,
+  fragmentDataSchema,
+} from "./chat/event.js";
+export type { ChatBadge, ChatFragment, ChatUser, ChatChannel, ChatEvent } from "./chat/event.js";
+export { notifySubSchema, STREAM_STATE_TYPES } from "./notifications/notifysub.js";
+export type { NotifySub } from "./notifications/notifysub.js";
+export type {
+  BrowserSourceUpdated,
+  QueueControl,
+  SocketErrorPayload,
+  ServerToClientEvents,
+  ClientToServerEvents,
+} from "./realtime/events.js";
+
+// Plugin contract (the host side, PluginHost and checkPlugin, is in @ovation/core/plugins).
+export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";
+export type {
+  SendAs,
+  OutgoingMessage,
+  ModerationCapabilities,
+  PluginCapabilities,
+  PluginMetadata,
+  ModerationEvent,
+  PluginStatus,
+  PluginStatusReport,
+  EmitResult,
+  PlatformLookups,
+  PluginContext,
+  PlatformPlugin,
+} from "./plugins/contract.js";
+export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
+export type { PluginErrorCode } from "./plugins/errors.js";
