@@ -1,0 +1,286 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { apiFixtures, chatFixtures, errorFixtures } from "./fixtures.js";
+
+type Json = Record<string, unknown>;
+
+/** A scripted failure: the next `times` calls of `route` answer Google's `error` body. */
+interface Failure {
+  route: string;
+  error: string;
+  status: number;
+  times: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * A fake Google OAuth 2.0 + YouTube Data API v3 server on 127.0.0.1, answering the real JSON
+ * shapes (fixtures/youtube): token refresh and code exchange, channels.list, liveBroadcasts.list,
+ * liveChatMessages list/insert/delete with page tokens and pollingIntervalMillis,
+ * subscriptions.list, and Google's error bodies (quotaExceeded, liveChatEnded, 429 rateLimitExceeded,
+ * 401 authError, invalid_grant). It counts calls per method and the units they cost.
+ */
+export class FakeGoogle {
+  readonly clientId = "fake-client.apps.googleusercontent.com";
+  readonly clientSecret = "fake-secret";
+  readonly refreshToken = "1//fake-refresh";
+  /** Calls per Data API method (`liveChatMessages.list`, ...). */
+  readonly calls: Record<string, number> = {};
+  /** Text of every liveChatMessages.insert, in order. */
+  readonly inserted: string[] = [];
+  /** Every request line `METHOD /path?query` (no tokens: those travel in headers/bodies). */
+  readonly requests: string[] = [];
+  pollingIntervalMillis = 50;
+  accessTokenLifetime = 3599;
+  live = false;
+  chatEnded = false;
+  refreshes = 0;
+  readonly #server: Server;
+  readonly #messages: Json[] = [];
+  readonly #subscribers: Json[] = [...((apiFixtures.subscribers as { items: Json[] }).items)];
+  readonly #validAccess = new Set<string>();
+  #revoked = false;
+  #failures: Failure[] = [];
+  #seq = 0;
+  #waiters: (() => void)[] = [];
+
+  private constructor() {
+    this.#server = createServer((req, res) => {
+      void this.#handle(req, res).catch((err: unknown) => {
+        res.writeHead(500).end(String(err));
+      });
+    });
+  }
+
+  /** Starts the fake on a free loopback port. */
+  static async start(): Promise<FakeGoogle> {
+    const fake = new FakeGoogle();
+    await new Promise<void>((resolve) => fake.#server.listen(0, "127.0.0.1", resolve));
+    return fake;
+  }
+
+  get port(): number {
+    return (this.#server.address() as AddressInfo).port;
+  }
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.port}/youtube/v3`;
+  }
+  get tokenUrl(): string {
+    return `http://127.0.0.1:${this.port}/token`;
+  }
+  get liveChatId(): string {
+    return chatFixtures.liveChatId;
+  }
+
+  /** Units of the calls made, at Google's published costs. */
+  get unitsUsed(): number {
+    const cost: Record<string, number> = { "channels.list": 1, "liveBroadcasts.list": 1, "liveChatMessages.list": 5, "liveChatMessages.insert": 20, "liveChatMessages.delete": 50, "subscriptions.list": 1 };
+    return Object.entries(this.calls).reduce((sum, [m, n]) => sum + (cost[m] ?? 0) * n, 0);
+  }
+
+  /** Adds a chat message (a fixture shape); gives it a fresh id and `publishedAt` unless `keepId`. */
+  publish(message: Json, keepId = false): string {
+    const copy = structuredClone(message);
+    this.#seq++;
+    if (!keepId) copy.id = `LCC.fake-${this.#seq}`;
+    const snippet = copy.snippet as Json | undefined;
+    if (snippet && !keepId) snippet.publishedAt = new Date().toISOString();
+    this.#messages.push(copy);
+    return String(copy.id);
+  }
+
+  /** Ends the chat: a chatEndedEvent, then 403 liveChatEnded on the next page. */
+  endChat(): void {
+    this.publish(chatFixtures.messages["chat-ended"] as Json);
+    this.chatEnded = true;
+    this.live = false;
+  }
+
+  /** A new subscriber appears first in the list. */
+  addSubscriber(sub: Json): void {
+    this.#subscribers.unshift(structuredClone(sub));
+  }
+
+  /** The refresh token stops working (the user removed the app's access). */
+  revoke(): void {
+    this.#revoked = true;
+    this.#validAccess.clear();
+  }
+
+  /** Makes every access token issued so far invalid (they "expired"). */
+  expireAccessTokens(): void {
+    this.#validAccess.clear();
+  }
+
+  /** The next `times` calls of `route` (a method name like `liveChatMessages.list`) fail with a fixture error. */
+  fail(route: string, error: keyof typeof errorFixtures & string, times = 1, headers: Record<string, string> = {}): void {
+    const body = errorFixtures[error] as { error: { code?: number } };
+    this.#failures.push({ route, error, status: typeof body.error.code === "number" ? body.error.code : 400, times, headers });
+  }
+
+  /** Resolves once `predicate` holds (checked after every request), or rejects after `ms`. */
+  async waitFor(predicate: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error(`fake Google: timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", `http://127.0.0.1:${this.port}`);
+    const body = await new Promise<string>((resolve) => {
+      let data = "";
+      req.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
+      req.on("end", () => resolve(data));
+    });
+    this.requests.push(`${req.method} ${url.pathname}${url.search}`);
+    try {
+      this.#route(req, res, url, body);
+    } finally {
+      for (const wake of this.#waiters.splice(0)) wake();
+    }
+  }
+
+  #send(res: ServerResponse, status: number, json: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { "content-type": "application/json; charset=UTF-8", ...headers }).end(JSON.stringify(json));
+  }
+
+  #route(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
+    if (url.pathname === "/token" && req.method === "POST") return this.#token(res, body);
+    if (url.pathname === "/o/oauth2/v2/auth") {
+      const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
+      redirect.searchParams.set("code", "fake-code");
+      redirect.searchParams.set("state", url.searchParams.get("state") ?? "");
+      res.writeHead(302, { location: redirect.href }).end();
+      return;
+    }
+    const method = this.#methodOf(req.method ?? "GET", url.pathname);
+    if (method === null) return this.#send(res, 404, { error: { code: 404, message: "Not Found", errors: [{ reason: "notFound", domain: "global" }] } });
+    this.calls[method] = (this.calls[method] ?? 0) + 1;
+    const auth = req.headers.authorization ?? "";
+    if (!auth.startsWith("Bearer ") || !this.#validAccess.has(auth.slice(7))) return this.#send(res, 401, errorFixtures.authError, { "www-authenticate": 'Bearer realm="https://accounts.google.com/"' });
+    const failure = this.#failures.find((f) => f.route === method && f.times > 0);
+    if (failure) {
+      failure.times--;
+      return this.#send(res, failure.status, errorFixtures[failure.error], failure.headers);
+    }
+    const q = url.searchParams;
+    const badRequest = (message: string): void =>
+      this.#send(res, 400, { error: { code: 400, message, errors: [{ message, domain: "global", reason: "required" }] } });
+    switch (method) {
+      case "channels.list":
+        if (q.get("mine") !== "true" || !q.get("part")) return badRequest("No filter selected. Expected one of: mine, id, forHandle, forUsername");
+        return this.#send(res, 200, apiFixtures.channelsMine);
+      case "liveBroadcasts.list":
+        if (!q.get("part") || !q.get("broadcastStatus")) return badRequest("Required parameter: part / filter");
+        return this.#send(res, 200, this.live ? apiFixtures.activeBroadcast : apiFixtures.noBroadcast);
+      case "subscriptions.list":
+        if (q.get("mySubscribers") !== "true" || !q.get("part")) return badRequest("No filter selected");
+        return this.#send(res, 200, { kind: "youtube#subscriptionListResponse", etag: "e", pageInfo: { totalResults: this.#subscribers.length, resultsPerPage: 50 }, items: this.#subscribers.slice(0, 50) });
+      case "liveChatMessages.list":
+        return this.#listChat(res, q, badRequest);
+      case "liveChatMessages.insert":
+        return this.#insert(res, body);
+      case "liveChatMessages.delete":
+        res.writeHead(204).end();
+        return;
+    }
+  }
+
+  #methodOf(verb: string, path: string): string | null {
+    const p = path.replace(/^\/youtube\/v3\//, "");
+    if (p === path) return null;
+    if (p === "channels" && verb === "GET") return "channels.list";
+    if (p === "liveBroadcasts" && verb === "GET") return "liveBroadcasts.list";
+    if (p === "subscriptions" && verb === "GET") return "subscriptions.list";
+    if (p === "liveChat/messages") return verb === "GET" ? "liveChatMessages.list" : verb === "POST" ? "liveChatMessages.insert" : verb === "DELETE" ? "liveChatMessages.delete" : null;
+    return null;
+  }
+
+  #listChat(res: ServerResponse, q: URLSearchParams, badRequest: (m: string) => void): void {
+    if (!q.get("part") || !q.get("liveChatId")) return badRequest("Required parameters: liveChatId, part");
+    if (q.get("liveChatId") !== this.liveChatId) return this.#send(res, 404, errorFixtures.liveChatNotFound);
+    const token = q.get("pageToken");
+    const from = token === null ? 0 : Number(token.replace(/^p/, ""));
+    if (this.chatEnded && from >= this.#messages.length) return this.#send(res, 403, errorFixtures.liveChatEnded);
+    const items = this.#messages.slice(from, from + 2000);
+    this.#send(res, 200, {
+      kind: "youtube#liveChatMessageListResponse",
+      etag: `e${from}`,
+      pollingIntervalMillis: this.pollingIntervalMillis,
+      pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+      nextPageToken: `p${from + items.length}`,
+      ...(this.chatEnded ? { offlineAt: new Date().toISOString() } : {}),
+      items,
+    });
+  }
+
+  #insert(res: ServerResponse, body: string): void {
+    let json: { snippet?: { liveChatId?: unknown; type?: unknown; textMessageDetails?: { messageText?: unknown } } };
+    try {
+      json = JSON.parse(body) as typeof json;
+    } catch {
+      return this.#send(res, 400, { error: { code: 400, message: "Invalid JSON payload received.", errors: [{ reason: "parseError", domain: "global" }] } });
+    }
+    const s = json.snippet;
+    const text = s?.textMessageDetails?.messageText;
+    if (s?.type !== "textMessageEvent" || typeof text !== "string") {
+      return this.#send(res, 400, { error: { code: 400, message: "The request metadata is invalid.", errors: [{ reason: "invalidLiveChatMessage", domain: "youtube.liveChat" }] } });
+    }
+    if (s.liveChatId !== this.liveChatId) return this.#send(res, 404, errorFixtures.liveChatNotFound);
+    if (this.chatEnded) return this.#send(res, 403, errorFixtures.liveChatEnded);
+    if (Array.from(text).length > 200) {
+      return this.#send(res, 400, { error: { code: 400, message: "The message is too long.", errors: [{ reason: "messageTextTooLong", domain: "youtube.liveChat" }] } });
+    }
+    this.inserted.push(text);
+    const owner = (apiFixtures.channelsMine as { items: { id: string; snippet: { title: string } }[] }).items[0];
+    const id = this.publish({
+      kind: "youtube#liveChatMessage",
+      snippet: { type: "textMessageEvent", liveChatId: this.liveChatId, authorChannelId: owner?.id, publishedAt: "", hasDisplayContent: true, displayMessage: text, textMessageDetails: { messageText: text } },
+      authorDetails: { channelId: owner?.id, displayName: owner?.snippet.title, profileImageUrl: "", isVerified: false, isChatOwner: true, isChatSponsor: false, isChatModerator: false },
+    });
+    this.#send(res, 200, { kind: "youtube#liveChatMessage", etag: "ins", id, snippet: { type: "textMessageEvent", liveChatId: this.liveChatId, publishedAt: new Date().toISOString(), textMessageDetails: { messageText: text } } });
+  }
+
+  #token(res: ServerResponse, body: string): void {
+    const form = new URLSearchParams(body);
+    if (form.get("client_id") !== this.clientId || form.get("client_secret") !== this.clientSecret) {
+      return this.#send(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." });
+    }
+    const grant = form.get("grant_type");
+    const issue = (withRefresh: boolean): void => {
+      this.refreshes += withRefresh ? 0 : 1;
+      const access = `ya29.fake-${++this.#seq}`;
+      this.#validAccess.add(access);
+      this.#send(res, 200, {
+        access_token: access,
+        expires_in: this.accessTokenLifetime,
+        scope: "https://www.googleapis.com/auth/youtube.force-ssl https://www.googleapis.com/auth/youtube.readonly",
+        token_type: "Bearer",
+        ...(withRefresh ? { refresh_token: this.refreshToken } : {}),
+      });
+    };
+    if (grant === "refresh_token") {
+      if (this.#revoked || form.get("refresh_token") !== this.refreshToken) return this.#send(res, 400, errorFixtures.invalidGrant);
+      return issue(false);
+    }
+    if (grant === "authorization_code") {
+      if (form.get("code") !== "fake-code") return this.#send(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
+      return issue(true);
+    }
+    this.#send(res, 400, { error: "unsupported_grant_type", error_description: `Invalid grant_type: ${grant ?? ""}` });
+  }
+}
