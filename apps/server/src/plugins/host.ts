@@ -9,6 +9,7 @@ import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
 import { loadPluginSettings } from "./plugin-config.js";
 import type { TwitchEnv } from "./plugin-config.js";
+import { youtubePlugin } from "./youtube-wiring.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -91,6 +92,17 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
         await host.connect("twitch");
       } catch (err) {
         logger.error({ err }, "the twitch plugin did not start; see its health for why");
+      }
+    });
+    app.addHook("onListen", async () => {
+      if (!settings.youtube || host.names().includes("youtube")) return;
+      try {
+        const youtube = youtubePlugin(settings.youtube, services);
+        host.register(youtube.plugin);
+        await host.connect("youtube");
+        youtube.afterConnect();
+      } catch (err) {
+        logger.error({ err }, "the youtube plugin did not start; see its health for why");
       }
     });
     app.addHook("preClose", async () => {

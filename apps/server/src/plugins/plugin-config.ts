@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { ConfigError } from "../config.js";
+import { loadYouTubeEnv } from "./youtube-config.js";
+import type { YouTubeEnv } from "./youtube-config.js";
 
 /** Plugins the server knows how to load by name. */
-export const KNOWN_PLUGINS = ["console", "twitch"] as const;
+export const KNOWN_PLUGINS = ["console", "twitch", "youtube"] as const;
 /** One of {@link KNOWN_PLUGINS}. */
 export type KnownPlugin = (typeof KNOWN_PLUGINS)[number];
 
@@ -25,6 +27,8 @@ export interface TwitchEnv {
 export interface PluginSettings {
   plugins: KnownPlugin[];
   twitch: TwitchEnv | null;
+  /** Present when youtube is named in `OVATION_PLUGINS`. */
+  youtube?: YouTubeEnv;
 }
 
 const channelEntry = z
@@ -57,7 +61,7 @@ const twitchEnvSchema = z.object({
 
 /**
  * Reads `OVATION_PLUGINS` (comma separated, default `console`; `none` loads nothing) and, when
- * twitch is named, the `OVATION_TWITCH_*` variables. Throws `ConfigError` naming each bad variable.
+ * twitch or youtube is named, the `OVATION_TWITCH_*` / `OVATION_YOUTUBE_*` variables. Throws `ConfigError` naming each bad variable.
  */
 export function loadPluginSettings(env: Readonly<Record<string, string | undefined>>): PluginSettings {
   const raw = (env.OVATION_PLUGINS ?? "console").trim();
@@ -67,7 +71,8 @@ export function loadPluginSettings(env: Readonly<Record<string, string | undefin
     throw new ConfigError([`OVATION_PLUGINS: unknown plugin ${unknown.join(", ")} (known: ${KNOWN_PLUGINS.join(", ")}, or none)`]);
   }
   const plugins = names as KnownPlugin[];
-  if (!plugins.includes("twitch")) return { plugins, twitch: null };
+  const youtube = plugins.includes("youtube") ? { youtube: loadYouTubeEnv(env) } : {};
+  if (!plugins.includes("twitch")) return { plugins, twitch: null, ...youtube };
   const present: Record<string, string> = {};
   for (const key of Object.keys(twitchEnvSchema.shape)) {
     const value = env[key];
@@ -89,5 +94,5 @@ export function loadPluginSettings(env: Readonly<Record<string, string | undefin
   if ((twitch.username === undefined) !== (twitch.token === undefined)) {
     throw new ConfigError(["OVATION_TWITCH_USERNAME and OVATION_TWITCH_TOKEN: set both for a bot, or neither for read-only chat"]);
   }
-  return { plugins, twitch };
+  return { plugins, twitch, ...youtube };
 }

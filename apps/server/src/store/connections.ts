@@ -2,9 +2,44 @@ import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { ConnectionRecord } from "./records.js";
 
+/** Extension key of the platform OAuth tokens in the store document. */
+const TOKENS_KEY = "platform_tokens";
+
+/**
+ * OAuth tokens of a linked platform account, kept so a platform plugin can act for the streamer.
+ * They must be usable, so they cannot be hashed: like the bot signing secrets they are only as safe
+ * as the data directory, and they never appear in an API answer.
+ */
+export interface PlatformTokens {
+  access_token: string | null;
+  refresh_token: string | null;
+  /** Access token expiry, ms since the epoch; 0 when unknown. */
+  expires_at: number;
+  scopes: string[];
+  /** sha256 of the `OVATION_<PLATFORM>_REFRESH_TOKEN` these tokens grew from, when they came from the environment. */
+  env_hash?: string;
+}
+
 /** Platform accounts linked to users. One platform account belongs to at most one user. */
 export class ConnectionsRepository {
-  constructor(private readonly store: Store) {}
+  readonly #tokens: { read(): Record<string, PlatformTokens>; update<R>(fn: (value: Record<string, PlatformTokens>) => R): R };
+
+  constructor(private readonly store: Store) {
+    this.#tokens = store.extension<Record<string, PlatformTokens>>(TOKENS_KEY, () => ({}));
+  }
+
+  /** Stores (replaces) the OAuth tokens of a connection, e.g. after a link or a refresh. */
+  saveTokens(connectionId: number, tokens: PlatformTokens): void {
+    this.#tokens.update((all) => {
+      all[String(connectionId)] = { ...tokens, scopes: [...tokens.scopes] };
+    });
+  }
+
+  /** The stored OAuth tokens of a connection, or null. */
+  tokensOf(connectionId: number): PlatformTokens | null {
+    const t = this.#tokens.read()[String(connectionId)];
+    return t ? { ...t, scopes: [...t.scopes] } : null;
+  }
 
   /** Links (or re-links, updating the username) a platform account to a user. */
   upsert(input: { user_id: number; platform: string; platform_user_id: string; username: string; avatar_url?: string | null }): ConnectionRecord {
@@ -47,6 +82,8 @@ export class ConnectionsRepository {
       const index = data.connections.findIndex((c) => c.id === id && c.user_id === userId);
       if (index < 0) return false;
       data.connections.splice(index, 1);
+      const tokens = data.extensions[TOKENS_KEY] as Record<string, PlatformTokens> | undefined;
+      if (tokens) delete tokens[String(id)];
       return true;
     });
   }

@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { GoogleTokens } from "../api/client.js";
 import { YouTubePlugin } from "../plugin.js";
 import type { YouTubePluginOptions } from "../options.js";
-import { FakeGoogle } from "./fake-google.js";
-import { apiFixtures, chatMessage } from "./fixtures.js";
+import { FakeGoogle, apiFixtures, chatMessage } from "../testing/index.js";
 
 const logger = pino({ level: "silent" });
 

@@ -3,7 +3,7 @@ import type { ChatChannel } from "@ovation/core";
 import { describe, expect, it } from "vitest";
 import { mapLiveChatMessage, microsToAmount } from "../chat/map.js";
 import { buildFragments } from "../chat/fragments.js";
-import { chatFixtures, chatMessage } from "./fixtures.js";
+import { chatFixtures, chatMessage } from "../testing/index.js";
 
 const channel: ChatChannel = { id: "1", platform_id: "UCowner00000000000000000", username: "FunStreamer", avatar_url: "" };
 

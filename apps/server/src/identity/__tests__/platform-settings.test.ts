@@ -62,6 +62,8 @@ describe("platform OAuth settings (wire formats of the four platforms)", () => {
     expect(tiktok.searchParams.get("client_key")).toBe("cid");
     expect(tiktok.searchParams.get("client_id")).toBeNull();
     const youtube = new URL(authorizationUrl(settings("youtube"), input));
-    expect(youtube.searchParams.get("scope")).toBe("https://www.googleapis.com/auth/youtube.readonly");
+    expect(youtube.searchParams.get("scope")).toBe("https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl");
+    // Google returns a refresh token only for offline access; prompt=consent makes it send one on a re-link too.
+    expect([youtube.searchParams.get("access_type"), youtube.searchParams.get("prompt")]).toEqual(["offline", "consent"]);
   });
 });

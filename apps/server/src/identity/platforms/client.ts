@@ -10,6 +10,7 @@ export function authorizationUrl(settings: PlatformOAuthSettings, input: { redir
   url.searchParams.set("response_type", "code");
   url.searchParams.set("scope", settings.scopes.join(settings.platform === "tiktok" ? "," : " "));
   url.searchParams.set("state", input.state);
+  for (const [key, value] of Object.entries(settings.authorizeParams ?? {})) url.searchParams.set(key, value);
   if (settings.pkce) {
     url.searchParams.set("code_challenge", createHash("sha256").update(input.codeVerifier).digest("base64url"));
     url.searchParams.set("code_challenge_method", "S256");
@@ -49,8 +50,10 @@ export async function fetchPlatformProfile(
     body: form,
     signal: AbortSignal.timeout(10_000),
   });
-  const tokenJson = (await readJson(tokenResponse, "code exchange")) as { access_token?: unknown; data?: { access_token?: unknown } };
-  const accessToken = typeof tokenJson.access_token === "string" ? tokenJson.access_token : tokenJson.data?.access_token;
+  type TokenFields = { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; scope?: unknown };
+  const tokenJson = (await readJson(tokenResponse, "code exchange")) as TokenFields & { data?: TokenFields };
+  const fields: TokenFields = typeof tokenJson.access_token === "string" ? tokenJson : (tokenJson.data ?? {});
+  const accessToken = fields.access_token;
   if (typeof accessToken !== "string" || accessToken.length === 0) {
     throw new IdentityError("OVATION_ERR_IDENTITY_PLATFORM_FAILED", { message: "The platform answered the code exchange without an access token." });
   }
@@ -60,5 +63,14 @@ export async function fetchPlatformProfile(
   });
   const profile = settings.readProfile(await readJson(userResponse, "user lookup"));
   if (profile === null) throw new IdentityError("OVATION_ERR_IDENTITY_PLATFORM_FAILED", { message: "The platform did not say who the user is." });
-  return profile;
+  const scope = fields.scope;
+  return {
+    ...profile,
+    tokens: {
+      access_token: accessToken,
+      refresh_token: typeof fields.refresh_token === "string" && fields.refresh_token !== "" ? fields.refresh_token : null,
+      expires_at: typeof fields.expires_in === "number" && fields.expires_in > 0 ? Date.now() + fields.expires_in * 1000 : 0,
+      scopes: typeof scope === "string" ? scope.split(/[\s,]+/).filter((s) => s !== "") : Array.isArray(scope) ? scope.filter((s): s is string => typeof s === "string") : [],
+    },
+  };
 }

@@ -64,6 +64,14 @@ function uniqueName(ctx: IdentityContext, wanted: string): string {
   return `${base}_${randomSecret(4).replace(/[^A-Za-z0-9]/g, "")}`;
 }
 
+/** Stores the tokens of the code exchange with the connection (a refresh token the platform did not resend is kept). */
+function keepTokens(ctx: IdentityContext, connectionId: number, profile: PlatformProfile): void {
+  const tokens = profile.tokens;
+  if (tokens === undefined) return;
+  const earlier = ctx.connections.tokensOf(connectionId);
+  ctx.connections.saveTokens(connectionId, { ...tokens, refresh_token: tokens.refresh_token ?? earlier?.refresh_token ?? null });
+}
+
 /** The user a platform account signs in as: its linked user, or a new shadow account (no password). */
 export function userForPlatformLogin(ctx: IdentityContext, platform: string, profile: PlatformProfile): UserRecord {
   const linked = ctx.connections.findByPlatformId(platform, profile.platform_user_id);
@@ -76,7 +84,8 @@ export function userForPlatformLogin(ctx: IdentityContext, platform: string, pro
       password_hash: null,
       avatar: profile.avatar,
     });
-  ctx.connections.upsert({ user_id: user.id, platform, platform_user_id: profile.platform_user_id, username: profile.username, avatar_url: profile.avatar });
+  const connection = ctx.connections.upsert({ user_id: user.id, platform, platform_user_id: profile.platform_user_id, username: profile.username, avatar_url: profile.avatar });
+  keepTokens(ctx, connection.id, profile);
   return user;
 }
 
@@ -112,7 +121,8 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
       if (linked !== null && linked.user_id !== pending.user_id) {
         return page(reply, 409, "Already linked", `This ${settings.displayName} account is linked to another Ovation account.`);
       }
-      ctx.connections.upsert({ user_id: pending.user_id, platform, platform_user_id: profile.platform_user_id, username: profile.username, avatar_url: profile.avatar });
+      const connection = ctx.connections.upsert({ user_id: pending.user_id, platform, platform_user_id: profile.platform_user_id, username: profile.username, avatar_url: profile.avatar });
+      keepTokens(ctx, connection.id, profile);
       return page(reply, 200, "Account linked", `Your ${settings.displayName} account ${profile.username} is now linked. You can close this page.`);
     }
     const user = userForPlatformLogin(ctx, platform, profile);

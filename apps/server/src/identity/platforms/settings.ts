@@ -9,6 +9,8 @@ export interface PlatformOAuthSettings {
   clientId: string;
   clientSecret: string;
   scopes: readonly string[];
+  /** Extra authorization parameters (Google: `access_type=offline` so the code exchange returns a refresh token). */
+  authorizeParams?: Readonly<Record<string, string>>;
   /** Send a PKCE S256 challenge (Kick requires it; harmless elsewhere). */
   pkce: boolean;
   /** Name of the client id parameter (`client_key` on TikTok). */
@@ -25,6 +27,8 @@ export interface PlatformProfile {
   username: string;
   email: string | null;
   avatar: string | null;
+  /** The OAuth tokens of the code exchange, stored with the connection for platform plugins. */
+  tokens?: { access_token: string; refresh_token: string | null; expires_at: number; scopes: string[] };
 }
 
 type Json = Record<string, unknown>;
@@ -62,7 +66,9 @@ export function defaultPlatformSettings(platform: string, credentials: { clientI
         tokenUrl: "https://oauth2.googleapis.com/token",
         userInfoUrl: "https://www.googleapis.com/youtube/v3/channels?part=snippet&mine=true",
         ...credentials,
-        scopes: ["https://www.googleapis.com/auth/youtube.readonly"],
+        // youtube.force-ssl lets the YouTube plugin read and write live chat and list subscribers.
+        scopes: ["https://www.googleapis.com/auth/youtube.readonly", "https://www.googleapis.com/auth/youtube.force-ssl"],
+        authorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
         pkce: true,
         clientIdParam: "client_id",
         userInfoHeaders: () => ({}),

@@ -1,0 +1,78 @@
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.js";
+import type { OvationApp } from "../../app.js";
+import { bootstrap } from "../../cli/first-run.js";
+import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
+import { listen, waitFor } from "../../__tests__/socket-helpers.js";
+import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
+import { loadPluginSettings } from "../plugin-config.js";
+
+describe("youtube settings from the environment", () => {
+  it("needs the Google client and names bad variables", () => {
+    expect(() => loadPluginSettings({ OVATION_PLUGINS: "youtube" })).toThrow("OVATION_YOUTUBE_CLIENT_ID: is required when the youtube plugin is enabled");
+    expect(() =>
+      loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_DAILY_QUOTA: "lots" }),
+    ).toThrow("OVATION_YOUTUBE_DAILY_QUOTA: must be a number");
+    expect(
+      loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_STREAM_HOURS: "6" }).youtube,
+    ).toEqual({ userId: null, clientId: "a", clientSecret: "b", streamHours: 6 });
+  });
+});
+
+describe("the youtube plugin wired from OVATION_PLUGINS=youtube", () => {
+  const data = tempDataDir();
+  let google: FakeGoogle;
+  let app: OvationApp;
+
+  beforeAll(async () => {
+    google = await FakeGoogle.start();
+    google.live = true;
+    app = await buildApp({
+      config: testConfig(data.dir),
+      logger: pino({ level: "silent" }),
+      platforms: {
+        env: {
+          OVATION_PLUGINS: "console,youtube",
+          OVATION_YOUTUBE_CLIENT_ID: google.clientId,
+          OVATION_YOUTUBE_CLIENT_SECRET: google.clientSecret,
+          OVATION_YOUTUBE_REFRESH_TOKEN: google.refreshToken,
+          OVATION_YOUTUBE_API_URL: google.apiUrl,
+          OVATION_YOUTUBE_TOKEN_URL: google.tokenUrl,
+          OVATION_YOUTUBE_DAILY_QUOTA: "10000000",
+        },
+      },
+    });
+    const result = bootstrap(app.ovation.repos);
+    app.ovation.commands.reload(result.user.id);
+    await listen(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await google.close();
+    data.remove();
+  });
+
+  it("connects, links the channel with its refreshed tokens, answers !hug through insert and shows the quota", { timeout: 60_000 }, async () => {
+    await waitFor(() => app.platformPlugins.health().some((h) => h.name === "youtube" && h.status === "connected" && (h.detail ?? "").startsWith("live")), 20_000, "youtube live");
+    const user = app.ovation.repos.users.list()[0]!;
+    const connection = app.ovation.repos.connections.listForUser(user.id).find((c) => c.platform === "youtube");
+    expect(connection).toMatchObject({ platform_user_id: "UCowner00000000000000000", username: "FunStreamer" });
+    const tokens = app.ovation.repos.connections.tokensOf(connection!.id);
+    expect(tokens?.refresh_token).toBe(google.refreshToken);
+    expect(tokens?.access_token).toMatch(/^ya29\.fake-/);
+
+    google.publish(chatMessage("hug-command"));
+    await google.waitFor(() => google.inserted.length > 0, 30_000, "the !hug answer");
+    expect(google.inserted).toEqual(["Carol sends a hug to Bob <3"]);
+
+    // A refresh after the access token expired is written to the store, not only kept in memory.
+    const before = tokens?.access_token;
+    google.expireAccessTokens();
+    google.publish(chatMessage("text"));
+    await waitFor(() => app.ovation.repos.connections.tokensOf(connection!.id)?.access_token !== before, 20_000, "stored refreshed token");
+
+    const health = app.platformPlugins.health().find((h) => h.name === "youtube");
+    expect(health?.detail).toMatch(/quota \d+\/10000000 units used today \(\d+ left\)/);
+  });
+});

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { YouTubePlugin } from "@ovation/plugin-youtube";
+import type { GoogleTokens } from "@ovation/plugin-youtube";
+import type { OvationServices } from "../services.js";
+import type { PlatformTokens } from "../store/connections.js";
+import type { YouTubeEnv } from "./youtube-config.js";
+
+const sha256 = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex");
+
+/**
+ * The YouTube plugin for one user: its tokens come from the user's YouTube connection (linked under
+ * Connections) or, for a first start without a link, from `OVATION_YOUTUBE_REFRESH_TOKEN`. Every
+ * refresh is written to the connection's stored tokens, so a restart uses the newest ones. Call
+ * `afterConnect` once the plugin connected: it links the channel it found to the user.
+ */
+export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): { plugin: YouTubePlugin; afterConnect: () => void } {
+  const { users, connections } = services.repos;
+  const userId = settings.userId ?? users.list()[0]?.id;
+  if (userId === undefined) throw new Error("OVATION_YOUTUBE_USER: there is no user yet to serve");
+  const linked = connections.listForUser(userId).find((c) => c.platform === "youtube" && connections.tokensOf(c.id)?.refresh_token);
+  const stored = linked ? connections.tokensOf(linked.id) : null;
+  const envHash = settings.refreshToken ? sha256(settings.refreshToken) : undefined;
+  // A new OVATION_YOUTUBE_REFRESH_TOKEN (different from the one the stored tokens grew from) wins.
+  const useStored = stored !== null && stored.refresh_token !== null && (envHash === undefined || stored.env_hash === undefined || stored.env_hash === envHash);
+  const refreshToken = useStored ? stored.refresh_token : settings.refreshToken;
+  if (!refreshToken) {
+    throw new Error("the youtube plugin has no Google tokens: link YouTube under Connections (or set OVATION_YOUTUBE_REFRESH_TOKEN) and restart");
+  }
+  let connectionId = useStored && linked ? linked.id : null;
+  let latest: PlatformTokens | null = null;
+  const persist = (): void => {
+    if (connectionId !== null && latest !== null) connections.saveTokens(connectionId, latest);
+  };
+  const plugin = new YouTubePlugin(
+    {
+      channelId: String(userId),
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      tokens: {
+        refreshToken,
+        ...(useStored && stored.access_token ? { accessToken: stored.access_token, expiresAt: stored.expires_at } : {}),
+      },
+      ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
+      ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
+      quota: {
+        ...(settings.dailyQuota !== undefined ? { dailyUnits: settings.dailyQuota } : {}),
+        ...(settings.streamHours !== undefined ? { streamHours: settings.streamHours } : {}),
+      },
+      ...(settings.offlinePollSeconds !== undefined ? { offlinePollSeconds: settings.offlinePollSeconds } : {}),
+      ...(settings.subscribersPollSeconds !== undefined ? { subscribersPollSeconds: settings.subscribersPollSeconds } : {}),
+    },
+    {
+      onTokensRefreshed: (tokens: GoogleTokens) => {
+        latest = {
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          expires_at: tokens.expiresAt,
+          scopes: stored?.scopes ?? [],
+          ...(useStored ? (stored.env_hash ? { env_hash: stored.env_hash } : {}) : envHash ? { env_hash: envHash } : {}),
+        };
+        persist();
+      },
+    },
+  );
+  const afterConnect = (): void => {
+    const channel = plugin.channels()[0];
+    if (!channel || channel.platform_id === "") return;
+    if (connectionId === null) {
+      connectionId = connections.upsert({ user_id: userId, platform: "youtube", platform_user_id: channel.platform_id, username: channel.username, avatar_url: channel.avatar_url || null }).id;
+    }
+    persist();
+  };
+  return { plugin, afterConnect };
+}
