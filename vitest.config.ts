@@ -14,6 +14,8 @@ export default defineConfig({
       { find: /^@ovation\/core\/(alerts|templates|commands|net|plugins)$/, replacement: `${src("./packages/core/src/")}$1/index.ts` },
       { find: /^@ovation\/plugin-twitch$/, replacement: src("./plugins/twitch/src/index.ts") },
       { find: /^@ovation\/plugin-console$/, replacement: src("./plugins/console/src/index.ts") },
+      { find: /^@ovation\/plugin-youtube$/, replacement: src("./plugins/youtube/src/index.ts") },
+      { find: /^@ovation\/plugin-youtube\/testing$/, replacement: src("./plugins/youtube/src/testing/index.ts") },
       { find: /^@ovation\/server$/, replacement: src("./apps/server/src/index.ts") },
     ],
   },

@@ -9,6 +9,7 @@ import { buildApp, loadConfig } from "@ovation/server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
+import { freePort } from "./free-port.js";
 
 /**
  * The page end to end: the REAL server (buildApp, lowdb in a temp dir, socket.io) on 127.0.0.1, a
@@ -34,14 +35,6 @@ let alertSetId: number;
 let stallServer: Server;
 let stallUrl: string;
 const stalled: ServerResponse[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(`${base}${route}`, {
