@@ -15,7 +15,7 @@ Usage:
   ovation client list                                the registered OAuth clients, as JSON lines
   ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
                                                      chat with your bot in the running server
-                                                     (OVATION_PLUGINS: console (default), twitch)
+                                                     (OVATION_PLUGINS: console (default), twitch, youtube)
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
