@@ -3,6 +3,7 @@
 // validation add at most 1x on top of the parse. Runs for a few seconds; imports the built packages.
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
+import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
 import { GLOBAL_CHEERMOTE_PREFIXES, normalizeIrcMessage, parseIrcLine } from "@ovation/plugin-twitch";
@@ -43,37 +44,11 @@ for (const line of lines) {
   if (sink !== before + 1) throw new Error(`bench line is not a valid chat event: ${line.slice(0, 80)}`);
 }
 
-function rate(fn: (line: string) => void, ms: number): number {
-  const start = process.hrtime.bigint();
-  let n = 0;
-  const limit = BigInt(ms) * 1_000_000n;
-  while (process.hrtime.bigint() - start < limit) {
-    for (let i = 0; i < 1000; i++) fn(lines[(n + i) % lines.length] as string);
-    n += 1000;
-  }
-  return (n * 1e9) / Number(process.hrtime.bigint() - start);
-}
-
-rate(floor, 300);
-rate(ours, 300);
-// The machine is shared: rounds alternate, and the ratio is taken per round (both sides of a round
-// see the same load), then the median over rounds.
 const rounds = 9;
-const floorRates: number[] = [];
-const ourRates: number[] = [];
-const ratios: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  const f = rate(floor, 150);
-  const o = rate(ours, 150);
-  floorRates.push(f);
-  ourRates.push(o);
-  ratios.push(f / o - 1);
-}
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const added = median(ratios);
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+const result = compareRates(floor, ours, lines, rounds);
+const added = result.ratio - 1;
 console.log(`lines: ${lines.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`tmi.js parse alone (floor)            ${fmt(median(floorRates)).padStart(12)} msg/s`);
-console.log(`raw line -> validated chat event      ${fmt(median(ourRates)).padStart(12)} msg/s`);
+console.log(`tmi.js parse alone (floor)            ${formatRate(result.floor).padStart(12)} msg/s`);
+console.log(`raw line -> validated chat event      ${formatRate(result.ours).padStart(12)} msg/s`);
 console.log(`normalization + validation add        ${added.toFixed(2)}x on top of the parse (target <= 1.00x) ${added <= 1 ? "OK" : "OVER"}`);
 if (sink < 0) console.log(sink);

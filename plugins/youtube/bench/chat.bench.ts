@@ -2,6 +2,7 @@
 // page) to validated chat events, beside a bare JSON.parse of the same text (the floor: every
 // client of the Data API pays it). Runs for a few seconds; imports the built packages.
 import { readFileSync } from "node:fs";
+import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
 import { mapLiveChatMessage } from "@ovation/plugin-youtube";
@@ -55,36 +56,10 @@ for (const line of lines) {
   if (sink !== before + 1) throw new Error(`bench line is not a valid chat event: ${line.slice(0, 80)}`);
 }
 
-function rate(fn: (line: string) => void, ms: number): number {
-  const start = process.hrtime.bigint();
-  let n = 0;
-  const limit = BigInt(ms) * 1_000_000n;
-  while (process.hrtime.bigint() - start < limit) {
-    for (let i = 0; i < 1000; i++) fn(lines[(n + i) % lines.length] as string);
-    n += 1000;
-  }
-  return (n * 1e9) / Number(process.hrtime.bigint() - start);
-}
-
-rate(floor, 300);
-rate(ours, 300);
-// The machine is shared: rounds alternate, and the ratio is taken per round (both sides of a round
-// see the same load), then the median over rounds.
 const rounds = 9;
-const floorRates: number[] = [];
-const ourRates: number[] = [];
-const ratios: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  const f = rate(floor, 150);
-  const o = rate(ours, 150);
-  floorRates.push(f);
-  ourRates.push(o);
-  ratios.push(f / o);
-}
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+const result = compareRates(floor, ours, lines, rounds);
 console.log(`messages: ${lines.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`JSON.parse alone (floor)                 ${fmt(median(floorRates)).padStart(12)} msg/s`);
-console.log(`raw JSON -> validated chat event         ${fmt(median(ourRates)).padStart(12)} msg/s`);
-console.log(`ratio (floor / ours)                     ${median(ratios).toFixed(2)}x slower than the bare parse`);
+console.log(`JSON.parse alone (floor)                 ${formatRate(result.floor).padStart(12)} msg/s`);
+console.log(`raw JSON -> validated chat event         ${formatRate(result.ours).padStart(12)} msg/s`);
+console.log(`ratio (floor / ours)                     ${result.ratio.toFixed(2)}x slower than the bare parse`);
 if (sink < 0) console.log(sink);

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
 import { freePort } from "./free-port.js";
+import { serverApi } from "./server-api.js";
 
 /**
  * The page end to end: the REAL server (buildApp, lowdb in a temp dir, socket.io) on 127.0.0.1, a
@@ -36,15 +37,10 @@ let stallServer: Server;
 let stallUrl: string;
 const stalled: ServerResponse[] = [];
 
-async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
-}
+const api = serverApi(
+  () => base,
+  () => token,
+);
 
 async function trigger(body: unknown): Promise<string> {
   const response = await api<{ notification: { id: string } }>("POST", "/v1/alerts", body);

@@ -8,6 +8,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
 import { freePort } from "./free-port.js";
+import { serverApi } from "./server-api.js";
 
 /**
  * A YouTube Super Chat end to end: the fake Google on loopback, the REAL server with
@@ -23,15 +24,10 @@ let browser: Browser;
 let base: string;
 let token: string;
 
-async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
-}
+const api = serverApi(
+  () => base,
+  () => token,
+);
 
 beforeAll(async () => {
   buildAssets();
@@ -44,15 +40,7 @@ beforeAll(async () => {
   app = await buildApp({
     config,
     platforms: {
-      env: {
-        OVATION_PLUGINS: "youtube",
-        OVATION_YOUTUBE_CLIENT_ID: google.clientId,
-        OVATION_YOUTUBE_CLIENT_SECRET: google.clientSecret,
-        OVATION_YOUTUBE_REFRESH_TOKEN: google.refreshToken,
-        OVATION_YOUTUBE_API_URL: google.apiUrl,
-        OVATION_YOUTUBE_TOKEN_URL: google.tokenUrl,
-        OVATION_YOUTUBE_DAILY_QUOTA: "10000000",
-      },
+      env: { OVATION_PLUGINS: "youtube", ...google.serverEnv() },
     },
   });
   // The plugin serves the first user: it exists before the server listens.

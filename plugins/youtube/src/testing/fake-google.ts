@@ -73,6 +73,21 @@ export class FakeGoogle {
     return chatFixtures.liveChatId;
   }
 
+  /**
+   * The `OVATION_YOUTUBE_*` settings that point a server at this fake, with a budget large enough
+   * that the fake's `pollingIntervalMillis` sets the pace.
+   */
+  serverEnv(): Record<string, string> {
+    return {
+      OVATION_YOUTUBE_CLIENT_ID: this.clientId,
+      OVATION_YOUTUBE_CLIENT_SECRET: this.clientSecret,
+      OVATION_YOUTUBE_REFRESH_TOKEN: this.refreshToken,
+      OVATION_YOUTUBE_API_URL: this.apiUrl,
+      OVATION_YOUTUBE_TOKEN_URL: this.tokenUrl,
+      OVATION_YOUTUBE_DAILY_QUOTA: "10000000",
+    };
+  }
+
   /** Units of the calls made, at Google's published costs. */
   get unitsUsed(): number {
     const cost: Record<string, number> = { "channels.list": 1, "liveBroadcasts.list": 1, "liveChatMessages.list": 5, "liveChatMessages.insert": 20, "liveChatMessages.delete": 50, "subscriptions.list": 1 };

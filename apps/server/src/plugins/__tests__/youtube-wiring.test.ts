@@ -32,15 +32,7 @@ describe("the youtube plugin wired from OVATION_PLUGINS=youtube", () => {
       config: testConfig(data.dir),
       logger: pino({ level: "silent" }),
       platforms: {
-        env: {
-          OVATION_PLUGINS: "console,youtube",
-          OVATION_YOUTUBE_CLIENT_ID: google.clientId,
-          OVATION_YOUTUBE_CLIENT_SECRET: google.clientSecret,
-          OVATION_YOUTUBE_REFRESH_TOKEN: google.refreshToken,
-          OVATION_YOUTUBE_API_URL: google.apiUrl,
-          OVATION_YOUTUBE_TOKEN_URL: google.tokenUrl,
-          OVATION_YOUTUBE_DAILY_QUOTA: "10000000",
-        },
+        env: { OVATION_PLUGINS: "console,youtube", ...google.serverEnv() },
       },
     });
     const result = bootstrap(app.ovation.repos);

@@ -1,0 +1,36 @@
+// Shared by the chat benches: rates of a floor (a bare parse) and of our path over the same inputs,
+// in alternating rounds, with the ratio taken per round (both sides of a round see the same load on
+// the shared machine) and the median over rounds.
+
+/** Messages per second of `fn` over `inputs` for about `ms` milliseconds. */
+export function rate(fn: (input: string) => void, inputs: readonly string[], ms: number): number {
+  const start = process.hrtime.bigint();
+  let n = 0;
+  const limit = BigInt(ms) * 1_000_000n;
+  while (process.hrtime.bigint() - start < limit) {
+    for (let i = 0; i < 1000; i++) fn(inputs[(n + i) % inputs.length] as string);
+    n += 1000;
+  }
+  return (n * 1e9) / Number(process.hrtime.bigint() - start);
+}
+
+/** Medians over `rounds` alternating rounds: floor rate, our rate, and floor/ours per round. */
+export function compareRates(floor: (input: string) => void, ours: (input: string) => void, inputs: readonly string[], rounds = 9): { floor: number; ours: number; ratio: number } {
+  rate(floor, inputs, 300);
+  rate(ours, inputs, 300);
+  const floorRates: number[] = [];
+  const ourRates: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const f = rate(floor, inputs, 150);
+    const o = rate(ours, inputs, 150);
+    floorRates.push(f);
+    ourRates.push(o);
+    ratios.push(f / o);
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  return { floor: median(floorRates), ours: median(ourRates), ratio: median(ratios) };
+}
+
+/** `1234567` -> `1,234,567`. */
+export const formatRate = (n: number): string => Math.round(n).toLocaleString("en-US");
