@@ -181,7 +181,7 @@ describe("platform plugins in the server", () => {
     try {
       await expect(
         buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" } } }),
-      ).rejects.toThrow("OVATION_PLUGINS: unknown plugin myspace (known: console, twitch, or none)");
+      ).rejects.toThrow("OVATION_PLUGINS: unknown plugin myspace (known: console, twitch, youtube, or none)");
     } finally {
       other.remove();
     }
