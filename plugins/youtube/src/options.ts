@@ -9,13 +9,18 @@ export const youtubePluginOptionsSchema = z.object({
   /** OAuth client of the Google Cloud project (type "Web application" or "Desktop app"). */
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
-  /** The linked account's tokens; the refresh token is required, the access token is refreshed when absent. */
-  tokens: z.object({
+  /**
+   * The linked account's tokens: the refresh token is required, the access token is refreshed when
+   * absent. Without tokens the plugin registers but its connect fails with the step that fixes it.
+   */
+  tokens: z
+    .object({
     accessToken: z.string().min(1).optional(),
     refreshToken: z.string().min(1),
     /** Access token expiry in ms since the epoch (0 or absent: unknown). */
     expiresAt: z.number().int().nonnegative().optional(),
-  }),
+    })
+    .optional(),
   apiUrl: url.default("https://www.googleapis.com/youtube/v3"),
   tokenUrl: url.default("https://oauth2.googleapis.com/token"),
   quota: z

@@ -109,6 +109,7 @@ export class YouTubePlugin implements PlatformPlugin {
   async connect(context: PluginContext): Promise<void> {
     this.#context = context;
     const o = this.#options;
+    if (!o.tokens) throw new YouTubeError(YOUTUBE_ERROR_CODES.unauthorized, `No Google tokens for YouTube: ${REVOKED_FIX}`);
     this.#queue = new SendQueue({ limit: o.sendQueueLimit, gapMs: o.sendGapMs });
     this.#api = new DataApiClient({
       apiUrl: o.apiUrl,

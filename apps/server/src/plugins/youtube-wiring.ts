@@ -22,10 +22,8 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
   const envHash = settings.refreshToken ? sha256(settings.refreshToken) : undefined;
   // A new OVATION_YOUTUBE_REFRESH_TOKEN (different from the one the stored tokens grew from) wins.
   const useStored = stored !== null && stored.refresh_token !== null && (envHash === undefined || stored.env_hash === undefined || stored.env_hash === envHash);
+  // Without tokens the plugin still registers: its failed connect tells the user to link YouTube.
   const refreshToken = useStored ? stored.refresh_token : settings.refreshToken;
-  if (!refreshToken) {
-    throw new Error("the youtube plugin has no Google tokens: link YouTube under Connections (or set OVATION_YOUTUBE_REFRESH_TOKEN) and restart");
-  }
   let connectionId = useStored && linked ? linked.id : null;
   let latest: PlatformTokens | null = null;
   const persist = (): void => {
@@ -36,10 +34,9 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
       channelId: String(userId),
       clientId: settings.clientId,
       clientSecret: settings.clientSecret,
-      tokens: {
-        refreshToken,
-        ...(useStored && stored.access_token ? { accessToken: stored.access_token, expiresAt: stored.expires_at } : {}),
-      },
+      ...(refreshToken
+        ? { tokens: { refreshToken, ...(useStored && stored.access_token ? { accessToken: stored.access_token, expiresAt: stored.expires_at } : {}) } }
+        : {}),
       ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
       ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
       quota: {

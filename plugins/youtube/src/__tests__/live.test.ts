@@ -92,6 +92,8 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     for (const name of ["super-chat", "super-sticker", "new-member", "member-milestone", "membership-gifting", "gift-membership-received"]) google.publish(chatMessage(name));
     await until(() => alerts.length >= 7, "all alerts");
     expect(alerts.map((a) => a.subscription.type)).toEqual(["stream.online", "superchat", "supersticker", "subscribe", "re-subscribe", "gift-subscribe", "subscribe"]);
+    // The Super Chat's comment is also a highlighted chat message.
+    expect(chat.find((e) => e.message === "Love the stream!")?.attributes.highlight).toBe(true);
 
     // Redelivery of the same YouTube message id is dropped.
     const superChat = chatMessage("super-chat");
@@ -154,6 +156,14 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     expect(host.health()[0]?.status).toBe("degraded");
     expect(plugin.quota().exhausted).toBe(true);
     await expect(host.send("youtube", { channel: plugin.channels()[0]!, text: "hi", send_as: "say", reply_to: null })).rejects.toThrow(/budget is used up/);
+  });
+
+  it("registers without tokens and fails its connect with the fixing step", async () => {
+    host = new PluginHost({ logger });
+    plugin = new YouTubePlugin({ channelId: "1", clientId: google.clientId, clientSecret: google.clientSecret, apiUrl: google.apiUrl, tokenUrl: google.tokenUrl });
+    host.register(plugin);
+    await expect(host.connect("youtube")).rejects.toThrow(/No Google tokens/);
+    expect(host.health()[0]).toMatchObject({ status: "failed", detail: expect.stringMatching(/link YouTube again under Connections/) });
   });
 
   it("reports a revoked grant as a failed status with the fixing step", { timeout: 20_000 }, async () => {

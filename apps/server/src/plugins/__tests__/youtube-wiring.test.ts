@@ -67,4 +67,32 @@ describe("the youtube plugin wired from OVATION_PLUGINS=youtube", () => {
     const health = app.platformPlugins.health().find((h) => h.name === "youtube");
     expect(health?.detail).toMatch(/quota \d+\/10000000 units used today \(\d+ left\)/);
   });
+
+  it("starts again from the stored tokens, without the environment's refresh token", { timeout: 60_000 }, async () => {
+    await app.close();
+    const refreshes = google.refreshes;
+    const env: Record<string, string> = { OVATION_PLUGINS: "youtube", ...google.serverEnv() };
+    delete env.OVATION_YOUTUBE_REFRESH_TOKEN;
+    app = await buildApp({ config: testConfig(data.dir), logger: pino({ level: "silent" }), platforms: { env } });
+    await listen(app);
+    await waitFor(() => app.platformPlugins.health().some((h) => h.name === "youtube" && h.status === "connected"), 20_000, "youtube connected again");
+    // The stored access token was still valid: no refresh was needed.
+    expect(google.refreshes).toBe(refreshes);
+  });
+
+  it("without any Google tokens the plugin shows as failed with the step that fixes it", { timeout: 60_000 }, async () => {
+    const other = tempDataDir();
+    const env: Record<string, string> = { OVATION_PLUGINS: "youtube", ...google.serverEnv() };
+    delete env.OVATION_YOUTUBE_REFRESH_TOKEN;
+    const bare = await buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env } });
+    try {
+      bootstrap(bare.ovation.repos);
+      await listen(bare);
+      await waitFor(() => bare.platformPlugins.health().some((h) => h.name === "youtube" && h.status === "failed"), 20_000, "youtube failed");
+      expect(bare.platformPlugins.health().find((h) => h.name === "youtube")?.detail).toMatch(/No Google tokens for YouTube: link YouTube again under Connections/);
+    } finally {
+      await bare.close();
+      other.remove();
+    }
+  });
 });
