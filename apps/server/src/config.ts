@@ -131,16 +131,22 @@ function identityMode(e: z.infer<typeof envSchema>): IdentityModeConfig {
   return Object.freeze({ mode: "remote", idUrl: e.OVATION_ID_URL, clientId: e.OVATION_ID_CLIENT_ID, clientSecret: e.OVATION_ID_CLIENT_SECRET });
 }
 
+/** The variables named in `keys` that are set; an empty variable counts as unset. */
+export function presentEnv(env: Readonly<Record<string, string | undefined>>, keys: readonly string[]): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const key of keys) {
+    const value = env[key];
+    if (value !== undefined && value !== "") present[key] = value;
+  }
+  return present;
+}
+
 /**
  * Reads the configuration from environment variables, validates all of them at once and freezes
  * the result. Throws `ConfigError` listing every bad variable by name.
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env, cwd = process.cwd()): ServerConfig {
-  const present: Record<string, string> = {};
-  for (const key of Object.keys(envSchema.shape)) {
-    const value = env[key];
-    if (value !== undefined && value !== "") present[key] = value;
-  }
+  const present = presentEnv(env, Object.keys(envSchema.shape));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${JSON.stringify(present[String(i.path[0])] ?? "")})`));

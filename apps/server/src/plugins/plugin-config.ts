@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../config.js";
+import { ConfigError, presentEnv } from "../config.js";
 import { loadYouTubeEnv } from "./youtube-config.js";
 import type { YouTubeEnv } from "./youtube-config.js";
 
@@ -73,12 +73,7 @@ export function loadPluginSettings(env: Readonly<Record<string, string | undefin
   const plugins = names as KnownPlugin[];
   const youtube = plugins.includes("youtube") ? { youtube: loadYouTubeEnv(env) } : {};
   if (!plugins.includes("twitch")) return { plugins, twitch: null, ...youtube };
-  const present: Record<string, string> = {};
-  for (const key of Object.keys(twitchEnvSchema.shape)) {
-    const value = env[key];
-    if (value !== undefined && value !== "") present[key] = value;
-  }
-  const parsed = twitchEnvSchema.safeParse(present);
+  const parsed = twitchEnvSchema.safeParse(presentEnv(env, Object.keys(twitchEnvSchema.shape)));
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`));
   const e = parsed.data;
   const twitch: TwitchEnv = { channels: e.OVATION_TWITCH_CHANNELS };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../config.js";
+import { ConfigError, presentEnv } from "../config.js";
 
 /** YouTube plugin settings read from `OVATION_YOUTUBE_*`. */
 export interface YouTubeEnv {
@@ -35,12 +35,7 @@ const youtubeEnvSchema = z.object({
 
 /** Reads `OVATION_YOUTUBE_*`; throws `ConfigError` naming each bad variable. */
 export function loadYouTubeEnv(env: Readonly<Record<string, string | undefined>>): YouTubeEnv {
-  const present: Record<string, string> = {};
-  for (const key of Object.keys(youtubeEnvSchema.shape)) {
-    const value = env[key];
-    if (value !== undefined && value !== "") present[key] = value;
-  }
-  const parsed = youtubeEnvSchema.safeParse(present);
+  const parsed = youtubeEnvSchema.safeParse(presentEnv(env, Object.keys(youtubeEnvSchema.shape)));
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`));
   const e = parsed.data;
   return {
