@@ -14,8 +14,18 @@ export function rate(fn: (input: string) => void, inputs: readonly string[], ms:
   return (n * 1e9) / Number(process.hrtime.bigint() - start);
 }
 
-/** Medians over `rounds` alternating rounds: floor rate, our rate, and floor/ours per round. */
-export function compareRates(floor: (input: string) => void, ours: (input: string) => void, inputs: readonly string[], rounds = 9): { floor: number; ours: number; ratio: number } {
+/**
+ * Medians over `rounds` alternating rounds: floor rate, our rate, and floor/ours per round. First
+ * checks that `valid` holds for every input (a bench input our path rejects would flatter us).
+ */
+export function compareRates(
+  floor: (input: string) => void,
+  ours: (input: string) => void,
+  inputs: readonly string[],
+  rounds: number,
+  valid: (input: string) => boolean,
+): { floor: number; ours: number; ratio: number } {
+  for (const input of inputs) if (!valid(input)) throw new Error(`bench input is not a valid chat event: ${input.slice(0, 80)}`);
   rate(floor, inputs, 300);
   rate(ours, inputs, 300);
   const floorRates: number[] = [];
