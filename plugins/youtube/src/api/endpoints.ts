@@ -54,11 +54,14 @@ export async function deleteChatMessage(api: DataApiClient, messageId: string): 
   await api.call("liveChatMessages.delete", { verb: "DELETE", path: "liveChat/messages", query: { id: messageId } }, z.unknown());
 }
 
-/** The newest page of the channel's subscribers (subscriptions.list `mySubscribers=true`, 1 unit). */
+/**
+ * The newest page of the channel's subscribers (subscriptions.list `myRecentSubscribers=true`,
+ * newest first; `mySubscribers` lists them in no particular order; 1 unit).
+ */
 export function listRecentSubscribers(api: DataApiClient) {
   return api.call(
     "subscriptions.list",
-    { verb: "GET", path: "subscriptions", query: { part: "subscriberSnippet", mySubscribers: "true", maxResults: "50" } },
+    { verb: "GET", path: "subscriptions", query: { part: "subscriberSnippet", myRecentSubscribers: "true", maxResults: "50" } },
     subscriptionListSchema,
   );
 }

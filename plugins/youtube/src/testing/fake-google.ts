@@ -203,7 +203,8 @@ export class FakeGoogle {
         if (!q.get("part") || !q.get("broadcastStatus")) return badRequest("Required parameter: part / filter");
         return this.#send(res, 200, this.live ? apiFixtures.activeBroadcast : apiFixtures.noBroadcast);
       case "subscriptions.list":
-        if (q.get("mySubscribers") !== "true" || !q.get("part")) return badRequest("No filter selected");
+        // myRecentSubscribers: newest first (what the plugin asks for); mySubscribers: any order.
+        if ((q.get("myRecentSubscribers") !== "true" && q.get("mySubscribers") !== "true") || !q.get("part")) return badRequest("No filter selected");
         return this.#send(res, 200, { kind: "youtube#subscriptionListResponse", etag: "e", pageInfo: { totalResults: this.#subscribers.length, resultsPerPage: 50 }, items: this.#subscribers.slice(0, 50) });
       case "liveChatMessages.list":
         return this.#listChat(res, q, badRequest);
