@@ -265,10 +265,8 @@ export class YouTubePlugin implements PlatformPlugin {
   async #pollChat(context: PluginContext, live: Live): Promise<number> {
     const o = this.#options;
     const extra = o.subscribersPollSeconds > 0 ? 1 / o.subscribersPollSeconds : 0;
-    if (!this.#quota.allows("liveChatMessages.list", true)) {
-      context.setStatus("degraded", `chat paused: the polling budget is used up; ${this.#quota.describe()}`);
-      return 60_000;
-    }
+    // The day's polling share is spent: no chat until the budget resets (looked at once a minute).
+    if (!this.#quota.allows("liveChatMessages.list", true)) return 60_000;
     const page = await listChatMessages(this.#requireApi(), live.liveChatId, live.pageToken);
     for (const item of page.items) {
       if (live.skipBefore > 0) {
@@ -369,7 +367,9 @@ export class YouTubePlugin implements PlatformPlugin {
     const where = live
       ? `live${live.title ? ` "${live.title.slice(0, 80)}"` : ""}; chat polled every ${(this.#chatDelayMs / 1000).toFixed(1)} s`
       : `no live broadcast; checking every ${this.#options.offlinePollSeconds} s`;
-    context.setStatus("connected", `${where}; ${this.#quota.describe()}`);
+    const spent = live !== null && !this.#quota.allows("liveChatMessages.list", true);
+    const note = spent ? " (chat paused: the day's polling budget is spent; it resets at midnight Pacific)" : "";
+    context.setStatus(spent ? "degraded" : "connected", `${where}${note}; ${this.#quota.describe()}`);
   }
 
   #sleep(ms: number): Promise<void> {

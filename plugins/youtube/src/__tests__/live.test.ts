@@ -149,6 +149,10 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     await until(() => chat.find((e) => e.message === "hello everyone"), "chat after the rate limit");
     expect(host.health()[0]?.status).toBe("connected");
 
+    google.fail("liveChatMessages.list", "backendError", 1);
+    google.publish(chatMessage("text-moderator"));
+    await until(() => chat.find((e) => e.message === "please be nice"), "chat after a 503 backendError");
+
     google.expireAccessTokens();
     google.publish(chatMessage("text-owner"));
     await until(() => chat.find((e) => e.message === "welcome!"), "chat after the token expired");
@@ -184,6 +188,20 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     google.live = false;
     google.fail("liveChatMessages.list", "liveChatEnded", 1);
     await until(() => alerts.find((a) => a.subscription.type === "stream.offline"), "stream.offline");
+  });
+
+  it("pauses chat polling when the day's budget is spent, keeping the reserve for answers", { timeout: 20_000 }, async () => {
+    google.live = true;
+    await start({ quota: { dailyUnits: 30, reserveUnits: 20, streamHours: 1 }, subscribersPollSeconds: 0 });
+    await until(() => host.health()[0]?.detail?.includes("chat paused"), "paused status");
+    expect(host.health()[0]?.status).toBe("degraded");
+    const polls = google.calls["liveChatMessages.list"] ?? 0;
+    // channels.list 1 + liveBroadcasts.list 1 + polls x 5 never cross 30 - 20 = 10 units.
+    expect(1 + 1 + polls * 5).toBeLessThanOrEqual(10);
+    google.publish(chatMessage("text"));
+    await host.send("youtube", { channel: plugin.channels()[0]!, text: "still answering", send_as: "say", reply_to: null });
+    expect(google.inserted).toEqual(["still answering"]);
+    expect(plugin.quota().used).toBeLessThanOrEqual(30);
   });
 
   it("refuses answers beyond the send queue and while offline", { timeout: 20_000 }, async () => {
