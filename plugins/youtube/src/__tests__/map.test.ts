@@ -1,5 +1,6 @@
 import { chatEventSchema, notifySubSchema, permissionLevelOf, PERMISSION_LEVELS } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mapLiveChatMessage, microsToAmount } from "../chat/map.js";
 import { buildFragments } from "../chat/fragments.js";
@@ -128,5 +129,33 @@ describe("liveChatMessage -> alert notification", () => {
     expect(microsToAmount("100000000000")).toBe("100000");
     expect(microsToAmount("500")).toBe("0.0005");
     expect(microsToAmount("0")).toBe("0");
+  });
+});
+
+describe("hostile input", () => {
+  it("never throws, and whatever maps to chat or an alert passes the host's schemas", () => {
+    const kinds = ["textMessageEvent", "superChatEvent", "superStickerEvent", "newSponsorEvent", "memberMilestoneChatEvent", "membershipGiftingEvent", "giftMembershipReceivedEvent", "messageDeletedEvent", "userBannedEvent", "chatEndedEvent", "x"];
+    const anyJson = fc.jsonValue({ maxDepth: 3 });
+    // Real shapes with fields replaced by arbitrary JSON, and arbitrary JSON outright.
+    const mutated = fc.tuple(fc.constantFrom(...Object.keys(chatFixtures.messages)), fc.constantFrom("snippet", "authorDetails", "id"), fc.string(), anyJson, fc.constantFrom(...kinds)).map(
+      ([name, where, key, value, type]) => {
+        const message = chatMessage(name);
+        const target = (where === "id" ? message : (message[where] as Record<string, unknown> | undefined)) ?? message;
+        target[where === "id" ? "id" : key] = value;
+        if (key.length % 2 === 0) (message.snippet as Record<string, unknown>).type = type;
+        return message as unknown;
+      },
+    );
+    fc.assert(
+      fc.property(fc.oneof(mutated, anyJson), (raw) => {
+        const outcome = mapLiveChatMessage(raw, channel);
+        if (outcome.kind === "chat") expect(chatEventSchema.safeParse(outcome.event).success).toBe(true);
+        if (outcome.kind === "alert") {
+          expect(notifySubSchema.safeParse(outcome.notification).success).toBe(true);
+          if (outcome.chat) expect(chatEventSchema.safeParse(outcome.chat).success).toBe(true);
+        }
+      }),
+      { numRuns: 2000, seed: 15 },
+    );
   });
 });
