@@ -22,6 +22,8 @@ type ParsedOptions = z.output<typeof youtubePluginOptionsSchema>;
 export interface YouTubePluginHooks {
   /** The access token was refreshed: persist the new tokens (awaited; a restart must use them). */
   onTokensRefreshed?: (tokens: GoogleTokens) => void | Promise<void>;
+  /** The plugin learned which YouTube channel the tokens belong to (at connect, or once Google answers). */
+  onChannel?: (channel: ChatChannel) => void;
 }
 
 /** The live broadcast being followed. */
@@ -122,18 +124,25 @@ export class YouTubePlugin implements PlatformPlugin {
       logger: context.logger,
       ...(this.#hooks.onTokensRefreshed ? { onTokensRefreshed: this.#hooks.onTokensRefreshed } : {}),
     });
-    let me: Awaited<ReturnType<typeof getMyChannel>>;
     try {
-      me = await getMyChannel(this.#api);
+      await this.#learnChannel(context);
     } catch (err) {
       if (err instanceof YouTubeError && err.code === YOUTUBE_ERROR_CODES.unauthorized) throw new YouTubeError(err.code as typeof YOUTUBE_ERROR_CODES.unauthorized, `${err.message}; ${REVOKED_FIX}`, { cause: err });
-      throw err;
+      if (err instanceof YouTubeError && err.details.reason === "noChannel") throw err;
+      // Google unreachable or failing: connect anyway, the loop retries with backoff.
+      context.setStatus("degraded", `YouTube is not answering yet, retrying: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!me) throw new YouTubeError(YOUTUBE_ERROR_CODES.api, "The linked Google account has no YouTube channel");
-    Object.assign(this.#channel, { platform_id: me.id, username: me.name, avatar_url: me.avatar.slice(0, 2048) });
-    context.logger.info({ channel: me.id }, "YouTube plugin connected");
     void this.#chatLoop(context, true);
     if (o.subscribersPollSeconds > 0) void this.#subscribersLoop(context);
+  }
+
+  /** Reads the token's channel (channels.list) and tells the `onChannel` hook. */
+  async #learnChannel(context: PluginContext): Promise<void> {
+    const me = await getMyChannel(this.#requireApi());
+    if (!me) throw new YouTubeError(YOUTUBE_ERROR_CODES.api, "The linked Google account has no YouTube channel", { details: { reason: "noChannel" } });
+    Object.assign(this.#channel, { platform_id: me.id, username: me.name, avatar_url: me.avatar.slice(0, 2048) });
+    context.logger.info({ channel: me.id }, "YouTube plugin connected");
+    this.#hooks.onChannel?.({ ...this.#channel });
   }
 
   async disconnect(): Promise<void> {
@@ -225,6 +234,7 @@ export class YouTubePlugin implements PlatformPlugin {
     while (!context.signal.aborted && this.#context === context) {
       let delay: number;
       try {
+        if (this.#channel.platform_id === "") await this.#learnChannel(context);
         if (!this.#live) {
           const found = await this.#findBroadcast(context, first);
           first = false;
@@ -330,7 +340,7 @@ export class YouTubePlugin implements PlatformPlugin {
     const everyMs = this.#options.subscribersPollSeconds * 1000;
     while (!context.signal.aborted && this.#context === context) {
       try {
-        if (this.#quota.allows("subscriptions.list", true)) await this.#pollSubscribers(context);
+        if (this.#channel.platform_id !== "" && this.#quota.allows("subscriptions.list", true)) await this.#pollSubscribers(context);
       } catch (err) {
         context.logger.warn({ err }, "YouTube subscriber poll failed");
       }

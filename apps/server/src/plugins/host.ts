@@ -97,10 +97,8 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     app.addHook("onListen", async () => {
       if (!settings.youtube || host.names().includes("youtube")) return;
       try {
-        const youtube = youtubePlugin(settings.youtube, services);
-        host.register(youtube.plugin);
+        host.register(youtubePlugin(settings.youtube, services));
         await host.connect("youtube");
-        youtube.afterConnect();
       } catch (err) {
         logger.error({ err }, "the youtube plugin did not start; see its health for why");
       }

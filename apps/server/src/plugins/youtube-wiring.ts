@@ -10,10 +10,11 @@ const sha256 = (value: string): string => createHash("sha256").update(value, "ut
 /**
  * The YouTube plugin for one user: its tokens come from the user's YouTube connection (linked under
  * Connections) or, for a first start without a link, from `OVATION_YOUTUBE_REFRESH_TOKEN`. Every
- * refresh is written to the connection's stored tokens, so a restart uses the newest ones. Call
- * `afterConnect` once the plugin connected: it links the channel it found to the user.
+ * refresh is written to the connection's stored tokens, so a restart uses the newest ones. Once the
+ * plugin knows its channel, that channel is linked to the user (when the tokens came from the
+ * environment) and the tokens are stored with the link.
  */
-export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): { plugin: YouTubePlugin; afterConnect: () => void } {
+export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): YouTubePlugin {
   const { users, connections } = services.repos;
   const userId = settings.userId ?? users.list()[0]?.id;
   if (userId === undefined) throw new Error("OVATION_YOUTUBE_USER: there is no user yet to serve");
@@ -29,7 +30,7 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
   const persist = (): void => {
     if (connectionId !== null && latest !== null) connections.saveTokens(connectionId, latest);
   };
-  const plugin = new YouTubePlugin(
+  const plugin: YouTubePlugin = new YouTubePlugin(
     {
       channelId: String(userId),
       clientId: settings.clientId,
@@ -57,15 +58,13 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
         };
         persist();
       },
+      onChannel: (channel) => {
+        if (connectionId === null) {
+          connectionId = connections.upsert({ user_id: userId, platform: "youtube", platform_user_id: channel.platform_id, username: channel.username, avatar_url: channel.avatar_url || null }).id;
+        }
+        persist();
+      },
     },
   );
-  const afterConnect = (): void => {
-    const channel = plugin.channels()[0];
-    if (!channel || channel.platform_id === "") return;
-    if (connectionId === null) {
-      connectionId = connections.upsert({ user_id: userId, platform: "youtube", platform_user_id: channel.platform_id, username: channel.username, avatar_url: channel.avatar_url || null }).id;
-    }
-    persist();
-  };
-  return { plugin, afterConnect };
+  return plugin;
 }

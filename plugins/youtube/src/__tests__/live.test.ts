@@ -165,6 +165,15 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     await expect(host.send("youtube", { channel: plugin.channels()[0]!, text: "hi", send_as: "say", reply_to: null })).rejects.toThrow(/budget is used up/);
   });
 
+  it("connects while Google fails, and finds the channel once it answers", { timeout: 20_000 }, async () => {
+    google.live = true;
+    google.fail("channels.list", "backendError", 2);
+    await start();
+    expect(host.health()[0]).toMatchObject({ status: "degraded", detail: expect.stringMatching(/not answering yet.*backendError/) });
+    await until(() => plugin.liveChatId, "live after Google recovered");
+    expect(plugin.channels()[0]?.platform_id).toBe("UCowner00000000000000000");
+  });
+
   it("registers without tokens and fails its connect with the fixing step", async () => {
     host = new PluginHost({ logger });
     plugin = new YouTubePlugin({ channelId: "1", clientId: google.clientId, clientSecret: google.clientSecret, apiUrl: google.apiUrl, tokenUrl: google.tokenUrl });

@@ -166,7 +166,8 @@ export class DataApiClient {
     }
     const text = await response.text();
     if (response.status === 401 && retryAuth) {
-      await this.refresh();
+      // Another call may have refreshed meanwhile: refresh only when the refused token is still current.
+      if (this.#tokens.accessToken === token) await this.refresh();
       return this.#call(method, request, schema, false);
     }
     if (!response.ok) throw this.#failure(method, response, text);
