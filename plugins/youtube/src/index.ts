@@ -5,6 +5,8 @@
 export { YouTubePlugin, YOUTUBE_PLUGIN_VERSION } from "./plugin.js";
 export type { YouTubePluginHooks } from "./plugin.js";
 export { youtubePluginOptionsSchema } from "./options.js";
+export { youtubeSettingsSchema } from "./settings.js";
+export type { YouTubeSettings } from "./settings.js";
 export type { YouTubePluginOptions } from "./options.js";
 export { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
 export type { YouTubeErrorCode } from "./errors.js";

@@ -16,7 +16,7 @@ const sha256 = (value: string): string => createHash("sha256").update(value, "ut
  */
 export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): YouTubePlugin {
   const { users, connections } = services.repos;
-  const userId = settings.userId ?? users.list()[0]?.id;
+  const userId = settings.user ?? users.list()[0]?.id;
   if (userId === undefined) throw new Error("OVATION_YOUTUBE_USER: there is no user yet to serve");
   const linked = connections.listForUser(userId).find((c) => c.platform === "youtube" && connections.tokensOf(c.id)?.refresh_token);
   const stored = linked ? connections.tokensOf(linked.id) : null;

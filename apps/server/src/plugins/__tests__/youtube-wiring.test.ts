@@ -16,7 +16,10 @@ describe("youtube settings from the environment", () => {
     ).toThrow("OVATION_YOUTUBE_DAILY_QUOTA: must be a number");
     expect(
       loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_STREAM_HOURS: "6" }).youtube,
-    ).toEqual({ userId: null, clientId: "a", clientSecret: "b", streamHours: 6 });
+    ).toEqual({ clientId: "a", clientSecret: "b", streamHours: 6 });
+    expect(() => loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_USER: "me" })).toThrow(
+      "OVATION_YOUTUBE_USER: must be an Ovation user id",
+    );
   });
 });
 

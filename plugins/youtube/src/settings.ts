@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL").optional();
+const number = () => z.coerce.number({ error: "must be a number" });
+
+/**
+ * The YouTube plugin's settings as a host reads them (from `OVATION_YOUTUBE_<KEY>` variables or a
+ * config file: every value may arrive as a string, numbers are coerced). See the README's table.
+ */
+export const youtubeSettingsSchema = z.object({
+  /** The Google OAuth client (required). */
+  clientId: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client id)" }).min(1),
+  clientSecret: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client secret)" }).min(1),
+  /** The Ovation user whose linked YouTube account is served (default: the first user). */
+  user: z.coerce.string().regex(/^\d{1,12}$/, "must be an Ovation user id").transform(Number).optional(),
+  /** A refresh token to start from when the user has not linked YouTube through Connections. */
+  refreshToken: z.string().min(1).optional(),
+  apiUrl: httpUrl,
+  tokenUrl: httpUrl,
+  /** Units the plugin may spend per Pacific-time day. */
+  dailyQuota: number().int("must be a whole number of units").positive("must be greater than 0").optional(),
+  /** Expected stream length in hours. */
+  streamHours: number().positive("must be greater than 0").max(24, "must be at most 24").optional(),
+  offlinePollSeconds: number().positive("must be greater than 0").optional(),
+  /** 0 turns follows off. */
+  subscribersPollSeconds: number().nonnegative("must be 0 or more").optional(),
+});
+
+/** Validated host settings of the YouTube plugin. */
+export type YouTubeSettings = z.output<typeof youtubeSettingsSchema>;
