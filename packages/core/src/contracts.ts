@@ -3,7 +3,7 @@
  * plugin contract, socket event maps, errors, platforms). Depends on zod only.
  */
 export { OvationError } from "./errors.js";
-export { PLATFORMS, OWN_PLATFORM_ALIASES, normalizePlatform, platformSchema } from "./platforms.js";
+export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";
 export type { Platform } from "./platforms.js";
 export { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError, ROOT_FIELD } from "./validation.js";
 export type { FieldErrors } from "./validation.js";
@@ -45,3 +45,7 @@ export type {
 } from "./plugins/contract.js";
 export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
 export type { PluginErrorCode } from "./plugins/errors.js";
+export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/platform-declaration.js";
+export type { PlatformAlertDeclaration, PlatformDeclaration } from "./plugins/platform-declaration.js";
+export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";
+export type { PluginDefinition, PluginFactory, PluginFactoryContext } from "./plugins/factory.js";

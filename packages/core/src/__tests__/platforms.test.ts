@@ -8,10 +8,17 @@ describe("platforms", () => {
     expect(platformSchema.parse("twitch")).toBe("twitch");
   });
 
-  it("rejects an unknown platform with a message that lists the known ones", () => {
-    const result = platformSchema.safeParse("myspace");
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toContain("twitch, youtube, kick, tiktok, ovation");
+  it("accepts a plugin's well-formed platform id (open registry), lower-cased", () => {
+    expect(platformSchema.parse("fakechat")).toBe("fakechat");
+    expect(platformSchema.parse("FakeChat")).toBe("fakechat");
+  });
+
+  it("rejects a malformed platform id with a message that lists the built-in ones", () => {
+    for (const bad of ["", "my space", "-x", "a".repeat(33), "<b>"]) {
+      const result = platformSchema.safeParse(bad);
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues[0]?.message).toContain("twitch, youtube, kick, tiktok, ovation");
+    }
   });
 });
 

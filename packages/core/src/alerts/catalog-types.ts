@@ -33,7 +33,8 @@ export interface CatalogDefaultTexts {
 
 /** An alert type as it exists on one platform. */
 export interface CatalogPlatform {
-  readonly platform: Platform;
+  /** A built-in platform, or a plugin's platform id (see `catalogWithPlatforms`). */
+  readonly platform: Platform | (string & {});
   readonly parameters: readonly CatalogParameter[];
   readonly default: CatalogDefaultTexts;
 }

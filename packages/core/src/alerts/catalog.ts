@@ -31,16 +31,19 @@ export function catalogParameters(type: string, platform: string): readonly Cata
 /** Every (type, platform) pair of the catalog, in catalog order. */
 export function catalogPairs(): { type: AlertType; platform: Platform }[] {
   return ALERT_CATALOG.flatMap((entry) =>
-    entry.platforms.map((p) => ({ type: entry.type as AlertType, platform: p.platform })),
+    entry.platforms.map((p) => ({ type: entry.type as AlertType, platform: p.platform as Platform })),
   );
 }
 
 /**
  * Example data for a test alert of `type` on `platform`: the first catalog example of that platform,
- * else every parameter's `example`. Empty for a pair that is not in the catalog.
+ * else every parameter's `example`. Empty for a pair that is not in the catalog. `catalog` is the
+ * catalog to read (default the built-in one; pass `catalogWithPlatforms(...)` for plugin platforms).
  */
-export function exampleAlertData(type: string, platform: string): Record<string, JsonValue> {
-  const example = byType.get(type)?.examples.find((entry) => entry.platform === platform);
+export function exampleAlertData(type: string, platform: string, catalog?: readonly CatalogAlertType[]): Record<string, JsonValue> {
+  const entry = catalog ? catalog.find((t) => t.type === type) : byType.get(type);
+  const example = entry?.examples.find((e) => e.platform === platform);
   if (example) return { ...example.parameters };
-  return Object.fromEntries(catalogParameters(type, platform).map((p) => [p.name, p.example]));
+  const parameters = entry?.platforms.find((p) => p.platform === platform)?.parameters ?? [];
+  return Object.fromEntries(parameters.map((p) => [p.name, p.example]));
 }

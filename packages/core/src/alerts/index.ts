@@ -24,6 +24,8 @@ export type {
   CatalogExample,
 } from "./catalog-types.js";
 export { ALERT_LIMITS } from "./limits.js";
+export { BUILT_IN_PLATFORM_NAMES, NEUTRAL_ALERT_TYPES, builtInPlatforms, catalogWithPlatforms, pluginPlatform } from "./platform-registry.js";
+export type { RegisteredPlatform } from "./platform-registry.js";
 export {
   templateFieldShape,
   templateLayerSchema,

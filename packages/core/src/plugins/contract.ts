@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { ChatChannel, ChatEvent } from "../chat/event.js";
 import type { NotifySub } from "../notifications/notifysub.js";
+import type { PlatformDeclaration } from "./platform-declaration.js";
 
 /** How a bot answer is sent: a plain message, a reply to a message id, a `/me` action, an announcement. */
 export const SEND_AS = ["say", "reply", "action", "announce"] as const;
@@ -113,4 +114,9 @@ export interface PlatformPlugin {
   timeout?(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void>;
   /** Optional platform lookups for the template functions `user()` and `channel()`. */
   readonly lookups?: PlatformLookups;
+  /**
+   * The platform `metadata.platform` names, for a platform that is not built in: display name and
+   * the catalog alert types it emits. Optional: a plugin without it gets the platform-neutral types.
+   */
+  readonly platform?: PlatformDeclaration;
 }

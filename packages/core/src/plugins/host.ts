@@ -17,6 +17,8 @@ import type {
   PluginStatus,
   SendAs,
 } from "./contract.js";
+import { builtInPlatforms, pluginPlatform } from "../alerts/platform-registry.js";
+import type { RegisteredPlatform } from "../alerts/platform-registry.js";
 import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
 import { checkPlugin, formatIssues } from "./metadata.js";
 import { RecentIds } from "./recent-ids.js";
@@ -223,6 +225,19 @@ export class PluginHost {
       since: entry.since,
       counters: { ...entry.counters },
     }));
+  }
+
+  /**
+   * The platform registry: the built-in platforms, then each platform a registered plugin serves
+   * that is not built in (declared display name and alert types, or the platform-neutral types).
+   */
+  platforms(): RegisteredPlatform[] {
+    const registry = builtInPlatforms();
+    for (const entry of this.#entries.values()) {
+      if (registry.some((p) => p.id === entry.metadata.platform)) continue;
+      registry.push(pluginPlatform(entry.metadata.platform, entry.plugin.platform));
+    }
+    return registry;
   }
 
   /** Platform lookups (`user()`, `channel()`) of the first plugin serving `platform` that offers them. */

@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { PLATFORM_ID_PATTERN } from "../platforms.js";
+import { isAlertType } from "../alerts/catalog.js";
 import { SEND_AS } from "./contract.js";
 import type { PlatformPlugin, PluginCapabilities, PluginMetadata } from "./contract.js";
 import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
+import { platformDeclarationSchema } from "./platform-declaration.js";
 import { coreSatisfies, isValidCoreRange, isValidVersion } from "./version.js";
 
 /** zod schema of {@link PluginMetadata}. */
@@ -9,9 +12,7 @@ export const pluginMetadataSchema = z.object({
   name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be 1-64 characters of a-z, 0-9 and '-', starting with a letter or digit"),
-  platform: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, "must be 1-32 characters of a-z, 0-9, '_' and '-'"),
+  platform: z.string().regex(PLATFORM_ID_PATTERN, "must be 1-32 characters of a-z, 0-9, '_' and '-'"),
   version: z.string().refine(isValidVersion, "must be a semver version such as 1.2.3"),
   core: z.string().refine(isValidCoreRange, "must be a semver range such as ^0.1.0"),
   description: z.string().max(200).optional(),
@@ -34,7 +35,8 @@ export function formatIssues(error: z.ZodError, prefix: string): string {
 
 /**
  * Checks a plugin before registration: metadata and capabilities against their schemas, the core
- * version range against `coreVersion`, and that declared moderation capabilities have their methods.
+ * version range against `coreVersion`, that declared moderation capabilities have their methods, and
+ * the optional platform declaration (display name, catalog alert types with parameters and default texts).
  * Throws a {@link PluginError} listing every problem; returns the parsed metadata otherwise.
  */
 export function checkPlugin(plugin: PlatformPlugin, coreVersion: string): { metadata: PluginMetadata; capabilities: PluginCapabilities } {
@@ -45,6 +47,14 @@ export function checkPlugin(plugin: PlatformPlugin, coreVersion: string): { meta
   if (!capabilities.success) problems.push(formatIssues(capabilities.error, "capabilities"));
   for (const method of ["channels", "connect", "disconnect", "send"] as const) {
     if (typeof plugin[method] !== "function") problems.push(`${method}: must be a function`);
+  }
+  if (plugin.platform !== undefined) {
+    const declaration = platformDeclarationSchema.safeParse(plugin.platform);
+    if (!declaration.success) problems.push(formatIssues(declaration.error, "platform"));
+    else {
+      const unknown = (declaration.data.alerts ?? []).map((a) => a.type).filter((type) => !isAlertType(type));
+      if (unknown.length > 0) problems.push(`platform.alerts: ${unknown.join(", ")} ${unknown.length > 1 ? "are not alert types" : "is not an alert type"} of the catalog`);
+    }
   }
   if (capabilities.success) {
     if (capabilities.data.moderation.deleteMessage && typeof plugin.deleteMessage !== "function") {

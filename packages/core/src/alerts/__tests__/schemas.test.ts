@@ -57,12 +57,14 @@ describe("alert set schema", () => {
     expect(errors["variations.0.conditions.and.0.matches"]?.[0]).toMatch(/unknown operator "matches".*rule: condition_operator/);
   });
 
-  it("rejects a duplicate type+platform, an unknown type and an unknown platform", () => {
+  it("rejects a duplicate type+platform, an unknown type and a malformed platform", () => {
     const dup = errorsOf(alertSetSchema, { ...baseSet, defaults: [baseSet.defaults[0], { ...baseSet.defaults[0], name: "Again" }] });
     expect(dup["defaults.1.type"]?.[0]).toMatch(/rule: distinct/);
-    const bad = errorsOf(typeDefaultSchema, { platform: "myspace", type: "folow", name: "x", enabled: true });
+    const bad = errorsOf(typeDefaultSchema, { platform: "my space", type: "folow", name: "x", enabled: true });
     expect(bad["platform"]?.[0]).toMatch(/twitch/);
     expect(bad["type"]?.[0]).toMatch(/catalog/);
+    // A plugin's platform is kept (the registry is open).
+    expect(typeDefaultSchema.parse({ platform: "fakechat", type: "follow", name: "x", enabled: true }).platform).toBe("fakechat");
   });
 
   it("bounds the number of variations", () => {
