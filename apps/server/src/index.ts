@@ -24,3 +24,8 @@ export type { AlertInput, PublishResult, QueueAction } from "./realtime/alert-hu
 export { ownRoom, parseRoom, OWN_PLATFORM } from "./realtime/rooms.js";
 export type { SocketAuthenticator, SocketIdentity } from "./realtime/socket-types.js";
 export { main } from "./cli/index.js";
+export { startServer } from "./start-server.js";
+export type { RunningServer, StartServerOptions } from "./start-server.js";
+export type { PlatformPluginsOptions } from "./plugins/host.js";
+export type { PluginReport } from "./plugins/plugin-reports.js";
+export type { UnservedPlatforms } from "./plugins/unserved-platforms.js";

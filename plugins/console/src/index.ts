@@ -18,3 +18,4 @@ export type {
   ConsoleClientEvents,
   ConsoleServerEvents,
 } from "./protocol.js";
+export { consoleFactory, default } from "./factory.js";

@@ -23,3 +23,5 @@ export type { EventSubNotification, EventSubRevocation } from "./eventsub/wire.j
 export { HelixClient } from "./helix/client.js";
 export type { HelixClientOptions, TwitchTokens } from "./helix/client.js";
 export { helixLookups } from "./helix/endpoints.js";
+export { twitchFactory, twitchSettingsSchema, default } from "./factory.js";
+export type { TwitchSettings } from "./factory.js";

@@ -12,8 +12,16 @@ import type { AdminRequest, AdminResponse } from "./admin-protocol.js";
 
 const MAX_REQUEST_BYTES = 16_384;
 
-async function run(repos: Repositories, request: AdminRequest): Promise<unknown> {
+/** Answers the running server gives besides store operations. */
+export interface AdminSocketExtras {
+  /** `ovation plugins`: what was loaded and each plugin's status. */
+  plugins?: () => unknown;
+}
+
+async function run(repos: Repositories, request: AdminRequest, extras: AdminSocketExtras): Promise<unknown> {
   switch (request.op) {
+    case "plugins.list":
+      return extras.plugins?.() ?? [];
     case "user.create": {
       const user = createUser(repos, { name: request.name, ...(request.email === undefined ? {} : { email: request.email }) });
       await repos.store.persisted();
@@ -48,7 +56,7 @@ function answer(error: unknown): AdminResponse {
  * `chat`'s session token (issue, revoke) while the server runs, so the running server stays the only writer of the store.
  * One JSON request per connection, one JSON answer back.
  */
-export async function startAdminSocket(dataDir: string, repos: Repositories, logger: Logger): Promise<Server | null> {
+export async function startAdminSocket(dataDir: string, repos: Repositories, logger: Logger, extras: AdminSocketExtras = {}): Promise<Server | null> {
   const path = adminSocketPath(dataDir);
   if (path.length > 100) {
     logger.warn({ path }, "data directory path too long for the admin socket; stop the server to use `ovation user/token create`");
@@ -70,7 +78,7 @@ export async function startAdminSocket(dataDir: string, repos: Repositories, log
       let reply: Promise<AdminResponse>;
       try {
         const request = adminRequestSchema.parse(JSON.parse(line));
-        reply = run(repos, request).then((result): AdminResponse => ({ ok: true, result }), answer);
+        reply = run(repos, request, extras).then((result): AdminResponse => ({ ok: true, result }), answer);
       } catch (error) {
         reply = Promise.resolve(answer(error instanceof SyntaxError ? new z.ZodError([]) : error));
       }

@@ -1,4 +1,5 @@
 import { buildDefaultAlertSet } from "@ovation/core";
+import type { CatalogAlertType } from "@ovation/core";
 import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
 import { engineConfig } from "../store/alert-sets.js";
 import type { Repositories } from "../store/repositories.js";
@@ -46,8 +47,9 @@ export interface BootstrapResult {
  * Makes a fresh installation usable: a first user, the default AE4 alert set (every catalog type,
  * core's `buildDefaultAlertSet`), a demo command, a personal access token, and the default
  * alerts browser source. Each step runs once, remembered in the store's `meta.bootstrap`.
+ * `options.catalog` (the catalog with the loaded plugins' platforms) puts their alert types in the set.
  */
-export function bootstrap(repos: Repositories): BootstrapResult {
+export function bootstrap(repos: Repositories, options: { catalog?: readonly CatalogAlertType[] } = {}): BootstrapResult {
   const marks = { ...((repos.store.data.meta["bootstrap"] as BootstrapMarks | undefined) ?? {}) };
   const created: string[] = [];
 
@@ -62,7 +64,7 @@ export function bootstrap(repos: Repositories): BootstrapResult {
   }
 
   if (marks.alert_set_id === undefined) {
-    const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: user.id }));
+    const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: user.id }, options.catalog ? { catalog: options.catalog } : {}));
     marks.alert_set_id = repos.alertSets.create({ user_id: user.id, name: "Default alerts", version: 4, config }).id;
     created.push("alert set");
   }

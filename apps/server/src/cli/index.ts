@@ -6,6 +6,7 @@ import { runClient } from "./client.js";
 import { runHelp } from "./help.js";
 import { processIo } from "./io.js";
 import type { CliIo } from "./io.js";
+import { runPlugins } from "./plugins.js";
 import { runStart } from "./start.js";
 import { runTokenCreate } from "./token-create.js";
 import { runUserCreate } from "./user-create.js";
@@ -16,7 +17,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo, env: 
   try {
     if (first === undefined || first === "--help" || first === "-h" || first === "help") return runHelp(io);
     const config = loadConfig(env);
-    if (first === "start") return await runStart([second, ...rest].filter((a): a is string => a !== undefined), config, io);
+    if (first === "start") return await runStart([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
+    if (first === "plugins") return await runPlugins([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     if (first === "user" && second === "create") return await runUserCreate(rest, config, io);
     if (first === "token" && second === "create") return await runTokenCreate(rest, config, io);
     if (first === "client") return await runClient([second, ...rest].filter((a): a is string => a !== undefined), config, io);

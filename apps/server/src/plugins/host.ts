@@ -1,69 +1,53 @@
-import { PluginHost } from "@ovation/core";
-import type { PlatformPlugin } from "@ovation/core";
+import { PluginHost } from "@ovation/core/plugins";
+import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
 import { ConsolePlugin } from "@ovation/plugin-console";
-import { TwitchPlugin } from "@ovation/plugin-twitch";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
-import type { OvationServices } from "../services.js";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
-import { loadPluginSettings } from "./plugin-config.js";
-import type { TwitchEnv } from "./plugin-config.js";
-import { youtubePlugin } from "./youtube-wiring.js";
+import { loadPlugins } from "./plugin-loader.js";
+import type { LoadedPlugin } from "./plugin-loader.js";
+import { PluginReports } from "./plugin-reports.js";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The platform plugins of this server (health, sends, lookups). */
+    /** The platform plugins of this server (health, sends, lookups, platform registry). */
     platformPlugins: PluginHost;
+    /** What was loaded from `OVATION_PLUGINS` and how each plugin is doing (`ovation plugins`). */
+    pluginReports: PluginReports;
   }
 }
 
 /** Options of {@link platformPlugins}. */
 export interface PlatformPluginsOptions {
-  /** Where `OVATION_PLUGINS` and `OVATION_TWITCH_*` are read (default `process.env`). */
+  /** Where `OVATION_PLUGINS`, the plugins' settings and `OVATION_CONFIG_FILE` are read (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Plugin instances to load besides the configured ones (embedding, tests). */
+  /** Directory package names are resolved from after the data directory (default `process.cwd()`). */
+  cwd?: string;
+  /** Plugin factories to load besides the configured ones (embedding: `startServer({ plugins })`). */
+  factories?: readonly PluginFactory[];
+  /** Plugin instances to register besides the configured ones (tests). */
   extra?: readonly PlatformPlugin[];
 }
 
-function twitchPlugin(settings: TwitchEnv, services: OvationServices): TwitchPlugin {
-  const firstUser = services.repos.users.list()[0];
-  const channels = settings.channels.map(({ login, userId }) => {
-    const id = userId ?? firstUser?.id;
-    if (id === undefined) throw new Error(`OVATION_TWITCH_CHANNELS: ${login} names no user and there is no user yet`);
-    return { id: String(id), login };
-  });
-  const irc = settings.ircUrl ? new URL(settings.ircUrl) : null;
-  return new TwitchPlugin(
-    {
-      channels,
-      ...(settings.username && settings.token ? { username: settings.username, token: settings.token } : {}),
-      ...(settings.clientId ? { clientId: settings.clientId } : {}),
-      ...(settings.clientSecret ? { clientSecret: settings.clientSecret } : {}),
-      ...(settings.refreshToken ? { refreshToken: settings.refreshToken } : {}),
-      ...(irc ? { irc: { server: irc.hostname, port: Number(irc.port || (irc.protocol === "wss:" ? 443 : 80)), secure: irc.protocol === "wss:" } } : {}),
-      ...(settings.eventSubUrl ? { eventsub: { enabled: true, url: settings.eventSubUrl } } : {}),
-      ...(settings.helixUrl ? { helixUrl: settings.helixUrl } : {}),
-      ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
-    },
-    {
-      onTokensRefreshed: () =>
-        services.logger.warn("Twitch token refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
-    },
-  );
-}
-
 /**
- * The server's platform plugins: loads those named in `OVATION_PLUGINS` (default `console`) and
- * wires a {@link PluginHost} to the command runtime (chat -> answers -> plugin send), the alert hub
- * (notifications -> alert log -> rooms) and the public `.chat` rooms. The console is served on the
- * socket namespace `/console`; Twitch connects once the server listens (after the first-run
- * bootstrap, so a bare channel login can belong to the first user).
+ * The server's platform plugins: loads those named in `OVATION_PLUGINS` (default `console`; built-in
+ * names, package names or paths, see plugin-loader) and the given factories, validates every
+ * plugin's settings before anything starts, and wires a {@link PluginHost} to the command runtime
+ * (chat -> answers -> plugin send), the alert hub (notifications -> alert log -> rooms) and the
+ * public `.chat` rooms. The console is served on the socket namespace `/console`. Factories declared
+ * `createOn: "listen"` (Twitch) are called once the server listens, after the first-run bootstrap.
  */
 export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPluginAsync {
   const register: FastifyPluginAsync = async (app) => {
-    const settings = loadPluginSettings(options.env ?? process.env);
     const services = app.ovation;
+    const loaded = await loadPlugins({
+      env: options.env ?? process.env,
+      dataDir: services.config.dataDir,
+      cwd: options.cwd ?? process.cwd(),
+      services,
+      ...(options.factories ? { factories: options.factories } : {}),
+    });
     const logger = services.logger.child({ area: "plugins" });
     const host: PluginHost = new PluginHost({
       logger,
@@ -74,33 +58,43 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       alerts: (notification, source) => deliverNotification(services, logger, host.get(source.name), notification),
       chatRoom: (event) => publishChatRoomEvent(services, event),
     });
-    if (settings.plugins.includes("console")) {
-      const consolePlugin = new ConsolePlugin();
-      host.register(consolePlugin);
-      attachConsoleNamespace(services.io as unknown as Server, consolePlugin, services);
+    const reports = new PluginReports(host, loaded);
+    const contextFor = (item: LoadedPlugin): PluginFactoryContext => ({
+      logger: logger.child({ plugin: item.factory.id }),
+      dataDir: services.config.dataDir,
+      firstUserId: () => services.repos.users.list()[0]?.id ?? null,
+    });
+    const create = async (item: LoadedPlugin): Promise<void> => {
+      const plugin = await item.factory(item.settings, contextFor(item));
+      const source = host.register(plugin);
+      reports.created(item, source.name);
+      if (plugin instanceof ConsolePlugin) attachConsoleNamespace(services.io as unknown as Server, plugin, services);
+    };
+    for (const item of loaded) {
+      if (item.factory.createOn === "listen") continue;
+      try {
+        await create(item);
+      } catch (error) {
+        throw new Error(`plugin ${item.factory.id} (${item.entry}) did not start: ${(error as Error).message}`, { cause: error });
+      }
     }
     for (const plugin of options.extra ?? []) host.register(plugin);
     app.decorate("platformPlugins", host);
+    app.decorate("pluginReports", reports);
 
     app.addHook("onReady", async () => {
       await host.start();
     });
     app.addHook("onListen", async () => {
-      if (!settings.twitch || host.names().includes("twitch")) return;
-      try {
-        host.register(twitchPlugin(settings.twitch, services));
-        await host.connect("twitch");
-      } catch (err) {
-        logger.error({ err }, "the twitch plugin did not start; see its health for why");
-      }
-    });
-    app.addHook("onListen", async () => {
-      if (!settings.youtube || host.names().includes("youtube")) return;
-      try {
-        host.register(youtubePlugin(settings.youtube, services));
-        await host.connect("youtube");
-      } catch (err) {
-        logger.error({ err }, "the youtube plugin did not start; see its health for why");
+      for (const item of loaded) {
+        if (item.factory.createOn !== "listen" || reports.wasCreated(item)) continue;
+        try {
+          await create(item);
+          await host.connect(reports.nameOf(item) ?? item.factory.id);
+        } catch (err) {
+          reports.failed(item, (err as Error).message);
+          logger.error({ err, plugin: item.factory.id }, `the ${item.factory.id} plugin did not start; see ovation plugins for why`);
+        }
       }
     });
     app.addHook("preClose", async () => {

@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
-import { YouTubePlugin } from "@ovation/plugin-youtube";
-import type { GoogleTokens } from "@ovation/plugin-youtube";
+import { definePlugin } from "@ovation/core/contracts";
+import type { PluginFactory } from "@ovation/core/contracts";
+import { YouTubePlugin, youtubeSettingsSchema } from "@ovation/plugin-youtube";
+import type { GoogleTokens, YouTubeSettings } from "@ovation/plugin-youtube";
 import type { OvationServices } from "../services.js";
 import type { PlatformTokens } from "../store/connections.js";
-import type { YouTubeEnv } from "./youtube-config.js";
+
+/** YouTube plugin settings read from `OVATION_YOUTUBE_<KEY>` (see the plugin's README). */
+export type YouTubeEnv = YouTubeSettings;
 
 const sha256 = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex");
 
@@ -67,4 +71,17 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
     },
   );
   return plugin;
+}
+
+/**
+ * The YouTube plugin factory (`OVATION_PLUGINS=youtube`): settings from `OVATION_YOUTUBE_<KEY>` (or
+ * `plugins.youtube` of the config file), created once the server listens (after the first run) for
+ * the server's `services`, whose connections store the Google tokens. Without services (the settings
+ * check of `ovation plugins`) it only validates.
+ */
+export function youtubeFactory(services: OvationServices | null): PluginFactory {
+  return definePlugin({ id: "youtube", settings: youtubeSettingsSchema, envPrefix: "OVATION_YOUTUBE_", createOn: "listen" }, (settings) => {
+    if (!services) throw new Error("the youtube plugin runs only inside the server");
+    return youtubePlugin(settings, services);
+  });
 }

@@ -3,6 +3,7 @@ import { alertTestSchema, alertTriggerSchema, exampleAlertData, notifySubSchema,
 import type { TypeDefault } from "@ovation/core";
 import type { FastifyRequest } from "fastify";
 import { callerOf } from "../authenticate.js";
+import { alertCatalog } from "./alert-catalog.js";
 import { ApiError } from "../../errors.js";
 import type { PublishResult } from "../../realtime/alert-hub.js";
 import type { Repositories } from "../../store/repositories.js";
@@ -131,7 +132,7 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const { template, data, platform } = request.body;
-      const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform) : {});
+      const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform, alertCatalog(app)) : {});
       const { notification } = await send(callerOf(request).userId, { template, data: example, platform, test: true, notificationId: undefined });
       if ((request as FastifyRequest & { usedTopic?: boolean }).usedTopic) {
         reply.header("deprecation", TOPIC_DEPRECATION);

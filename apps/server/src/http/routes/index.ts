@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import { assetsDir, renderBrowserSourceErrorPage, renderBrowserSourcePage } from "@ovation/browser-source";
 import type { ZodApp } from "../types.js";
+import { alertCatalogRoutes } from "./alert-catalog.js";
 import { alertConfigRoutes } from "./alert-configs.js";
 import { alertQueueRoutes } from "./alert-queue.js";
 import { alertRoutes } from "./alerts.js";
@@ -23,6 +24,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await healthRoutes(app);
   await userRoutes(app);
   await browserSourceRoutes(app);
+  await alertCatalogRoutes(app);
   await alertRoutes(app);
   await alertQueueRoutes(app);
   await alertConfigRoutes(app);

@@ -176,12 +176,12 @@ describe("platform plugins in the server", () => {
     own.close();
   });
 
-  it("refuses an unknown plugin name in OVATION_PLUGINS", async () => {
+  it("refuses a plugin name that is neither built in nor an installed package, saying where it looked", async () => {
     const other = tempDataDir();
     try {
       await expect(
-        buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" } } }),
-      ).rejects.toThrow("OVATION_PLUGINS: unknown plugin myspace (known: console, twitch, youtube, or none)");
+        buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" }, cwd: other.dir } }),
+      ).rejects.toThrow(`OVATION_PLUGINS: myspace is not a built-in plugin (console, twitch, youtube) and no package of that name is installed in ${other.dir} or ${other.dir}`);
     } finally {
       other.remove();
     }

@@ -6,23 +6,26 @@ import { bootstrap } from "../../cli/first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
 import { MiniTwitchChat } from "./mini-twitch-chat.js";
-import { loadPluginSettings } from "../plugin-config.js";
+import { loadPlugins } from "../plugin-loader.js";
+
+const load = (env: Record<string, string>) => loadPlugins({ env, dataDir: "/nonexistent-ovation", cwd: "/nonexistent-ovation" });
 
 describe("plugin settings from the environment", () => {
-  it("defaults to the console and names bad variables", () => {
-    expect(loadPluginSettings({})).toEqual({ plugins: ["console"], twitch: null });
-    expect(loadPluginSettings({ OVATION_PLUGINS: "none" })).toEqual({ plugins: [], twitch: null });
-    expect(() => loadPluginSettings({ OVATION_PLUGINS: "twitch" })).toThrow("OVATION_TWITCH_CHANNELS: is required when the twitch plugin is enabled");
-    expect(() => loadPluginSettings({ OVATION_PLUGINS: "twitch", OVATION_TWITCH_CHANNELS: "ok,not a login" })).toThrow(
-      "OVATION_TWITCH_CHANNELS: entries must be `login` or `login:<user id>`",
+  it("defaults to the console and names bad variables", async () => {
+    expect((await load({})).map((p) => [p.entry, p.origin])).toEqual([["console", "built-in"]]);
+    expect(await load({ OVATION_PLUGINS: "none" })).toEqual([]);
+    await expect(load({ OVATION_PLUGINS: "twitch" })).rejects.toThrow("OVATION_TWITCH_CHANNELS: is required when the twitch plugin is enabled");
+    await expect(load({ OVATION_PLUGINS: "twitch", OVATION_TWITCH_CHANNELS: "ok,not a login" })).rejects.toThrow(
+      "OVATION_TWITCH_CHANNELS.1: entries must be `login` or `login:<user id>`",
     );
-    expect(() => loadPluginSettings({ OVATION_PLUGINS: "twitch", OVATION_TWITCH_CHANNELS: "a", OVATION_TWITCH_TOKEN: "t" })).toThrow(
-      "OVATION_TWITCH_USERNAME and OVATION_TWITCH_TOKEN: set both",
+    await expect(load({ OVATION_PLUGINS: "twitch", OVATION_TWITCH_CHANNELS: "a", OVATION_TWITCH_TOKEN: "t" })).rejects.toThrow(
+      "OVATION_TWITCH_USERNAME: set both username and token",
     );
-    expect(loadPluginSettings({ OVATION_PLUGINS: "twitch, console", OVATION_TWITCH_CHANNELS: "Dallas:3,other" }).twitch?.channels).toEqual([
+    const [twitch] = await load({ OVATION_PLUGINS: "twitch, console", OVATION_TWITCH_CHANNELS: "Dallas:3,other" });
+    expect(twitch?.settings).toMatchObject({ channels: [
       { login: "dallas", userId: 3 },
       { login: "other", userId: null },
-    ]);
+    ] });
   });
 });
 

@@ -6,18 +6,20 @@ import { bootstrap } from "../../cli/first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
 import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
-import { loadPluginSettings } from "../plugin-config.js";
+import { loadPlugins } from "../plugin-loader.js";
+
+const load = (env: Record<string, string>) => loadPlugins({ env, dataDir: "/nonexistent-ovation", cwd: "/nonexistent-ovation" });
 
 describe("youtube settings from the environment", () => {
-  it("needs the Google client and names bad variables", () => {
-    expect(() => loadPluginSettings({ OVATION_PLUGINS: "youtube" })).toThrow("OVATION_YOUTUBE_CLIENT_ID: is required when the youtube plugin is enabled");
-    expect(() =>
-      loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_DAILY_QUOTA: "lots" }),
-    ).toThrow("OVATION_YOUTUBE_DAILY_QUOTA: must be a number");
+  it("needs the Google client and names bad variables", async () => {
+    await expect(load({ OVATION_PLUGINS: "youtube" })).rejects.toThrow("OVATION_YOUTUBE_CLIENT_ID: is required when the youtube plugin is enabled");
+    await expect(
+      load({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_DAILY_QUOTA: "lots" }),
+    ).rejects.toThrow("OVATION_YOUTUBE_DAILY_QUOTA: must be a number");
     expect(
-      loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_STREAM_HOURS: "6" }).youtube,
+      (await load({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_STREAM_HOURS: "6" }))[0]?.settings,
     ).toEqual({ clientId: "a", clientSecret: "b", streamHours: 6 });
-    expect(() => loadPluginSettings({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_USER: "me" })).toThrow(
+    await expect(load({ OVATION_PLUGINS: "youtube", OVATION_YOUTUBE_CLIENT_ID: "a", OVATION_YOUTUBE_CLIENT_SECRET: "b", OVATION_YOUTUBE_USER: "me" })).rejects.toThrow(
       "OVATION_YOUTUBE_USER: must be an Ovation user id",
     );
   });

@@ -1,0 +1,79 @@
+import { parseArgs } from "node:util";
+import { PLATFORMS } from "@ovation/core/contracts";
+import type { ServerConfig } from "../config.js";
+import { loadPlugins } from "../plugins/plugin-loader.js";
+import type { PluginReport } from "../plugins/plugin-reports.js";
+import { unservedPlatforms } from "../plugins/unserved-platforms.js";
+import type { UnservedPlatforms } from "../plugins/unserved-platforms.js";
+import { createRepositories } from "../store/repositories.js";
+import { Store, lockHolder } from "../store/store.js";
+import { callRunningServer } from "./admin-client.js";
+import { usageError } from "./cli-error.js";
+import type { CliIo } from "./io.js";
+
+/** What `ovation plugins` shows: every plugin and the alert sets naming platforms no plugin serves. */
+export interface PluginsListing {
+  running: boolean;
+  plugins: PluginReport[];
+  unserved: UnservedPlatforms[];
+}
+
+/** Without a running server: loads and checks the configured plugins (nothing connects) and reads the store. */
+async function offlineListing(config: ServerConfig, env: Readonly<Record<string, string | undefined>>): Promise<PluginsListing> {
+  const loaded = await loadPlugins({ env, dataDir: config.dataDir, cwd: process.cwd() });
+  const plugins = loaded.map(
+    (item): PluginReport => ({
+      id: item.factory.id,
+      entry: item.entry,
+      origin: item.origin,
+      location: item.location,
+      apiVersion: item.factory.apiVersion,
+      name: null,
+      platform: null,
+      version: null,
+      status: "not-running",
+      detail: "settings valid; the server is not running",
+    }),
+  );
+  const store = await Store.open(config.dataDir);
+  try {
+    // Plugin platforms are known only once a plugin is created; offline, only built-ins count as served.
+    return { running: false, plugins, unserved: unservedPlatforms(createRepositories(store), PLATFORMS) };
+  } finally {
+    await store.close();
+  }
+}
+
+function format(listing: PluginsListing): string {
+  const lines = listing.plugins.map((p) => {
+    const where = p.origin === "built-in" ? "built-in" : `${p.origin} ${p.location ?? p.entry}`;
+    const platform = p.platform ? ` platform ${p.platform}` : "";
+    const version = p.version ? ` v${p.version}` : "";
+    return `${p.id}${version} (${where}, plugin API ${p.apiVersion})${platform}: ${p.status}${p.detail ? ` - ${p.detail}` : ""}`;
+  });
+  if (lines.length === 0) lines.push("no platform plugins loaded (OVATION_PLUGINS=none)");
+  for (const u of listing.unserved) {
+    lines.push(`alert set ${u.alert_set_id} of user ${u.user_id} names platform${u.platforms.length > 1 ? "s" : ""} no loaded plugin serves: ${u.platforms.join(", ")} (kept as is)`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * `ovation plugins [--json]`: the plugins `OVATION_PLUGINS` loads and each one's status. Asks the
+ * running server through its admin socket; without one, loads and checks the plugins and their
+ * settings (a bad value is an error naming it) and reports them as not running.
+ */
+export async function runPlugins(args: string[], config: ServerConfig, io: CliIo, env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  let json = false;
+  try {
+    json = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true, allowPositionals: false }).values.json ?? false;
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const listing =
+    lockHolder(config.dataDir) !== null
+      ? ({ running: true, ...(await callRunningServer(config.dataDir, { op: "plugins.list" })) as Omit<PluginsListing, "running"> })
+      : await offlineListing(config, env);
+  io.out(json ? JSON.stringify(listing, null, 2) : format(listing));
+  return 0;
+}

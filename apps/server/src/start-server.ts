@@ -1,0 +1,133 @@
+import type { Server } from "node:net";
+import { PLATFORMS } from "@ovation/core/contracts";
+import type { PluginFactory } from "@ovation/core/contracts";
+import { catalogWithPlatforms } from "@ovation/core/alerts";
+import type { Logger } from "pino";
+import { startAdminSocket, stopAdminSocket } from "./admin/admin-socket.js";
+import { buildApp } from "./app.js";
+import type { BuildAppOptions, OvationApp } from "./app.js";
+import { CliError } from "./cli/cli-error.js";
+import { bootstrap } from "./cli/first-run.js";
+import type { BootstrapResult } from "./cli/first-run.js";
+import { quickStartText } from "./cli/quick-start.js";
+import { loadConfig } from "./config.js";
+import type { ServerConfig } from "./config.js";
+import type { PlatformPluginsOptions } from "./plugins/host.js";
+import type { PluginReport } from "./plugins/plugin-reports.js";
+import { unservedPlatforms } from "./plugins/unserved-platforms.js";
+import type { UnservedPlatforms } from "./plugins/unserved-platforms.js";
+
+function reportsOf(app: OvationApp): PluginReport[] {
+  return app.hasDecorator("pluginReports") ? app.pluginReports.list() : [];
+}
+
+function unservedOf(app: OvationApp): UnservedPlatforms[] {
+  const registry = app.hasDecorator("platformPlugins") ? app.platformPlugins.platforms().map((p) => p.id) : PLATFORMS;
+  return unservedPlatforms(app.ovation.repos, registry);
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** The configuration; default `loadConfig(env)`. */
+  config?: ServerConfig;
+  /** Environment for `loadConfig`, `OVATION_PLUGINS` and the plugins' settings (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** A pino logger (default one at `config.logLevel` on stdout). */
+  logger?: Logger;
+  /** Plugin factories of the program, loaded beside those `OVATION_PLUGINS` names. */
+  plugins?: readonly PluginFactory[];
+  /** More platform plugin options (`cwd` for package names; `false` loads no platform plugin). */
+  platforms?: Omit<PlatformPluginsOptions, "env" | "factories"> | false;
+  /** Identity module options (see `buildApp`). */
+  identity?: BuildAppOptions["identity"];
+  /** Closes the server on SIGINT/SIGTERM (what `ovation start` does). Default false: the program decides. */
+  signals?: boolean;
+  /** Receives the quick-start text (URL, token, browser source); default: not printed. */
+  onQuickStart?: (text: string) => void;
+}
+
+/** A running Ovation server. */
+export interface RunningServer {
+  app: OvationApp;
+  config: ServerConfig;
+  /** What the first-run bootstrap found or created (the first user, its browser source, a new token). */
+  firstRun: BootstrapResult;
+  /** The quick-start text `ovation start` prints. */
+  quickStart: string;
+  /** Stops: admin socket, sockets, plugins, store flushed. Safe to call twice. */
+  close(): Promise<void>;
+  /** Resolves once the server is closed (by `close()` or a signal). */
+  closed: Promise<void>;
+}
+
+/**
+ * Runs Ovation as `ovation start` does: builds the app (with the configured and the given plugins),
+ * listens, runs the first-run bootstrap (first user, default alert set including the loaded plugins'
+ * platforms, demo command, token, browser source), opens the admin socket in the data directory
+ * (`ovation user/token create`, `ovation plugins` while it runs) and, with `signals`, closes on
+ * SIGINT/SIGTERM. A start that cannot listen creates nothing.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const config = options.config ?? loadConfig(env);
+  const platforms: BuildAppOptions["platforms"] =
+    options.platforms === false ? false : { ...(options.platforms ?? {}), env, ...(options.plugins ? { factories: options.plugins } : {}) };
+  const app = await buildApp({
+    config,
+    platforms,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.identity === undefined ? {} : { identity: options.identity }),
+  });
+  let admin: Server | null = null;
+  let firstRun: BootstrapResult;
+  try {
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+      const why = { EADDRINUSE: "is already in use", EACCES: "needs privileges this process lacks", EADDRNOTAVAIL: "is not an address of this machine" }[code];
+      throw new CliError("OVATION_ERR_CLI_LISTEN_FAILED", `Cannot listen on ${config.host}:${config.port}: the address ${why} (${code}). Choose another PORT or HOST.`, { cause: error });
+    });
+    // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
+    const catalog = app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : undefined;
+    firstRun = bootstrap(app.ovation.repos, catalog ? { catalog } : {});
+    app.ovation.commands.reload(firstRun.user.id);
+    await app.ovation.repos.store.persisted();
+    admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
+      plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),
+    });
+    const unserved = unservedOf(app);
+    if (unserved.length > 0) app.log.warn({ unserved }, "alert sets name platforms no loaded plugin serves; they are kept, and show again once the plugin is loaded");
+    if (firstRun.created.length > 0) app.log.info({ created: firstRun.created }, "first run: created the quick-start data");
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+
+  const adminServer = admin;
+  let resolveClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | null = null;
+  const onSignal = (signal: string) => {
+    app.log.info({ signal }, "shutting down");
+    void close();
+  };
+  const sigint = () => onSignal("SIGINT");
+  const sigterm = () => onSignal("SIGTERM");
+  const close = (): Promise<void> => {
+    closing ??= stopAdminSocket(adminServer, config.dataDir)
+      .then(() => app.close())
+      .finally(() => {
+        process.off("SIGINT", sigint);
+        process.off("SIGTERM", sigterm);
+        resolveClosed();
+      });
+    return closing;
+  };
+  if (options.signals) {
+    process.once("SIGINT", sigint);
+    process.once("SIGTERM", sigterm);
+  }
+  const quickStart = quickStartText(config, firstRun);
+  options.onQuickStart?.(quickStart);
+  return { app, config, firstRun, quickStart, close, closed };
+}

@@ -1,0 +1,80 @@
+import { definePlugin } from "@ovation/core/contracts";
+import { z } from "zod";
+import { TwitchPlugin } from "./plugin.js";
+
+const channelEntry = z
+  .string()
+  .regex(/^[A-Za-z0-9_]{1,25}(:\d{1,12})?$/, "entries must be `login` or `login:<user id>`")
+  .transform((entry) => {
+    const [login = "", id] = entry.split(":");
+    return { login: login.toLowerCase(), userId: id === undefined ? null : Number(id) };
+  });
+
+const optional = z.string().min(1).optional();
+const wsUrl = z.string().regex(/^wss?:\/\/[^\s]+$/, "must be a ws:// or wss:// URL").optional();
+const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL").optional();
+
+/**
+ * Settings of the Twitch plugin, read from `OVATION_TWITCH_<KEY>` (its env prefix) or the `twitch`
+ * section of the config file: `channels` (comma separated `login` or `login:<ovation user id>`; a bare
+ * login belongs to the first user), `username` + `token` (both or neither), `clientId`,
+ * `clientSecret`, `refreshToken`, and the endpoint overrides `ircUrl`, `eventsubUrl`, `helixUrl`, `tokenUrl`.
+ */
+export const twitchSettingsSchema = z
+  .object({
+    channels: z
+      .string({ error: "is required when the twitch plugin is enabled" })
+      .transform((raw) => raw.split(",").map((s) => s.trim()).filter((s) => s !== ""))
+      .pipe(z.array(channelEntry).min(1, "must name at least one channel")),
+    username: optional,
+    token: optional,
+    clientId: optional,
+    clientSecret: optional,
+    refreshToken: optional,
+    ircUrl: wsUrl,
+    eventsubUrl: wsUrl,
+    helixUrl: httpUrl,
+    tokenUrl: httpUrl,
+  })
+  .refine((s) => (s.username === undefined) === (s.token === undefined), {
+    path: ["username"],
+    message: "set both username and token for a bot, or neither for read-only chat",
+  });
+
+/** Validated Twitch settings. */
+export type TwitchSettings = z.output<typeof twitchSettingsSchema>;
+
+/**
+ * The Twitch plugin factory (`OVATION_PLUGINS=twitch`). Created once the server listens, after the
+ * first-run bootstrap, so a bare channel login can belong to the first user.
+ */
+export const twitchFactory = definePlugin(
+  { id: "twitch", settings: twitchSettingsSchema, envPrefix: "OVATION_TWITCH_", createOn: "listen" },
+  (settings, context) => {
+    const channels = settings.channels.map(({ login, userId }) => {
+      const id = userId ?? context.firstUserId();
+      if (id === null) throw new Error(`OVATION_TWITCH_CHANNELS: ${login} names no user and there is no user yet`);
+      return { id: String(id), login };
+    });
+    const irc = settings.ircUrl ? new URL(settings.ircUrl) : null;
+    return new TwitchPlugin(
+      {
+        channels,
+        ...(settings.username && settings.token ? { username: settings.username, token: settings.token } : {}),
+        ...(settings.clientId ? { clientId: settings.clientId } : {}),
+        ...(settings.clientSecret ? { clientSecret: settings.clientSecret } : {}),
+        ...(settings.refreshToken ? { refreshToken: settings.refreshToken } : {}),
+        ...(irc ? { irc: { server: irc.hostname, port: Number(irc.port || (irc.protocol === "wss:" ? 443 : 80)), secure: irc.protocol === "wss:" } } : {}),
+        ...(settings.eventsubUrl ? { eventsub: { enabled: true, url: settings.eventsubUrl } } : {}),
+        ...(settings.helixUrl ? { helixUrl: settings.helixUrl } : {}),
+        ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
+      },
+      {
+        onTokensRefreshed: () =>
+          context.logger.warn("Twitch token refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
+      },
+    );
+  },
+);
+
+export default twitchFactory;
