@@ -16,6 +16,8 @@ Usage:
   ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
                                                      chat with your bot in the running server
                                                      (OVATION_PLUGINS: console (default), twitch, youtube)
+  ovation plugins [--json]                           the loaded platform plugins and each one's status
+                                                     (asks the running server; else checks the settings)
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
@@ -27,6 +29,8 @@ Environment:
   OVATION_BROWSER_SOURCE_URL (<public url>/browser-source)  OVATION_OUTBOUND_ALLOWLIST (empty)
   OVATION_LOG_LEVEL (info)  OVATION_SERVER_ID (host name)  OVATION_RATE_LIMIT_PER_MINUTE (600)
   OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
+  OVATION_PLUGINS (console): built-in names (console, twitch, youtube), package names or paths, comma separated
+  OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;
