@@ -56,7 +56,7 @@ export const chatChannelSchema = z.object({
 });
 
 /**
- * The chat event object (interface.md "Chat event"): what platform plugins produce from raw chat,
+ * The chat event object (docs/chat-event.md): what platform plugins produce from raw chat,
  * the input of the bot runtime and the `event` variable of command templates.
  */
 export const chatEventSchema = z.object({
