@@ -49,3 +49,4 @@ export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/pla
 export type { PlatformAlertDeclaration, PlatformDeclaration } from "./plugins/platform-declaration.js";
 export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";
 export type { PluginDefinition, PluginFactory, PluginFactoryContext } from "./plugins/factory.js";
+export { RecentIds } from "./plugins/recent-ids.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ChatBadge, ChatChannel, ChatEvent, ChatFragment } from "@ovation/core";
+import type { ChatBadge, ChatChannel, ChatEvent, ChatFragment } from "@ovation/core/contracts";
 import type { ConsoleBadge } from "./protocol.js";
 
 /** Who is typing in a console session. */

@@ -6,7 +6,7 @@ import type {
   PluginCapabilities,
   PluginContext,
   PluginMetadata,
-} from "@ovation/core";
+} from "@ovation/core/contracts";
 import { consoleChatEvent } from "./console-event.js";
 import type { ConsoleSpeaker } from "./console-event.js";
 import type { ConsoleOutput } from "./protocol.js";

@@ -1,4 +1,4 @@
-import { OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the Twitch plugin raises. */
 export const TWITCH_ERROR_CODES = {

@@ -1,4 +1,4 @@
-import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core";
+import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core/contracts";
 import type {
   ChatChannel,
   OutgoingMessage,
@@ -7,7 +7,7 @@ import type {
   PluginCapabilities,
   PluginContext,
   PluginMetadata,
-} from "@ovation/core";
+} from "@ovation/core/contracts";
 import tmi from "tmi.js";
 import type { z } from "zod";
 import { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";

@@ -4,7 +4,6 @@
  */
 export { pluginMetadataSchema, pluginCapabilitiesSchema, checkPlugin } from "./metadata.js";
 export { CORE_VERSION, coreSatisfies } from "./version.js";
-export { RecentIds } from "./recent-ids.js";
 export { PluginHost, normalizeSendAs } from "./host.js";
 export type {
   HostAction,

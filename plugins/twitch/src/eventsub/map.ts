@@ -1,4 +1,4 @@
-import type { NotifySub } from "@ovation/core";
+import type { NotifySub } from "@ovation/core/contracts";
 import { z } from "zod";
 import type { EventSubNotification } from "./wire.js";
 

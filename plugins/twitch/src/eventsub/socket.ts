@@ -1,4 +1,4 @@
-import { RecentIds } from "@ovation/core";
+import { RecentIds } from "@ovation/core/contracts";
 import type { Logger } from "pino";
 import { WebSocket } from "ws";
 import { eventSubMessageSchema, notificationPayloadSchema, revocationPayloadSchema, sessionPayloadSchema } from "./wire.js";

@@ -1,4 +1,4 @@
-import type { PlatformLookups } from "@ovation/core";
+import type { PlatformLookups } from "@ovation/core/contracts";
 import type { HelixClient } from "./client.js";
 
 /** A Twitch user as the plugin needs it. */

@@ -1,4 +1,4 @@
-import type { ChatBadge } from "@ovation/core";
+import type { ChatBadge } from "@ovation/core/contracts";
 
 const TITLES: Readonly<Record<string, string>> = {
   broadcaster: "Broadcaster",

@@ -1,4 +1,4 @@
-import type { ChatFragment } from "@ovation/core";
+import type { ChatFragment } from "@ovation/core/contracts";
 
 /** Twitch's global cheermote prefixes (a channel may add its own through the plugin options). */
 export const GLOBAL_CHEERMOTE_PREFIXES: readonly string[] = [

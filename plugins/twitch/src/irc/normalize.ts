@@ -1,4 +1,4 @@
-import type { ChatChannel, ChatEvent, ModerationEvent } from "@ovation/core";
+import type { ChatChannel, ChatEvent, ModerationEvent } from "@ovation/core/contracts";
 import { normalizeBadges } from "./badges.js";
 import { buildFragments } from "./fragments.js";
 import { tag, unescapeTag } from "./irc-message.js";
