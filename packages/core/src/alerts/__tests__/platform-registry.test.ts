@@ -46,6 +46,15 @@ describe("open platform registry", () => {
     const shown = resolveAlert(set, { type: "follow", platform: "fakechat", data: { name: "Fan" }, random: 1 });
     expect(shown.disabled).toBe(false);
     if (!shown.disabled) expect(shown.template.title).toBe("{{name}} joined FakeChat");
+    // A variation's condition can name the plugin platform.
+    const pinned = {
+      ...set,
+      variations: [...set.variations, { name: "FakeChat follows", conditions: { "===": [{ var: "platform" }, "fakechat"] }, overrides: { font_color: "#00ff00" } }],
+    };
+    const styled = resolveAlert(pinned, { type: "follow", platform: "fakechat", data: { name: "Fan" }, random: 1 });
+    expect(styled.disabled ? null : styled.template.font_color).toBe("#00ff00");
+    const other = resolveAlert(pinned, { type: "follow", platform: "twitch", data: { name: "Fan" }, random: 1 });
+    expect(other.disabled ? null : other.template.font_color).not.toBe("#00ff00");
     // Without the plugin platform in the catalog the set has no type default: not shown.
     expect(resolveAlert(buildDefaultAlertSet({ id: 1, user_id: 1 }), { type: "follow", platform: "fakechat", data: {}, random: 1 }).disabled).toBe(true);
   });
