@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -94,10 +94,14 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
       "ovation-plugin-console-0.1.0.tgz",
       "ovation-plugin-fakechat-1.0.0.tgz",
       "ovation-plugin-twitch-0.1.0.tgz",
+      "ovation-plugin-youtube-0.1.0.tgz",
       "ovation-server-0.1.0.tgz",
     ]);
-    // Only published files: no sources, no tests.
+    // Only published files: no sources, no tests; every @ovation package comes from its tarball, not a link.
     expect(existsSync(join(install.dir, "node_modules", "@ovation", "core", "src"))).toBe(false);
+    for (const name of ["core", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube"]) {
+      expect(lstatSync(join(install.dir, "node_modules", "@ovation", name)).isSymbolicLink(), name).toBe(false);
+    }
   });
 
   it("type-checks a program importing every entry point, and imports each at run time", () => {
