@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError } from "../errors.js";
 
@@ -48,4 +48,22 @@ export function acquireLock(dataDir: string): string {
     }
   }
   throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `Could not lock the data directory ${dataDir}.` });
+}
+
+/**
+ * Creates `dataDir` (0700) when missing and locks it for this process; returns the lock's path.
+ * Errors name the directory: OVATION_ERR_STORE_LOCKED, or OVATION_ERR_STORE_UNUSABLE with the reason.
+ */
+export function lockDataDir(dataDir: string): string {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return acquireLock(dataDir);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
+      message: `The data directory ${dataDir} (OVATION_DATA_DIR) cannot be used: ${reason} (it must be a writable directory).`,
+      cause: error,
+    });
+  }
 }

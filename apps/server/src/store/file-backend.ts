@@ -6,7 +6,7 @@ import { ApiError } from "../errors.js";
 import { ALERT_LOG_LIMIT_PER_USER, applyAlertLogEvent } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, StoreBackend, StoreBatch } from "./backend.js";
-import { acquireLock } from "./data-dir-lock.js";
+import { lockDataDir } from "./data-dir-lock.js";
 import { migrateLegacyFile } from "./legacy-file.js";
 import type { AlertLogEntry } from "./records.js";
 
@@ -73,18 +73,7 @@ export class FileBackend implements StoreBackend {
 
   /** Locks `dataDir`, creates the layout and migrates a legacy `ovation.json`. */
   static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<FileBackend> {
-    let lockPath: string;
-    try {
-      mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
-      lockPath = acquireLock(dataDir);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
-        message: `The data directory ${dataDir} (OVATION_DATA_DIR) cannot be used: ${reason} (it must be a writable directory).`,
-        cause: error,
-      });
-    }
+    const lockPath = lockDataDir(dataDir);
     try {
       const root = join(dataDir, STORE_DIR);
       for (const sub of ["", "users", "kv", "ext", "alerts"]) mkdirSync(join(root, sub), { recursive: true, mode: DIR_MODE });

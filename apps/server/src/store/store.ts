@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
@@ -10,6 +11,8 @@ import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
 export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
+import { lockDataDir } from "./data-dir-lock.js";
+import { PostgresBackend } from "./postgres-backend.js";
 
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
@@ -57,6 +60,24 @@ export class Store {
     this.#logger = logger;
     this.#knownKeys = documentKeys(data);
     this.#sequences = JSON.stringify(data.sequences);
+  }
+
+  /**
+   * Opens the configured store: PostgreSQL when `databaseUrl` is set, else the embedded files of
+   * `dataDir`. Either way `dataDir` is locked (it also holds the admin socket and the identity
+   * module's files), so the CLI finds the running server.
+   */
+  static async openConfigured(config: { dataDir: string; databaseUrl: string | null }, options: { logger?: Logger } = {}): Promise<Store> {
+    if (config.databaseUrl === null) return Store.open(config.dataDir, options);
+    const lockPath = lockDataDir(config.dataDir);
+    let backend: PostgresBackend;
+    try {
+      backend = await PostgresBackend.open(config.databaseUrl, { ...options, onClose: () => rmSync(lockPath, { force: true }) });
+    } catch (error) {
+      rmSync(lockPath, { force: true });
+      throw error;
+    }
+    return Store.fromBackend(backend, options);
   }
 
   /** Opens (creating if needed) the embedded store of `dataDir` and locks the directory. */
