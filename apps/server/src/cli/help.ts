@@ -16,6 +16,10 @@ Usage:
   ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
                                                      chat with your bot in the running server
                                                      (OVATION_PLUGINS: console (default), twitch, youtube)
+  ovation migrate-store --from lowdb --to postgres [--database-url URL] [--replace]
+                                                     copy the data directory's store into PostgreSQL
+                                                     (OVATION_DATABASE_URL) and verify counts and
+                                                     checksums; stop the server first
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
@@ -27,6 +31,7 @@ Environment:
   OVATION_BROWSER_SOURCE_URL (<public url>/browser-source)  OVATION_OUTBOUND_ALLOWLIST (empty)
   OVATION_LOG_LEVEL (info)  OVATION_SERVER_ID (host name)  OVATION_RATE_LIMIT_PER_MINUTE (600)
   OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
+  OVATION_DATABASE_URL (unset: the store is files in the data directory)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;
