@@ -1,6 +1,6 @@
 // A server process for store.bench.ts: Ovation on a fresh embedded store holding one quiet user,
 // plus, with argument `big`, another user's 30 MB (15 MB of alert log, 15 MB of commands).
-// Reports its port, the quiet user's token and the stored size over IPC; on request, the cost of
+// Argument 3, when given, is a PostgreSQL URL to keep the store in. Reports its port, the quiet user's token and the stored size over IPC; on request, the cost of
 // one write of the single-file layout of earlier versions (the whole data serialised and written).
 import { mkdtempSync, rmSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
@@ -35,7 +35,7 @@ async function singleFileWrite(app: OvationApp, dir: string): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "ovation-store-bench-"));
-const config = loadConfig({ OVATION_DATA_DIR: dir, HOST: "127.0.0.1", PORT: "0", OVATION_RATE_LIMIT_PER_MINUTE: "100000000", OVATION_LOG_LEVEL: "silent" });
+const config = loadConfig({ OVATION_DATA_DIR: dir, OVATION_DATABASE_URL: process.argv[3], HOST: "127.0.0.1", PORT: "0", OVATION_RATE_LIMIT_PER_MINUTE: "100000000", OVATION_LOG_LEVEL: "silent" });
 const app = await buildApp({ config, logger: pino({ level: "silent" }) });
 const { repos } = app.ovation;
 const quiet = seed(app, "quiet");
