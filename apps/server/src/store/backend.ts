@@ -1,3 +1,4 @@
+import type { Adapter } from "oidc-provider";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { DocumentKey } from "./partitions.js";
 import type { AlertLogEntry } from "./records.js";
@@ -35,6 +36,11 @@ export interface StoreBackend {
    * to repeat after an interruption.
    */
   replaceAll(store: LoadedStore): Promise<void>;
+  /**
+   * oidc-provider storage for `model` in this backend, when it keeps the identity module's
+   * artifacts itself (PostgreSQL); absent, the identity module keeps them in its own files.
+   */
+  oidcAdapter?(model: string, nowMs: () => number): Adapter;
   /** Releases what the backend holds (lock, connections). */
   close(): Promise<void>;
 }

@@ -7,10 +7,13 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, StoreBackend, StoreBatch } from "./backend.js";
+import { PostgresOidcAdapter } from "./postgres-oidc-adapter.js";
+import type { OidcTable } from "./postgres-oidc-adapter.js";
+import type { Adapter } from "oidc-provider";
 import type { AlertLogEntry } from "./records.js";
 
 /** The tables, as kysely sees them. */
-export interface StoreDatabase {
+export interface StoreDatabase extends OidcTable {
   /** One row per document of `partitions.ts` (`meta`, `user:<id>`, `kv:<channel>`, `ext:<key>`). */
   ovation_documents: { key: string; body: unknown; updated_at: Generated<Date> };
   /** One row per logged alert, its acknowledgements and clear flag inside `entry`. */
@@ -35,6 +38,23 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn("logged_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
         .addPrimaryKeyConstraint("ovation_alert_log_pk", ["user_id", "seq"])
         .execute();
+    },
+  },
+  "0002_oidc": {
+    async up(db) {
+      await db.schema
+        .createTable("ovation_oidc")
+        .addColumn("model", "text", (c) => c.notNull())
+        .addColumn("key", "text", (c) => c.notNull())
+        .addColumn("payload", "jsonb", (c) => c.notNull())
+        .addColumn("grant_id", "text")
+        .addColumn("uid", "text")
+        .addColumn("user_code", "text")
+        .addColumn("expires_at", "bigint")
+        .addPrimaryKeyConstraint("ovation_oidc_pk", ["model", "key"])
+        .execute();
+      await db.schema.createIndex("ovation_oidc_grant_id").on("ovation_oidc").column("grant_id").execute();
+      await db.schema.createIndex("ovation_oidc_uid").on("ovation_oidc").columns(["model", "uid"]).execute();
     },
   },
 };
@@ -180,6 +200,11 @@ export class PostgresBackend implements StoreBackend {
           .execute();
       }
     });
+  }
+
+  /** oidc-provider storage for `model` in this database (the identity module's artifacts). */
+  oidcAdapter(model: string, nowMs: () => number): Adapter {
+    return new PostgresOidcAdapter(model, this.#db as unknown as Kysely<OidcTable>, nowMs);
   }
 
   async close(): Promise<void> {

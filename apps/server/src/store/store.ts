@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Adapter } from "oidc-provider";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { applyAlertLogEvent } from "./alert-log-events.js";
@@ -106,6 +107,15 @@ export class Store {
       await backend.close();
       throw error;
     }
+  }
+
+  /**
+   * oidc-provider storage in this store's backend (PostgreSQL), or null when the identity module
+   * keeps its artifacts in its own files.
+   */
+  get oidcAdapters(): ((model: string, nowMs: () => number) => Adapter) | null {
+    const backend = this.#backend;
+    return backend.oidcAdapter ? (model, nowMs) => backend.oidcAdapter!(model, nowMs) : null;
   }
 
   /** Where the data is kept, for logs. */
