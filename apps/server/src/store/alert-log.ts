@@ -1,5 +1,5 @@
 import type { NotifySub } from "@ovation/core";
-import { Store } from "./store.js";
+import type { Store } from "./store.js";
 import { findBySeq } from "./alert-log-events.js";
 import type { AlertLogEntry } from "./records.js";
 
@@ -20,7 +20,7 @@ export class AlertLogRepository {
   /** Appends an alert, dropping the user's oldest entries beyond the limit. */
   append(userId: number, notification: NotifySub, test: boolean, now = Date.now()): AlertLogEntry {
     const entry: AlertLogEntry = {
-      seq: this.store.update((data) => Store.nextId(data, "alert_log"), { meta: true }),
+      seq: this.store.nextAlertSeq(),
       user_id: userId,
       notification,
       test,

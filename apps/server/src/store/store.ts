@@ -169,6 +169,16 @@ export class Store {
     this.#schedule();
   }
 
+  /**
+   * Next alert-log sequence number. Unlike other sequences it does not rewrite the meta document
+   * (that would be a second write per alert): at load it is raised to the highest logged one.
+   */
+  nextAlertSeq(): number {
+    const next = Store.nextId(this.#data, "alert_log");
+    this.#sequences = JSON.stringify(this.#data.sequences);
+    return next;
+  }
+
   /** Next value of a named id sequence (1, 2, 3...). Call inside `update`. */
   static nextId(data: StoreData, sequence: string): number {
     const next = (data.sequences[sequence] ?? 0) + 1;

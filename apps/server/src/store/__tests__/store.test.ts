@@ -149,6 +149,11 @@ describe("Store", () => {
     await store.persisted();
     const documents = batches.flatMap((b) => b.documents.map((d) => d.key));
     expect(new Set(documents)).toEqual(new Set(["meta", `user:${small.id}`, "kv:small-channel"]));
+    // An alert alone writes no document, only its log line.
+    batches.length = 0;
+    repos.alertLog.append(small.id, notification("small-2"), false);
+    await store.persisted();
+    expect(batches.flatMap((b) => b.documents)).toEqual([]);
     expect(batches.flatMap((b) => b.alertLogs.map((l) => [l.userId, l.events.length]))).toEqual([[small.id, 1]]);
     const written = batches.flatMap((b) => b.documents).reduce((n, d) => n + JSON.stringify(d.body).length, 0);
     expect(written).toBeLessThan(5_000);
