@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -65,5 +65,8 @@ export async function migrateLegacyFile(dataDir: string, backend: StoreBackend &
     await backend.replaceAll(split(data));
     logger?.info({ file, users: data.users.length }, "migrated the single-file store to per-user documents");
   }
-  renameSync(file, join(dataDir, LEGACY_BACKUP_FILE));
+  const backup = join(dataDir, LEGACY_BACKUP_FILE);
+  renameSync(file, backup);
+  // It holds browser-source tokens and secrets like the store: owner-only, as every store file.
+  chmodSync(backup, 0o600);
 }

@@ -268,6 +268,7 @@ describe("migrating a single-file ovation.json", () => {
     expect(data.alert_log).toEqual({ "1": [log[0], log[2]], "2": [log[1]] });
     expect(existsSync(join(path, LEGACY_STORE_FILE))).toBe(false);
     expect(JSON.parse(readFileSync(join(path, LEGACY_BACKUP_FILE), "utf8"))).toEqual(legacy);
+    expect(statSync(join(path, LEGACY_BACKUP_FILE)).mode & 0o777).toBe(0o600);
     const repos = createRepositories(store);
     expect(repos.users.create({ name: "Three" }).id).toBe(3);
     await store.close();
