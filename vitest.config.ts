@@ -21,6 +21,8 @@ export default defineConfig({
   },
   test: {
     include: ["{packages,apps,plugins}/*/src/**/__tests__/**/*.test.ts"],
+    // Shared PostgreSQL/Redis servers: started by the first test that needs one, stopped at the end.
+    globalSetup: ["apps/server/src/__tests__/services/global-setup.ts"],
     pool: "forks",
     execArgv: ["--no-node-snapshot"],
     testTimeout: 20_000,

@@ -71,7 +71,7 @@ export type OvationApp = FastifyInstance;
 export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.logLevel });
-  const store = await Store.open(config.dataDir, { logger });
+  const store = await Store.openConfigured(config, { logger });
   try {
     return await assemble(options, store, logger);
   } catch (error) {

@@ -34,6 +34,10 @@ export const envSchema = z.object({
     .refine((host) => isIP(host) !== 0 || HOST_NAME.test(host), "must be an IP address or a host name")
     .default("0.0.0.0"),
   OVATION_DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
+  OVATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// connection URL")
+    .optional(),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
   OVATION_OUTBOUND_ALLOWLIST: z.string().default(""),
@@ -68,6 +72,8 @@ export interface ServerConfig {
   readonly host: string;
   /** Absolute path of the data directory (lowdb file, admin socket, lock). */
   readonly dataDir: string;
+  /** `OVATION_DATABASE_URL`: keep the store in PostgreSQL instead of the data directory's files. */
+  readonly databaseUrl: string | null;
   /** `base_url`: the public address of the API, without a trailing slash. */
   readonly publicUrl: string;
   /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
@@ -164,6 +170,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(cwd, e.OVATION_DATA_DIR),
+    databaseUrl: e.OVATION_DATABASE_URL ?? null,
     publicUrl,
     browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
     outboundAllowlist: Object.freeze(allowlist),

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
+import { readStoredData } from "../store/store.js";
 import { freePort, tempDataDir } from "./helpers.js";
 
 const bin = fileURLToPath(new URL("../../bin/ovation.mjs", import.meta.url));
@@ -76,9 +77,10 @@ describe("ovation CLI", () => {
     const res = run(["token", "create", "--user", "Bob", "--scopes", "alerts:manage chatbot:manage:commands"], { OVATION_DATA_DIR: dir });
     expect(res.status).toBe(0);
     expect(res.stdout.trim()).toMatch(/^ovpat_\d+_[A-Za-z0-9_-]{43}$/);
-    const store = JSON.parse(readFileSync(join(dir, "ovation.json"), "utf8"));
-    expect(store.personal_access_tokens[0].scopes).toEqual(["alerts:manage", "chatbot:manage:commands"]);
+    const store = readStoredData(dir);
+    expect(store.personal_access_tokens[0]?.scopes).toEqual(["alerts:manage", "chatbot:manage:commands"]);
     expect(JSON.stringify(store)).not.toContain(res.stdout.trim());
+    expect(readdirSync(join(dir, "store", "users")).map((f) => readFileSync(join(dir, "store", "users", f), "utf8")).join("")).not.toContain(res.stdout.trim());
     const unknownUser = run(["token", "create", "--user", "Nobody"], { OVATION_DATA_DIR: dir });
     expect([unknownUser.status, unknownUser.stderr.includes("OVATION_ERR_CLI_USER_NOT_FOUND")]).toEqual([1, true]);
     const badScope = run(["token", "create", "--user", "Bob", "--scopes", "alerts:manage nope"], { OVATION_DATA_DIR: dir });
@@ -174,11 +176,11 @@ describe("ovation CLI", () => {
     expect(((await again.json()) as { name: string }).name).toBe("streamer");
     expect(await stop(second.child)).toBe(0);
 
-    const store = JSON.parse(readFileSync(join(dir, "ovation.json"), "utf8"));
+    const store = readStoredData(dir);
     expect(store.users.map((u: { name: string }) => u.name)).toEqual(["streamer", "Second"]);
     expect(store.alert_sets).toHaveLength(1);
     expect(store.commands).toHaveLength(1);
     expect(store.personal_access_tokens).toHaveLength(2);
-    expect(store.alert_log).toHaveLength(1);
+    expect(Object.values(store.alert_log).flat()).toHaveLength(1);
   }, 240_000);
 });

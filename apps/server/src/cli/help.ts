@@ -18,6 +18,10 @@ Usage:
                                                      (OVATION_PLUGINS: console (default), twitch, youtube)
   ovation plugins [--json]                           the loaded platform plugins and each one's status
                                                      (asks the running server; else checks the settings)
+  ovation migrate-store --from lowdb --to postgres [--database-url URL] [--replace]
+                                                     copy the data directory's store into PostgreSQL
+                                                     (OVATION_DATABASE_URL) and verify counts and
+                                                     checksums; stop the server first
   ovation --help                                     this text
 
 Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
@@ -31,6 +35,7 @@ Environment:
   OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
   OVATION_PLUGINS (console): built-in names (console, twitch, youtube), package names or paths, comma separated
   OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
+  OVATION_DATABASE_URL (unset: the store is files in the data directory)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;

@@ -4,6 +4,7 @@ import { loadConfig } from "../config.js";
 import { runChat } from "./chat.js";
 import { runClient } from "./client.js";
 import { runHelp } from "./help.js";
+import { runMigrateStore } from "./migrate-store.js";
 import { processIo } from "./io.js";
 import type { CliIo } from "./io.js";
 import { runPlugins } from "./plugins.js";
@@ -22,6 +23,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo, env: 
     if (first === "user" && second === "create") return await runUserCreate(rest, config, io);
     if (first === "token" && second === "create") return await runTokenCreate(rest, config, io);
     if (first === "client") return await runClient([second, ...rest].filter((a): a is string => a !== undefined), config, io);
+    if (first === "migrate-store") return await runMigrateStore([second, ...rest].filter((a): a is string => a !== undefined), config, io);
     if (first === "chat") return await runChat([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     io.err(`error: unknown command "${argv.join(" ")}". Run \`ovation --help\` for usage. (OVATION_ERR_CLI_USAGE)`);
     return 2;

@@ -11,7 +11,7 @@ import { callRunningServer } from "./admin-client.js";
  */
 export async function runStoreOperation<T>(config: ServerConfig, request: AdminRequest, local: (repos: Repositories) => T): Promise<T> {
   if (lockHolder(config.dataDir) !== null) return (await callRunningServer(config.dataDir, request)) as T;
-  const store = await Store.open(config.dataDir);
+  const store = await Store.openConfigured(config);
   try {
     const result = local(createRepositories(store));
     await store.persisted();

@@ -27,6 +27,7 @@ import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
 import { WebAuthnService } from "./mfa/webauthn.js";
 import { createOAuthProvider } from "./oidc/provider.js";
+import type { ProviderDeps } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { platformRoutes } from "./platforms/routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
@@ -57,6 +58,8 @@ export interface IdentityModuleOptions {
   trustProxy?: boolean;
   /** Platform OAuth settings; by default built from `OVATION_<PLATFORM>_CLIENT_ID`/`_SECRET`. */
   platforms?: readonly PlatformOAuthSettings[];
+  /** oidc-provider storage in the host's store (set when the store is PostgreSQL). */
+  oidcAdapters?: ProviderDeps["oidcAdapters"];
 }
 
 /** The identity module: a fastify plugin plus what the host needs in-process. */
@@ -115,7 +118,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://") });
+    provider ??= createOAuthProvider({ idBase: idBase(), store, keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcAdapters: options.oidcAdapters });
     return provider;
   };
 

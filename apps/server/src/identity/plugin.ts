@@ -25,6 +25,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       tokens: services.repos.tokens,
       foreignTokens: services.verifiers,
       logger: services.logger,
+      oidcAdapters: services.repos.store.oidcAdapters ?? undefined,
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

@@ -35,7 +35,7 @@ export class AlertSetsRepository {
       };
       data.alert_sets.push(record);
       return structuredClone(record);
-    });
+    }, { users: [input.user_id] });
   }
 
   /** The set with this id owned by this user, or null. */
@@ -73,7 +73,7 @@ export class AlertSetsRepository {
       if (changes.config !== undefined) r.config = changes.config;
       r.updated_at = timestamp();
       return structuredClone(r);
-    });
+    }, { users: [userId] });
   }
 
   /** Makes this set the user's only active set; null when not found. */
@@ -91,7 +91,7 @@ export class AlertSetsRepository {
         }
       }
       return structuredClone(r);
-    });
+    }, { users: [userId] });
   }
 
   /** Deletes a set; false when not found. Deleting the active set leaves the user without one. */
@@ -101,6 +101,6 @@ export class AlertSetsRepository {
       if (index < 0) return false;
       data.alert_sets.splice(index, 1);
       return true;
-    });
+    }, { users: [userId] });
   }
 }

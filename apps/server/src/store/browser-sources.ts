@@ -37,7 +37,7 @@ export class BrowserSourcesRepository {
       };
       data.browser_sources.push(record);
       return { record: { ...record }, created: true };
-    });
+    }, { users: [userId] });
   }
 
   /** The record with this id owned by this user, or null. */
@@ -73,6 +73,6 @@ export class BrowserSourcesRepository {
       this.#index = null;
       r.updated_at = timestamp();
       return { ...r };
-    });
+    }, { users: [userId] });
   }
 }

@@ -33,7 +33,7 @@ export class CommandsRepository {
       const record: CommandRecord = { id: Store.nextId(data, "commands"), user_id: userId, ...structuredClone(fields), created_at: now, updated_at: now };
       data.commands.push(record);
       return structuredClone(record);
-    });
+    }, { users: [userId] });
   }
 
   /** The command with this id owned by this user, or null. */
@@ -54,7 +54,7 @@ export class CommandsRepository {
       if (!r) return null;
       Object.assign(r, structuredClone(changes), { updated_at: timestamp() });
       return structuredClone(r);
-    });
+    }, { users: [userId] });
   }
 
   /** Deletes a command; false when not found. */
@@ -64,6 +64,6 @@ export class CommandsRepository {
       if (index < 0) return false;
       data.commands.splice(index, 1);
       return true;
-    });
+    }, { users: [userId] });
   }
 }

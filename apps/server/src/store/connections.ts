@@ -43,9 +43,10 @@ export class ConnectionsRepository {
 
   /** Links (or re-links, updating the username) a platform account to a user. */
   upsert(input: { user_id: number; platform: string; platform_user_id: string; username: string; avatar_url?: string | null }): ConnectionRecord {
-    return this.store.update((data) => {
+    return this.store.update((data, touch) => {
       const now = timestamp();
       const existing = data.connections.find((c) => c.platform === input.platform && c.platform_user_id === input.platform_user_id);
+      touch({ users: existing ? [existing.user_id, input.user_id] : [input.user_id] });
       if (existing) {
         Object.assign(existing, { user_id: input.user_id, username: input.username, avatar_url: input.avatar_url ?? existing.avatar_url, updated_at: now });
         return { ...existing };
@@ -85,6 +86,6 @@ export class ConnectionsRepository {
       const tokens = data.extensions[TOKENS_KEY] as Record<string, PlatformTokens> | undefined;
       if (tokens) delete tokens[String(id)];
       return true;
-    });
+    }, { users: [userId] });
   }
 }

@@ -40,7 +40,7 @@ export class PersonalAccessTokensRepository {
       };
       data.personal_access_tokens.push(record);
       return { record: { ...record, scopes: [...record.scopes] }, token };
-    });
+    }, { users: [input.user_id] });
   }
 
   /** The record with this id, or null. */
@@ -56,10 +56,11 @@ export class PersonalAccessTokensRepository {
 
   /** Revokes a token; false when it does not exist or is already revoked. */
   revoke(id: number): boolean {
-    return this.store.update((data) => {
+    return this.store.update((data, touch) => {
       const r = data.personal_access_tokens.find((t) => t.id === id);
       if (!r || r.revoked_at !== null) return false;
       r.revoked_at = timestamp();
+      touch({ users: [r.user_id] });
       return true;
     });
   }

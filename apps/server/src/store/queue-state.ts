@@ -13,6 +13,6 @@ export class QueueStateRepository {
   setPaused(userId: number, paused: boolean): void {
     this.store.update((data) => {
       data.queue_state[String(userId)] = { paused };
-    });
+    }, { users: [userId] });
   }
 }

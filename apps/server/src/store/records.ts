@@ -100,9 +100,13 @@ export interface AlertLogEntry {
   cleared: boolean;
 }
 
-/** The whole store document (schema_version 1). */
+/**
+ * Everything the host stores, held in memory. It is persisted in documents (one per user, one per
+ * key-value channel, one per extension, one for the installation) plus an append-only alert log
+ * per user, so a change costs the same whatever other users hold; see `partitions.ts`.
+ */
 export interface StoreData {
-  schema_version: 1;
+  schema_version: 2;
   sequences: Record<string, number>;
   users: UserRecord[];
   connections: ConnectionRecord[];
@@ -110,7 +114,8 @@ export interface StoreData {
   browser_sources: BrowserSourceRecord[];
   alert_sets: AlertSetRecord[];
   commands: CommandRecord[];
-  alert_log: AlertLogEntry[];
+  /** Each user's alert log, oldest first, keyed by user id. */
+  alert_log: Record<string, AlertLogEntry[]>;
   /** Per-user queue state (paused), keyed by user id. */
   queue_state: Record<string, { paused: boolean }>;
   /** Data of other modules (identity, plugins), one key each; see `Store.extension`. */
@@ -122,7 +127,7 @@ export interface StoreData {
 /** An empty store document. */
 export function emptyStoreData(): StoreData {
   return {
-    schema_version: 1,
+    schema_version: 2,
     sequences: {},
     users: [],
     connections: [],
@@ -130,7 +135,7 @@ export function emptyStoreData(): StoreData {
     browser_sources: [],
     alert_sets: [],
     commands: [],
-    alert_log: [],
+    alert_log: {},
     queue_state: {},
     extensions: {},
     meta: {},

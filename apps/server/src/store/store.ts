@@ -1,91 +1,52 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { Low } from "lowdb";
-import { DataFile } from "lowdb/node";
+import type { Adapter } from "oidc-provider";
 import type { Logger } from "pino";
-import { z } from "zod";
 import { ApiError } from "../errors.js";
-import { emptyStoreData } from "./records.js";
+import { applyAlertLogEvent } from "./alert-log-events.js";
+import type { AlertLogEvent } from "./alert-log-events.js";
+import type { StoreBackend, StoreBatch } from "./backend.js";
+import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
+import { DocumentShapeError, KV_EXTENSION, assemble, documentBody, documentKeys } from "./partitions.js";
+import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
-/** File name of the store inside the data directory. */
-export const STORE_FILE = "ovation.json";
-/** Shortest time between the starts of two writes of the store file. */
+export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
+import { lockDataDir } from "./data-dir-lock.js";
+import { PostgresBackend } from "./postgres-backend.js";
+
+/** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
 
-/** File name of the lock that keeps two servers off one data directory. */
-export const LOCK_FILE = "ovation.lock";
-
-const topLevelSchema = z.object({
-  schema_version: z.literal(1),
-  sequences: z.record(z.string(), z.number()),
-  users: z.array(z.unknown()),
-  connections: z.array(z.unknown()),
-  personal_access_tokens: z.array(z.unknown()),
-  browser_sources: z.array(z.unknown()),
-  alert_sets: z.array(z.unknown()),
-  commands: z.array(z.unknown()),
-  alert_log: z.array(z.unknown()),
-  queue_state: z.record(z.string(), z.unknown()),
-  extensions: z.record(z.string(), z.unknown()),
-  meta: z.record(z.string(), z.unknown()),
-});
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Reads the pid of the process holding the data directory, or null when nobody live holds it. */
-export function lockHolder(dataDir: string): number | null {
-  try {
-    const pid = Number(readFileSync(join(dataDir, LOCK_FILE), "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function acquireLock(dataDir: string): string {
-  const path = join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return path;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = lockHolder(dataDir);
-      if (holder !== null && holder !== process.pid) {
-        throw new ApiError("OVATION_ERR_STORE_LOCKED", {
-          message: `The data directory ${dataDir} is in use by another Ovation process (pid ${holder}).`,
-        });
-      }
-      if (holder === process.pid) {
-        throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `The data directory ${dataDir} is already open in this process.` });
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `Could not lock the data directory ${dataDir}.` });
+/**
+ * What a change touched, so that only those documents are written: users' documents (their
+ * record and everything with their `user_id`), key-value channels, extensions, the meta document.
+ * A change that names nothing rewrites every document (correct, but its cost grows with the store).
+ */
+export interface Touched {
+  users?: readonly number[];
+  kv?: readonly string[];
+  extensions?: readonly string[];
+  meta?: boolean;
 }
 
 /**
- * The embedded store: one lowdb JSON file in the data directory, held by one process at a time.
- * Mutations are synchronous on the in-memory document (so they are serialised by construction);
- * the file is written atomically (lowdb/steno: temp file + rename), at most one write started every
- * WRITE_INTERVAL_MS, each covering every change made before it. `update` returns once memory is
- * changed; `persisted()` resolves once that change is on disk.
+ * The store: the data lives in memory, mutations are synchronous on it (so they are serialised by
+ * construction), and a backend persists what changed: the embedded files by default, PostgreSQL
+ * when configured. At most one write starts every WRITE_INTERVAL_MS, each covering every change
+ * made before it. `update` returns once memory is changed; `persisted()` resolves once that change
+ * is durable.
  */
 export class Store {
-  readonly #db: Low<StoreData>;
-  readonly #lockPath: string;
+  readonly #data: StoreData;
+  readonly #backend: StoreBackend;
   readonly #logger: Logger | undefined;
+  /** Documents the backend holds, to delete those whose data is gone. */
+  readonly #knownKeys: Set<DocumentKey>;
+  #dirty = new Set<DocumentKey>();
+  #allDirty = false;
+  #pendingLogs = new Map<number, AlertLogEvent[]>();
+  #sequences: string;
   /** Bumped by every change; a write covers the generation it started with. */
   #generation = 0;
   #writtenGeneration = 0;
@@ -94,69 +55,128 @@ export class Store {
   #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
 
-  private constructor(db: Low<StoreData>, lockPath: string, logger: Logger | undefined) {
-    this.#db = db;
-    this.#lockPath = lockPath;
+  private constructor(data: StoreData, backend: StoreBackend, logger: Logger | undefined) {
+    this.#data = data;
+    this.#backend = backend;
     this.#logger = logger;
+    this.#knownKeys = documentKeys(data);
+    this.#sequences = JSON.stringify(data.sequences);
   }
 
-  /** Opens (creating if needed) the store of `dataDir` and locks the directory. */
-  static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<Store> {
-    let lockPath: string;
+  /**
+   * Opens the configured store: PostgreSQL when `databaseUrl` is set, else the embedded files of
+   * `dataDir`. Either way `dataDir` is locked (it also holds the admin socket and the identity
+   * module's files), so the CLI finds the running server.
+   */
+  static async openConfigured(config: { dataDir: string; databaseUrl: string | null }, options: { logger?: Logger } = {}): Promise<Store> {
+    if (config.databaseUrl === null) return Store.open(config.dataDir, options);
+    const lockPath = lockDataDir(config.dataDir);
+    let backend: PostgresBackend;
     try {
-      mkdirSync(dataDir, { recursive: true });
-      lockPath = acquireLock(dataDir);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
-        message: `The data directory ${dataDir} (OVATION_DATA_DIR) cannot be used: ${reason} (it must be a writable directory).`,
-        cause: error,
-      });
-    }
-    try {
-      const file = join(dataDir, STORE_FILE);
-      const adapter = new DataFile<StoreData>(file, {
-        parse: (text) => {
-          let raw: unknown;
-          try {
-            raw = JSON.parse(text);
-          } catch (error) {
-            throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `${file} is not valid JSON.`, cause: error });
-          }
-          const checked = topLevelSchema.safeParse(raw);
-          if (!checked.success) {
-            const issue = checked.error.issues[0];
-            throw new ApiError("OVATION_ERR_STORE_CORRUPT", {
-              message: `${file} is not an Ovation store: ${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim(),
-            });
-          }
-          return { ...emptyStoreData(), ...(raw as StoreData) };
-        },
-        stringify: (data) => JSON.stringify(data),
-      });
-      const db = new Low<StoreData>(adapter, emptyStoreData());
-      await db.read();
-      const store = new Store(db, lockPath, options.logger);
-      await db.write();
-      return store;
+      backend = await PostgresBackend.open(config.databaseUrl, { ...options, onClose: () => rmSync(lockPath, { force: true }) });
     } catch (error) {
       rmSync(lockPath, { force: true });
       throw error;
     }
+    return Store.fromBackend(backend, options);
   }
 
-  /** The in-memory document. Read it freely; change it only inside `update`. */
+  /** Opens (creating if needed) the embedded store of `dataDir` and locks the directory. */
+  static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<Store> {
+    return Store.fromBackend(await FileBackend.open(dataDir, options), options);
+  }
+
+  /** Loads a store from a backend (the backend is closed with the store, or at once if loading fails). */
+  static async fromBackend(backend: StoreBackend, options: { logger?: Logger } = {}): Promise<Store> {
+    try {
+      const loaded = await backend.load();
+      let data: StoreData;
+      try {
+        data = assemble(loaded.documents, loaded.alertLogs);
+      } catch (error) {
+        if (!(error instanceof DocumentShapeError)) throw error;
+        throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `The store (${backend.description}) holds a bad document: ${error.message}`, cause: error });
+      }
+      const store = new Store(data, backend, options.logger);
+      if (!loaded.documents.has("meta")) {
+        store.update(() => undefined, { meta: true });
+        await store.persisted();
+      }
+      return store;
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+  }
+
+  /**
+   * oidc-provider storage in this store's backend (PostgreSQL), or null when the identity module
+   * keeps its artifacts in its own files.
+   */
+  get oidcAdapters(): ((model: string, nowMs: () => number) => Adapter) | null {
+    const backend = this.#backend;
+    return backend.oidcAdapter ? (model, nowMs) => backend.oidcAdapter!(model, nowMs) : null;
+  }
+
+  /** Where the data is kept, for logs. */
+  get description(): string {
+    return this.#backend.description;
+  }
+
+  /** The in-memory data. Read it freely; change it only inside `update` (alert logs: `logAlert`). */
   get data(): Readonly<StoreData> {
-    return this.#db.data;
+    return this.#data;
   }
 
-  /** Runs `fn` on the document, schedules a write and returns `fn`'s result. */
-  update<T>(fn: (data: StoreData) => T): T {
+  /**
+   * Runs `fn` on the data, schedules a write and returns `fn`'s result. Say what the change
+   * touches, either as `touched` or by calling `touch` inside `fn` (when it is known only there);
+   * without either, every document is rewritten.
+   */
+  update<T>(fn: (data: StoreData, touch: (touched: Touched) => void) => T, touched?: Touched): T {
     if (this.#closed) throw new Error("store is closed");
-    const result = fn(this.#db.data);
+    let marked = false;
+    const touch = (t: Touched) => {
+      marked = true;
+      for (const id of t.users ?? []) this.#dirty.add(`user:${id}`);
+      for (const channel of t.kv ?? []) this.#dirty.add(`kv:${channel}`);
+      // The key-value extension is stored per channel: naming it whole rewrites everything.
+      for (const key of t.extensions ?? []) if (key === KV_EXTENSION) this.#allDirty = true;
+      else this.#dirty.add(`ext:${key}`);
+      if (t.meta) this.#dirty.add("meta");
+    };
+    if (touched) touch(touched);
+    try {
+      return fn(this.#data, touch);
+    } finally {
+      if (!marked) this.#allDirty = true;
+      const sequences = JSON.stringify(this.#data.sequences);
+      if (sequences !== this.#sequences) {
+        this.#sequences = sequences;
+        this.#dirty.add("meta");
+      }
+      this.#schedule();
+    }
+  }
+
+  /** Applies an event to a user's alert log and appends it to the stored log. */
+  logAlert(userId: number, event: AlertLogEvent): void {
+    if (this.#closed) throw new Error("store is closed");
+    applyAlertLogEvent((this.#data.alert_log[String(userId)] ??= []), event);
+    const pending = this.#pendingLogs.get(userId);
+    if (pending) pending.push(event);
+    else this.#pendingLogs.set(userId, [event]);
     this.#schedule();
-    return result;
+  }
+
+  /**
+   * Next alert-log sequence number. Unlike other sequences it does not rewrite the meta document
+   * (that would be a second write per alert): at load it is raised to the highest logged one.
+   */
+  nextAlertSeq(): number {
+    const next = Store.nextId(this.#data, "alert_log");
+    this.#sequences = JSON.stringify(this.#data.sequences);
+    return next;
   }
 
   /** Next value of a named id sequence (1, 2, 3...). Call inside `update`. */
@@ -171,9 +191,25 @@ export class Store {
     if (this.#writing === null) this.#writing = this.#writeLoop();
   }
 
+  /** What changed since the last batch, taken out of the pending sets. */
+  #takeBatch(): StoreBatch {
+    const keys = this.#allDirty ? new Set([...documentKeys(this.#data), ...this.#knownKeys, ...this.#dirty]) : this.#dirty;
+    const documents = [...keys].map((key) => {
+      const body = documentBody(this.#data, key);
+      if (body === null) this.#knownKeys.delete(key);
+      else this.#knownKeys.add(key);
+      return { key, body };
+    });
+    const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
+    this.#dirty = new Set();
+    this.#allDirty = false;
+    this.#pendingLogs = new Map();
+    return { documents, alertLogs };
+  }
+
   /**
-   * Writes until the file holds the latest generation. Serialising the document costs CPU, so
-   * writes start at most every WRITE_INTERVAL_MS: changes made meanwhile share one write.
+   * Writes until the backend holds the latest generation. Changes made while a write runs, or
+   * within WRITE_INTERVAL_MS of its start, share the next write.
    */
   async #writeLoop(): Promise<void> {
     try {
@@ -183,55 +219,69 @@ export class Store {
         const generation = this.#generation;
         this.#lastWriteStart = Date.now();
         try {
-          await this.#db.write();
+          await this.#backend.write(this.#takeBatch());
         } catch (error) {
           this.#logger?.error({ err: error }, "store write failed");
-          const failed = this.#waiters.filter((w) => w.generation <= generation);
-          this.#waiters = this.#waiters.filter((w) => w.generation > generation);
-          for (const w of failed) w.reject(error);
-          this.#writtenGeneration = generation;
+          this.#settle(generation, error);
           continue;
         }
-        this.#writtenGeneration = generation;
-        const done = this.#waiters.filter((w) => w.generation <= generation);
-        this.#waiters = this.#waiters.filter((w) => w.generation > generation);
-        for (const w of done) w.resolve();
+        this.#settle(generation);
       }
     } finally {
       this.#writing = null;
     }
   }
 
-  /** Resolves once every change made so far is written to disk (rejects if that write failed). */
+  #settle(generation: number, error?: unknown): void {
+    this.#writtenGeneration = generation;
+    const done = this.#waiters.filter((w) => w.generation <= generation);
+    this.#waiters = this.#waiters.filter((w) => w.generation > generation);
+    for (const w of done) if (error === undefined) w.resolve();
+    else w.reject(error);
+  }
+
+  /** Resolves once every change made so far is durable (rejects if that write failed). */
   persisted(): Promise<void> {
     if (this.#writtenGeneration >= this.#generation) return Promise.resolve();
     return new Promise((resolve, reject) => this.#waiters.push({ generation: this.#generation, resolve, reject }));
   }
 
   /**
-   * A typed handle on `extensions[key]`, the place where other modules (identity, plugins) keep
-   * their data in the same file. `init` gives the value when the key is absent.
+   * A typed handle on `extensions[key]`, where other modules (plugins...) keep their data in
+   * the store, written as a document of its own. `init` gives the value when the key is absent.
    */
   extension<T>(key: string, init: () => T): { read(): T; update<R>(fn: (value: T) => R): R } {
     return {
-      read: () => (this.#db.data.extensions[key] as T | undefined) ?? init(),
+      read: () => (this.#data.extensions[key] as T | undefined) ?? init(),
       update: <R>(fn: (value: T) => R): R =>
-        this.update((data) => {
-          const current = (data.extensions[key] as T | undefined) ?? init();
-          data.extensions[key] = current;
-          return fn(current);
-        }),
+        this.update(
+          (data) => {
+            const current = (data.extensions[key] as T | undefined) ?? init();
+            data.extensions[key] = current;
+            return fn(current);
+          },
+          { extensions: [key] },
+        ),
     };
   }
 
-  /** Flushes pending writes and releases the data directory. Idempotent. */
+  /** Flushes pending writes and releases the backend. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
       await this.persisted();
     } finally {
       this.#closed = true;
-      rmSync(this.#lockPath, { force: true });
+      await this.#backend.close();
     }
   }
+}
+
+/**
+ * What the embedded store of `dataDir` holds on disk, read without locking (for tools and tests;
+ * a running server may be writing meanwhile).
+ */
+export function readStoredData(dataDir: string): StoreData {
+  const { store } = readStoreDirectory(join(dataDir, STORE_DIR));
+  return assemble(store.documents, store.alertLogs);
 }

@@ -21,7 +21,7 @@ export class UsersRepository {
 
   /** Creates a user with a fresh id and uuid. */
   create(input: NewUser): UserRecord {
-    return this.store.update((data) => {
+    return this.store.update((data, touch) => {
       const now = timestamp();
       const user: UserRecord = {
         id: Store.nextId(data, "users"),
@@ -35,6 +35,7 @@ export class UsersRepository {
         updated_at: now,
       };
       data.users.push(user);
+      touch({ users: [user.id] });
       return { ...user };
     });
   }
@@ -72,7 +73,7 @@ export class UsersRepository {
       if (!user) return null;
       Object.assign(user, changes, { updated_at: timestamp() });
       return { ...user };
-    });
+    }, { users: [id] });
   }
 
   /** Every user, oldest first. */

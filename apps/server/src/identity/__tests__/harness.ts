@@ -110,9 +110,10 @@ export interface Harness {
 export async function serveIdentity(
   dataDir: string,
   port: number,
-  options: Partial<Omit<IdentityModuleOptions, "dataDir" | "users" | "connections" | "tokens">>,
+  options: Partial<Omit<IdentityModuleOptions, "dataDir" | "users" | "connections" | "tokens">> & { databaseUrl?: string },
 ): Promise<{ app: FastifyInstance; repos: Repositories; identity: IdentityModule; port: number; stop(): Promise<void> }> {
-  const store = await Store.open(dataDir);
+  const { databaseUrl, ...moduleOptions } = options;
+  const store = await Store.openConfigured({ dataDir, databaseUrl: databaseUrl ?? null });
   const repos = createRepositories(store);
   const identity = await createIdentityModule({
     dataDir,
@@ -122,7 +123,8 @@ export async function serveIdentity(
     foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
     logger: pino({ level: "silent" }),
     env: loadIdentityEnv({}),
-    ...options,
+    oidcAdapters: store.oidcAdapters ?? undefined,
+    ...moduleOptions,
   });
   const app = Fastify({ logger: false });
   await identity.plugin(app);
@@ -143,7 +145,7 @@ export async function serveIdentity(
 
 /** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
 export async function startHarness(
-  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost"; idUrl?: string } = {},
+  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost"; idUrl?: string; databaseUrl?: string } = {},
 ): Promise<Harness> {
   // WebAuthn needs a domain, not an IP: serve on 127.0.0.1 but name the host localhost.
   const fixedPort = options.hostname === "localhost" ? await freePort() : 0;
@@ -156,6 +158,7 @@ export async function startHarness(
     ...(options.platforms ? { platforms: options.platforms } : {}),
     ...(fixedPort !== 0 ? { idUrl: `http://localhost:${fixedPort}` } : {}),
     ...(options.idUrl !== undefined ? { idUrl: options.idUrl } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
   });
   return {
     app,

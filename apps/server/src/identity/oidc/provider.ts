@@ -1,5 +1,5 @@
 import Provider, { errors } from "oidc-provider";
-import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import type { Adapter, Configuration, KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "pino";
 import type { UsersRepository } from "../../store/users.js";
 import type { ClientRegistry } from "../clients.js";
@@ -47,6 +47,8 @@ export interface ProviderDeps {
   sessions: SessionService;
   /** Trust `X-Forwarded-Proto`/`-For` (behind a TLS-offloading proxy). */
   trustProxy: boolean;
+  /** oidc-provider storage of the host's store (PostgreSQL) for every model but `Client`; else the identity file. */
+  oidcAdapters?: ((model: string, nowMs: () => number) => Adapter) | undefined;
 }
 
 /**
@@ -60,7 +62,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   const scopeValues = ALL_SCOPE_VALUES.join(" ");
 
   const configuration: Configuration = {
-    adapter: (name: string) => new LowdbOidcAdapter(name, store, clock, deps.clients),
+    adapter: (name: string) => (name !== "Client" && deps.oidcAdapters ? deps.oidcAdapters(name, clock) : new LowdbOidcAdapter(name, store, clock, deps.clients)),
     jwks: { keys: deps.keys.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: deps.keys.cookie_keys,

@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, tempDataDir } from "../../__tests__/helpers.js";
 import { callRunningServer } from "../../cli/admin-client.js";
 import type { PersonalAccessTokenRecord } from "../../store/records.js";
+import { readStoredData } from "../../store/store.js";
 
 // `ovation start` and `ovation chat` as a person runs them: the built CLI, the chat in a
 // pseudo-terminal (util-linux `script`), keystrokes in, the screen out.
@@ -72,7 +71,7 @@ describe("ovation chat in a terminal against ovation start", () => {
 
   /** The "ovation chat" tokens in the store file that still authenticate (not revoked, not expired). */
   function liveChatTokens(): PersonalAccessTokenRecord[] {
-    const store = JSON.parse(readFileSync(join(data.dir, "ovation.json"), "utf8")) as { personal_access_tokens: PersonalAccessTokenRecord[] };
+    const store = readStoredData(data.dir);
     return store.personal_access_tokens.filter((t) => t.name === "ovation chat" && t.revoked_at === null && Date.parse(t.expires_at) > Date.now());
   }
 

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { emptyStoreData } from "./records.js";
+import type { AlertLogEntry, StoreData } from "./records.js";
+
+/**
+ * How the in-memory store is cut into documents that are written on their own:
+ * - `meta`: schema version, id sequences, installation facts;
+ * - `user:<id>`: a user's record and everything that belongs to the user (connections, tokens,
+ *   browser sources, alert sets, commands, queue state);
+ * - `kv:<channel>`: one channel's key-value tables (`extensions.kv[channel]`);
+ * - `ext:<key>`: any other extension (`extensions[key]`).
+ * Alert logs are not documents: they are appended as events (see `alert-log-events.ts`).
+ */
+export type DocumentKey = `meta` | `user:${number}` | `kv:${string}` | `ext:${string}`;
+
+/** The key-value extension, stored per channel rather than as one document. */
+export const KV_EXTENSION = "kv";
+
+/** The tables of a user document that hold records with a `user_id`. */
+const USER_TABLES = ["connections", "personal_access_tokens", "browser_sources", "alert_sets", "commands"] as const;
+type UserTable = (typeof USER_TABLES)[number];
+
+/** A user document as stored. */
+export type UserDocument = { user: StoreData["users"][number] | null; queue_state: { paused: boolean } | null } & {
+  [T in UserTable]: StoreData[T];
+};
+
+/** The meta document as stored. */
+export interface MetaDocument {
+  schema_version: 2;
+  sequences: Record<string, number>;
+  meta: Record<string, unknown>;
+}
+
+const recordList = z.array(z.object({ id: z.number(), user_id: z.number() }).passthrough());
+const userDocumentSchema = z.object({
+  user: z.object({ id: z.number() }).passthrough().nullable(),
+  queue_state: z.object({ paused: z.boolean() }).nullable(),
+  connections: recordList,
+  personal_access_tokens: recordList,
+  browser_sources: recordList,
+  alert_sets: recordList,
+  commands: recordList,
+});
+const metaDocumentSchema = z.object({
+  schema_version: z.literal(2),
+  sequences: z.record(z.string(), z.number()),
+  meta: z.record(z.string(), z.unknown()),
+});
+
+/** Every document key the data holds something for. */
+export function documentKeys(data: Readonly<StoreData>): Set<DocumentKey> {
+  const keys = new Set<DocumentKey>(["meta"]);
+  for (const u of data.users) keys.add(`user:${u.id}`);
+  for (const table of USER_TABLES) for (const r of data[table]) keys.add(`user:${r.user_id}`);
+  for (const id of Object.keys(data.queue_state)) keys.add(`user:${Number(id)}`);
+  for (const [key, value] of Object.entries(data.extensions)) {
+    if (key !== KV_EXTENSION) keys.add(`ext:${key}`);
+    else for (const channel of Object.keys((value ?? {}) as object)) keys.add(`kv:${channel}`);
+  }
+  return keys;
+}
+
+/** The body of one document, or null when the data holds nothing for it (the document is deleted). */
+export function documentBody(data: Readonly<StoreData>, key: DocumentKey): unknown {
+  if (key === "meta") return { schema_version: 2, sequences: data.sequences, meta: data.meta } satisfies MetaDocument;
+  const colon = key.indexOf(":");
+  const kind = key.slice(0, colon);
+  const name = key.slice(colon + 1);
+  if (kind === "user") {
+    const id = Number(name);
+    const doc: UserDocument = {
+      user: data.users.find((u) => u.id === id) ?? null,
+      queue_state: data.queue_state[name] ?? null,
+      connections: data.connections.filter((r) => r.user_id === id),
+      personal_access_tokens: data.personal_access_tokens.filter((r) => r.user_id === id),
+      browser_sources: data.browser_sources.filter((r) => r.user_id === id),
+      alert_sets: data.alert_sets.filter((r) => r.user_id === id),
+      commands: data.commands.filter((r) => r.user_id === id),
+    };
+    const empty = doc.user === null && doc.queue_state === null && USER_TABLES.every((t) => doc[t].length === 0);
+    return empty ? null : doc;
+  }
+  if (kind === "kv") return (data.extensions[KV_EXTENSION] as Record<string, unknown> | undefined)?.[name] ?? null;
+  return data.extensions[name] ?? null;
+}
+
+/** Thrown by `assemble` for a document that is not what its key says; names the key. */
+export class DocumentShapeError extends Error {
+  constructor(readonly key: string, detail: string) {
+    super(`${key}: ${detail}`);
+  }
+}
+
+function shape<T>(schema: z.ZodType<T>, key: string, body: unknown): T {
+  const checked = schema.safeParse(body);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  throw new DocumentShapeError(key, `${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim());
+}
+
+/**
+ * Builds the in-memory data from stored documents and alert logs. Sequences are raised to the
+ * highest id found, so records written before a crash cut off the meta document keep unique ids.
+ */
+export function assemble(documents: ReadonlyMap<string, unknown>, alertLogs: ReadonlyMap<number, AlertLogEntry[]>): StoreData {
+  const data = emptyStoreData();
+  const meta = documents.get("meta");
+  if (meta !== undefined) {
+    const m = shape(metaDocumentSchema, "meta", meta);
+    data.sequences = m.sequences;
+    data.meta = m.meta;
+  }
+  const kv: Record<string, unknown> = {};
+  for (const [key, body] of documents) {
+    if (key.startsWith("user:")) {
+      const doc = shape(userDocumentSchema, key, body) as unknown as UserDocument;
+      if (doc.user) data.users.push(doc.user);
+      if (doc.queue_state) data.queue_state[key.slice(5)] = doc.queue_state;
+      for (const table of USER_TABLES) (data[table] as unknown[]).push(...doc[table]);
+    } else if (key.startsWith("kv:")) kv[key.slice(3)] = body;
+    else if (key.startsWith("ext:")) data.extensions[key.slice(4)] = body;
+  }
+  if (Object.keys(kv).length > 0) data.extensions[KV_EXTENSION] = kv;
+  const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+  data.users.sort(byId);
+  for (const table of USER_TABLES) (data[table] as Array<{ id: number }>).sort(byId);
+  for (const [userId, entries] of alertLogs) if (entries.length > 0) data.alert_log[String(userId)] = entries;
+  raiseSequences(data);
+  return data;
+}
+
+/** Raises each id sequence to at least the highest id in use. */
+export function raiseSequences(data: StoreData): void {
+  const raise = (name: string, ids: Iterable<number>) => {
+    let max = data.sequences[name] ?? 0;
+    for (const id of ids) if (id > max) max = id;
+    if (max > 0) data.sequences[name] = max;
+  };
+  raise("users", data.users.map((r) => r.id));
+  for (const table of USER_TABLES) raise(table, data[table].map((r) => r.id));
+  raise("alert_log", Object.values(data.alert_log).flatMap((entries) => entries.map((e) => e.seq)));
+}
+
+/** Every document and alert log of the data: the inverse of `assemble`. */
+export function split(data: Readonly<StoreData>): { documents: Map<string, unknown>; alertLogs: Map<number, AlertLogEntry[]> } {
+  const documents = new Map<string, unknown>();
+  for (const key of documentKeys(data)) {
+    const body = documentBody(data, key);
+    if (body !== null) documents.set(key, body);
+  }
+  const alertLogs = new Map<number, AlertLogEntry[]>();
+  for (const [userId, entries] of Object.entries(data.alert_log)) if (entries.length > 0) alertLogs.set(Number(userId), entries);
+  return { documents, alertLogs };
+}
