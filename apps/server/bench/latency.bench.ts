@@ -132,7 +132,7 @@ async function phase(kind: "ovation" | "bare", ready: Ready, n: number): Promise
     const body =
       kind === "ovation"
         ? { template: "follow", data }
-        : { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "" }, event: { data, random: 1, template: null, test: false } };
+        : { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "" }, event: data, ovation: { random: 1, template: null, test: false } };
     requests.push(fetch(url, { method: "POST", headers, body: JSON.stringify(body) }).then((r) => r.arrayBuffer()));
   }
   await Promise.all(requests);

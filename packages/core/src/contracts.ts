@@ -17,8 +17,23 @@ export {
   fragmentDataSchema,
 } from "./chat/event.js";
 export type { ChatBadge, ChatFragment, ChatUser, ChatChannel, ChatEvent } from "./chat/event.js";
-export { notifySubSchema, STREAM_STATE_TYPES } from "./notifications/notifysub.js";
-export type { NotifySub } from "./notifications/notifysub.js";
+export {
+  notifySubSchema,
+  notificationExtrasSchema,
+  notificationPayloadSchema,
+  payloadOf,
+  STREAM_STATE_TYPES,
+  EMPTY_PAYLOAD_TYPES,
+  REWARD_TYPES,
+  REDEMPTION_TYPES,
+  REDEMPTION_PAYLOAD_KEYS,
+  NON_ALERT_TYPES,
+  CUSTOM_NOTIFICATION_TYPE,
+  DEFAULT_CUSTOM_LABEL,
+} from "./notifications/notifysub.js";
+export type { NotifySub, NotificationExtras, NotificationPayload } from "./notifications/notifysub.js";
+export { CHAT_HEARTBEAT_INTERVAL_MS } from "./realtime/events.js";
+export type { IngressEvent } from "./realtime/events.js";
 export type {
   BrowserSourceUpdated,
   QueueControl,

@@ -312,7 +312,7 @@ export class TwitchPlugin implements PlatformPlugin {
           context.logger.warn({ type: notification.subscription.type }, mapped.reason);
           return;
         }
-        context.emitNotification(mapped.notification);
+        for (const mappedNotification of mapped.notifications) context.emitNotification(mappedNotification);
       },
       onRevocation: (subscription) => {
         context.logger.warn({ type: subscription.type, status: subscription.status }, "EventSub subscription revoked");

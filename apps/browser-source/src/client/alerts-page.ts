@@ -96,7 +96,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       return;
     }
     const id = notification.notification.id;
-    if (notification.event.replay !== true && acked.includes(id)) {
+    if (notification.ovation.replay !== true && acked.includes(id)) {
       socket.emit("ack", id);
       return;
     }

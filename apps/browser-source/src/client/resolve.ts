@@ -1,4 +1,5 @@
 import { ENGINE_DEFAULT_TEMPLATE } from "@ovation/core/alerts";
+import { NON_ALERT_TYPES, normalizePlatform } from "@ovation/core/contracts";
 import { toAlertView } from "./alert-view.js";
 import type { AlertView } from "./alert-view.js";
 import { customAlertDocument, isCustomTemplate, toCustomTemplate } from "./custom-template.js";
@@ -25,9 +26,13 @@ export type AlertPlan =
 
 /** The part of a NotifySub notification the page reads. */
 export interface AlertNotification {
+  /** `condition.platform` canonicalised (`own3d` -> `ovation`), as alert sets name it. */
   subscription: { type: string; condition: { platform: string } };
   notification: { id: string };
+  /** The payload keys (`event`); an empty list payload reads as `{}`. */
   event: Record<string, unknown>;
+  /** Ovation's additions beside `event`: `random`, `template`, `test`, `replay`. */
+  ovation: Record<string, unknown>;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -43,16 +48,20 @@ export function readNotification(payload: unknown): AlertNotification | null {
   const event = root.event;
   if (typeof notification.id !== "string" || notification.id === "" || notification.id.length > 128) return null;
   if (typeof subscription.type !== "string" || subscription.type === "") return null;
-  if (event === null || typeof event !== "object" || Array.isArray(event)) return null;
+  if (event === null || typeof event !== "object" || (Array.isArray(event) && event.length > 0)) return null;
   return {
-    subscription: { type: subscription.type, condition: { platform: typeof condition.platform === "string" ? condition.platform : "ovation" } },
+    subscription: {
+      type: subscription.type,
+      condition: { platform: typeof condition.platform === "string" ? normalizePlatform(condition.platform) : "ovation" },
+    },
     notification: { id: notification.id },
-    event: event as Record<string, unknown>,
+    event: record(event),
+    ovation: record(root.ovation),
   };
 }
 
-function randomOf(event: Record<string, unknown>): number {
-  const value = event.random;
+function randomOf(extras: Record<string, unknown>): number {
+  const value = extras.random;
   return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100 ? value : 1;
 }
 
@@ -89,7 +98,7 @@ function userDefaults(resolver: StoredAlertResolver, alertSet: Record<string, un
 }
 
 /**
- * Decides how to show a notification: variant 1 (`event.template` null) through the alert set,
+ * Decides how to show a notification: variant 1 (`ovation.template` null) through the alert set,
  * variant 2 (an inline template) as the template itself, variant 3 (inline html/css/js) as a
  * sandboxed document. Stream state events and alerts the set disables are `disabled`.
  */
@@ -99,24 +108,24 @@ export function planAlert(
   resolver: StoredAlertResolver,
   nonce: string,
 ): AlertPlan {
-  const data = record(notification.event.data);
+  const data = notification.event;
   const input: StoredAlertInput = {
     type: notification.subscription.type,
     platform: notification.subscription.condition.platform,
     data,
-    random: randomOf(notification.event),
+    random: randomOf(notification.ovation),
   };
-  const inline = notification.event.template;
+  const inline = notification.ovation.template;
   if (isCustomTemplate(inline)) {
     const custom = toCustomTemplate(inline);
     const base = toAlertView(custom.user_defaults ? userDefaults(resolver, alertSet, input) : ENGINE_DEFAULT_TEMPLATE, data);
     return { kind: "custom", document: customAlertDocument(custom, data, nonce), displayMs: base.displayMs, sound: base.sound, volume: base.volume };
   }
   if (inline !== null && inline !== undefined) {
-    if (typeof inline !== "object" || Array.isArray(inline)) return { kind: "disabled", reason: "event.template is neither null nor a template object" };
+    if (typeof inline !== "object" || Array.isArray(inline)) return { kind: "disabled", reason: "ovation.template is neither null nor a template object" };
     return { kind: "standard", view: toAlertView(inline as Record<string, unknown>, data) };
   }
-  if (notification.subscription.type.startsWith("stream.") || notification.subscription.type === "update") {
+  if (NON_ALERT_TYPES.includes(notification.subscription.type)) {
     return { kind: "disabled", reason: `${notification.subscription.type} is not an alert` };
   }
   const stored = storedTemplate(resolver, alertSet, input);

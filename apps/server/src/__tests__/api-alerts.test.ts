@@ -11,9 +11,10 @@ describe("POST /v1/alerts", () => {
     expect(res.statusCode).toBe(201);
     const body = notifySubSchema.parse(res.json());
     expect(body.subscription).toEqual({ type: "cheer", version: "1", condition: { platform: "twitch", platform_id: String(fx.alice.userId) } });
-    expect(body.event).toMatchObject({ data: { name: "Zoe", amount: 1500 }, template: null, test: false });
-    expect(body.event["random"]).toBeGreaterThanOrEqual(1);
-    expect(body.event["random"]).toBeLessThanOrEqual(100);
+    expect(body.event).toEqual({ name: "Zoe", amount: 1500 });
+    expect(body.ovation).toMatchObject({ template: null, test: false });
+    expect(body.ovation?.random).toBeGreaterThanOrEqual(1);
+    expect(body.ovation?.random).toBeLessThanOrEqual(100);
     expect(body.notification.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     const log = await fx.app.inject({ method: "GET", url: "/v1/alerts/log", headers: bearer(fx.alice.token) });
     expect(log.json().data[0].notification.notification.id).toBe(body.notification.id);
@@ -22,7 +23,7 @@ describe("POST /v1/alerts", () => {
   test("variant 1 honours an explicit platform", async () => {
     const res = await post("/v1/alerts", fx.alice.token, { template: "follow", data: { name: "Zoe" }, platform: "own3d" });
     expect(res.statusCode).toBe(201);
-    expect(res.json().subscription.condition.platform).toBe("ovation");
+    expect(res.json().subscription.condition.platform).toBe("own3d");
   });
 
   test("a stored template the user does not have is a 422 naming template", async () => {
@@ -42,7 +43,8 @@ describe("POST /v1/alerts", () => {
     const template = { title: "{{name}} did it", subtitle: "", display_time: 4000, font_color: "#ff0000" };
     const res = await post("/v1/alerts", fx.bob.token, { template, data: { name: "Zoe" } });
     expect(res.statusCode).toBe(201);
-    expect(res.json().event.template).toEqual(template);
+    expect(res.json().ovation.template).toEqual(template);
+    expect(res.json().event).toEqual({ name: "Zoe", label: "ovation/custom-alert" });
     expect(res.json().subscription.type).toBe("custom");
   });
 
@@ -50,7 +52,7 @@ describe("POST /v1/alerts", () => {
     const template = { html: "<b>{title}</b>", css: "b{color:{color}}", js: "", fields: { title: "{{name}}", color: "#00ff00" } };
     const res = await post("/v1/alerts", fx.bob.token, { template, data: { name: "Zoe" } });
     expect(res.statusCode).toBe(201);
-    expect(res.json().event.template).toEqual(template);
+    expect(res.json().ovation.template).toEqual(template);
   });
 
   test("missing data and a bad variant 2 field are named in errors", async () => {
@@ -71,7 +73,7 @@ describe("POST /v1/alerts", () => {
 
   test("test alerts never enter the de-duplication memory", () => {
     const hub = fx.app.ovation.hub;
-    const base = { userId: fx.alice.userId, type: "follow", platform: "twitch", platformId: "1", data: { name: "T" }, template: null };
+    const base = { userId: fx.alice.userId, type: "follow", platform: "twitch", platformId: "1", event: { name: "T" }, template: null };
     expect(hub.publish({ ...base, test: true, notificationId: "shared-id" }).duplicate).toBe(false);
     expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(false);
     expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(true);
@@ -83,7 +85,7 @@ describe("POST /v1/alerts", () => {
     const id = testAlert.json().notification.id as string;
     const real = await post("/v1/alerts", fx.alice.token, { template: "follow", data: { name: "Real" }, notification_id: id });
     expect(real.statusCode).toBe(201);
-    expect(real.json().event).toMatchObject({ test: false, data: { name: "Real" } });
+    expect(real.json()).toMatchObject({ ovation: { test: false }, event: { name: "Real" } });
     expect((await post("/v1/alerts", fx.alice.token, { template: "follow", data: { name: "Again" }, notification_id: id })).statusCode).toBe(200);
   });
 });
@@ -93,14 +95,14 @@ describe("POST /v1/alerts/test", () => {
     const res = await post("/v1/alerts/test", fx.alice.token, { topic: "follow" });
     expect(res.statusCode).toBe(201);
     expect(res.headers["deprecation"]).toMatch(/^@\d+$/);
-    expect(res.json().event).toMatchObject({ test: true, data: { name: expect.any(String) } });
+    expect(res.json()).toMatchObject({ ovation: { test: true }, event: { name: expect.any(String) } });
   });
 
   test("with template: no Deprecation header", async () => {
     const res = await post("/v1/alerts/test", fx.alice.token, { template: "follow", data: { name: "Q" } });
     expect(res.statusCode).toBe(201);
     expect(res.headers["deprecation"]).toBeUndefined();
-    expect(res.json().event.data).toEqual({ name: "Q" });
+    expect(res.json().event).toEqual({ name: "Q" });
   });
 
   test("without template or topic: 422 on template", async () => {
@@ -161,7 +163,7 @@ describe("queue control", () => {
     const sent = await post("/v1/alerts", fx.alice.token, { template: "follow", data: { name: "R" } });
     const replay = await post("/v1/alerts/queue/replay", fx.alice.token, { notification_id: sent.json().notification.id });
     expect(replay.statusCode).toBe(200);
-    expect(replay.json().event.replay).toBe(true);
+    expect(replay.json().ovation.replay).toBe(true);
     const missing = await post("/v1/alerts/queue/replay", fx.alice.token, { notification_id: "nope" });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe("OVATION_ERR_ALERTS_NOTIFICATION_NOT_FOUND");

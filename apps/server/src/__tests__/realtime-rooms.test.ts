@@ -106,7 +106,7 @@ describe("queue control in every browser source", () => {
       const seen: string[] = [];
       socket.on("queue-control", (c) => seen.push(c.action));
       socket.on("notifysub", (n) => {
-        if (n.event["replay"] === true) seen.push(`replay ${n.notification.id}`);
+        if (n.ovation?.replay === true) seen.push(`replay ${n.notification.id}`);
       });
       expect(await join(socket, room)).toEqual({ joined: room });
       return seen;

@@ -42,15 +42,16 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
   if ((STREAM_STATE_TYPES as readonly string[]).includes(type)) {
     services.commands.runtime.applyNotification(String(userId), notification);
   }
-  const data = notification.event.data;
+  const platformData = notification.ovation?.platform_data;
   services.hub.publish({
     userId,
     type,
     platform: condition.platform,
     platformId: condition.platform_id,
-    data: typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {},
+    event: notification.event,
     template: null,
     test: false,
     notificationId: notification.notification.id,
+    ...(platformData === undefined ? {} : { platformData }),
   });
 }

@@ -1,8 +1,10 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { BrowserSourceUpdated, NotifySub, QueueControl } from "@ovation/core";
+import { NON_ALERT_TYPES } from "@ovation/core";
+import type { BrowserSourceUpdated, NotificationPayload, NotifySub, QueueControl } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
+import { upgradeLoggedNotification } from "../store/alert-log.js";
 import { timestamp } from "../store/records.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
@@ -18,13 +20,21 @@ export interface AlertInput {
   type: string;
   platform: string;
   platformId: string;
-  data: Record<string, unknown>;
+  /** The documented payload of the type (`event` of the notification). */
+  event: NotificationPayload;
   /** Inline template (variants 2 and 3), or null to resolve against the alert set. */
   template: Record<string, unknown> | null;
   /** Test alerts are shown and logged but never enter the de-duplication memory. */
   test: boolean;
   /** A notification id from the source (a platform message id); a fresh uuid when absent. */
   notificationId?: string;
+  /** The raw platform event a plugin mapped, kept in `ovation.platform_data`. */
+  platformData?: unknown;
+}
+
+/** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
+function current(entry: AlertLogEntry): NotifySub {
+  return upgradeLoggedNotification(entry.notification) ?? entry.notification;
 }
 
 /** What `publish` did. */
@@ -81,7 +91,7 @@ export class AlertHub {
     const id = input.notificationId ?? randomUUID();
     if (!input.test && input.notificationId !== undefined && this.#seen.get(input.userId)?.has(id)) {
       const earlier = this.repos.alertLog.find(input.userId, id);
-      if (earlier) return { notification: earlier.notification, duplicate: true };
+      if (earlier) return { notification: current(earlier), duplicate: true };
       return { notification: this.#build(input, id), duplicate: true };
     }
     const notification = this.#build(input, id);
@@ -95,7 +105,13 @@ export class AlertHub {
     return {
       subscription: { type: input.type, version: "1", condition: { platform: input.platform, platform_id: input.platformId } },
       notification: { id, created_at: timestamp() },
-      event: { data: input.data, random: randomInt(1, 101), template: input.template, test: input.test },
+      event: input.event,
+      ovation: {
+        ...(NON_ALERT_TYPES.includes(input.type) ? {} : { random: randomInt(1, 101) }),
+        template: input.template,
+        test: input.test,
+        ...(input.platformData === undefined ? {} : { platform_data: input.platformData }),
+      },
     };
   }
 
@@ -112,7 +128,7 @@ export class AlertHub {
     if (!source || source.browser_source_type !== "alerts") return;
     if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
     const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, Date.parse(source.created_at));
-    for (const entry of pending) socket.emit("notifysub", entry.notification);
+    for (const entry of pending) socket.emit("notifysub", current(entry));
     if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
   }
 
@@ -130,7 +146,7 @@ export class AlertHub {
     this.#io?.to(this.#rooms(userId)).emit("queue-control", { action });
   }
 
-  /** Sends a logged alert again, marked `event.replay: true`; throws when it is not in the log. */
+  /** Sends a logged alert again, marked `ovation.replay: true`; throws when it is not in the log. */
   replay(userId: number, notificationId: string): NotifySub {
     const entry: AlertLogEntry | undefined = this.repos.alertLog.find(userId, notificationId);
     if (!entry) {
@@ -139,7 +155,8 @@ export class AlertHub {
         errors: { notification_id: [`No alert with notification id ${notificationId} in your alert log.`] },
       });
     }
-    const notification: NotifySub = { ...entry.notification, event: { ...entry.notification.event, replay: true } };
+    const logged = current(entry);
+    const notification: NotifySub = { ...logged, ovation: { ...logged.ovation, replay: true } };
     this.#io?.to(this.#rooms(userId)).emit("notifysub", notification);
     return notification;
   }

@@ -6,6 +6,30 @@ import type { AlertLogEntry } from "./records.js";
 export { ALERT_LOG_LIMIT_PER_USER } from "./alert-log-events.js";
 
 /**
+ * A notification logged before the payload moved to the top of `event` (`event: {data, random,
+ * template, test}`) rewritten in the current shape (payload in `event`, the rest in `ovation`);
+ * null when it already has the current shape. The alert hub applies it to what it sends again
+ * (replays), so an alert logged before the change is sent in the documented shape.
+ */
+export function upgradeLoggedNotification(notification: NotifySub): NotifySub | null {
+  const event = notification.event;
+  if (notification.ovation !== undefined || Array.isArray(event)) return null;
+  const data = event["data"];
+  if (typeof event["test"] !== "boolean" || !("template" in event) || data === null || typeof data !== "object") return null;
+  const { random, template, test, replay } = event as { random?: unknown; template?: unknown; test: boolean; replay?: unknown };
+  return {
+    ...notification,
+    event: Array.isArray(data) ? {} : (data as Record<string, unknown>),
+    ovation: {
+      ...(typeof random === "number" ? { random } : {}),
+      template: template !== null && typeof template === "object" ? (template as Record<string, unknown>) : null,
+      test,
+      ...(replay === true ? { replay: true } : {}),
+    },
+  };
+}
+
+/**
  * The per-user alert log: every alert sent, which browser sources acknowledged it. Each change is
  * an event appended to the user's own log (`Store.logAlert`), bounded to the newest
  * ALERT_LOG_LIMIT_PER_USER alerts.

@@ -24,6 +24,18 @@ export interface SocketErrorPayload {
   room?: string;
 }
 
+/** How often a chat socket receives an `ingress-event` heartbeat, in milliseconds (docs/realtime). */
+export const CHAT_HEARTBEAT_INTERVAL_MS = 30_000;
+
+/**
+ * An `ingress-event`: something the chat ingress reports besides chat. `heartbeat` carries
+ * `{timestamp}` (milliseconds) and is sent every {@link CHAT_HEARTBEAT_INTERVAL_MS} to `.chat` rooms.
+ */
+export interface IngressEvent {
+  type: string;
+  data: unknown;
+}
+
 /** Events the server emits to clients. */
 export interface ServerToClientEvents {
   notifysub: (notification: NotifySub) => void;
@@ -33,7 +45,7 @@ export interface ServerToClientEvents {
   "delete-message": (payload: { id: string; channel: string }) => void;
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
   "clear-chat": (payload: { channel: string; user_platform_id?: string }) => void;
-  "ingress-event": (payload: { type: string; data: unknown }) => void;
+  "ingress-event": (payload: IngressEvent) => void;
   joined: (payload: { room: string }) => void;
   error: (payload: SocketErrorPayload) => void;
 }

@@ -20,7 +20,7 @@ function map(name: string) {
     event: f.payload.event,
   });
   if (!result.ok) throw new Error(result.reason);
-  return notifySubSchema.parse(result.notification);
+  return result.notifications.map((n) => notifySubSchema.parse(n));
 }
 
 const catalog = JSON.parse(readFileSync(new URL("../../../../fixtures/alert-catalog.ae4.json", import.meta.url), "utf8")) as {
@@ -32,7 +32,24 @@ function catalogParameters(type: string): string[] | null {
 }
 
 describe("EventSub -> NotifySub mapping", () => {
-  const expected: [string, string, Record<string, unknown>][] = [
+  const redemption = {
+    id: "17fa2df1-ad76-4804-bfa5-a40ef63efe63",
+    name: "Cooler_User",
+    message: "pogchamp",
+    status: "unfulfilled",
+    user_id: "9001",
+    user_login: "cooler_user",
+    user_name: "Cooler_User",
+    user_input: "pogchamp",
+    broadcaster_id: "12345678",
+    broadcaster_login: "dallas",
+    broadcaster_name: "Dallas",
+    reward_id: "92af127c-7326-4483-a52b-b0da0be61c01",
+    reward_title: "title",
+    reward_cost: 100,
+    reward_prompt: "reward prompt",
+  };
+  const expected: [string, string, Record<string, unknown> | never[]][] = [
     ["channel.follow", "follow", { name: "Cool_User" }],
     ["channel.subscribe", "subscribe", { name: "Cool_User", tier: "1000", is_gift: false }],
     [
@@ -66,19 +83,32 @@ describe("EventSub -> NotifySub mapping", () => {
         currency: "USD",
       },
     ],
-    ["stream.online", "stream.online", { stream_type: "live", started_at: "2026-11-21T04:31:00.123456789Z" }],
-    ["stream.offline", "stream.offline", {}],
-    ["channel.update", "update", { title: "Best Stream Ever", language: "en", category_id: "12453", category_name: "Grand Theft Auto" }],
+    ["channel.channel_points_custom_reward_redemption.update", "channel.channel_points_custom_reward_redemption.update", { ...redemption, status: "fulfilled" }],
+    ["channel.channel_points_custom_reward.add", "channel.channel_points_custom_reward.add", { id: "9001" }],
+    ["stream.online", "stream.online", []],
+    ["stream.offline", "stream.offline", []],
+    ["channel.update", "update", []],
   ];
 
-  it.each(expected)("maps %s to %s with the catalog's parameters", (fixture, type, data) => {
-    const notification = map(fixture);
+  it.each(expected)("maps %s to %s with the documented payload at the top of event", (fixture, type, data) => {
+    const [notification] = map(fixture);
+    if (!notification) throw new Error("no notification");
     expect(notification.subscription).toEqual({ type, version: "1", condition: { platform: "twitch", platform_id: "12345678" } });
     expect(notification.notification.created_at).toBe("2026-11-21T04:31:00.123456Z");
-    expect(notification.event).toMatchObject({ data, template: null, test: false });
+    expect(notification.event).toEqual(data);
+    expect(notification.ovation).toMatchObject({ template: null, test: false, platform_data: { type: fixture.replace("-anonymous", "") } });
     const parameters = catalogParameters(type);
     // Alert types of the catalog get exactly the catalog's parameter names.
     if (parameters) expect(Object.keys(data).sort()).toEqual(parameters);
+  });
+
+  it("emits a redemption both as the catalog alert and as the documented redemption notification", () => {
+    const notifications = map("channel.channel_points_custom_reward_redemption.add");
+    expect(notifications.map((n) => [n.subscription.type, n.notification.id])).toEqual([
+      ["channel_points.redemption.add", "befa7b53-d79d-478f-86b9-120f112b000b"],
+      ["channel.channel_points_custom_reward_redemption.add", "befa7b53-d79d-478f-86b9-120f112b000b-redemption"],
+    ]);
+    expect(notifications[1]?.event).toEqual(redemption);
   });
 
   it("subscribes to every mapped type", () => {

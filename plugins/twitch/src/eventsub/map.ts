@@ -1,4 +1,4 @@
-import type { NotifySub } from "@ovation/core/contracts";
+import type { NotificationPayload, NotifySub } from "@ovation/core/contracts";
 import { z } from "zod";
 import type { EventSubNotification } from "./wire.js";
 
@@ -9,27 +9,71 @@ const count = z.number().int().nonnegative();
 const user = { user_id: str, user_login: str, user_name: str };
 const broadcaster = { broadcaster_user_id: str };
 
-/** The catalog alert type (or stream event) and the template parameters of one EventSub type. */
-interface Mapping {
+/** A notification type and the documented payload built from an EventSub event. */
+interface Output {
   type: string;
+  data(event: Record<string, unknown>): NotificationPayload;
+}
+
+/** The notifications (an alert type of the catalog, and/or a non-alert type) of one EventSub type. */
+interface Mapping {
   schema: z.ZodType<Record<string, unknown>>;
-  data(event: Record<string, unknown>): Record<string, unknown>;
+  outputs: Output[];
   broadcaster(event: Record<string, unknown>): string;
 }
 
 function mapping<S extends z.ZodType<Record<string, unknown>>>(
   type: string,
   schema: S,
-  data: (event: z.infer<S>) => Record<string, unknown>,
+  data: (event: z.infer<S>) => NotificationPayload,
   broadcasterOf: (event: z.infer<S>) => string = (event) => String(event.broadcaster_user_id),
 ): Mapping {
   return {
-    type,
     schema,
-    data: (event) => data(event as z.infer<S>),
+    outputs: [{ type, data: (event) => data(event as z.infer<S>) }],
     broadcaster: (event) => broadcasterOf(event as z.infer<S>),
   };
 }
+
+/** A mapping that also emits a second notification of another type (its id gets `-<suffix>`). */
+function alsoEmit<S extends z.ZodType<Record<string, unknown>>>(base: Mapping, type: string, _schema: S, data: (event: z.infer<S>) => NotificationPayload): Mapping {
+  return { ...base, outputs: [...base.outputs, { type, data: (event) => data(event as z.infer<S>) }] };
+}
+
+const redemptionSchema = z.object({
+  id: str,
+  broadcaster_user_id: str,
+  broadcaster_user_login: str,
+  broadcaster_user_name: str,
+  ...user,
+  user_input: z.string(),
+  status: str,
+  reward: z.object({ id: str, title: str, cost: count, prompt: z.string() }),
+});
+
+/** The documented redemption payload (reference-facts.md): `name` is the viewer's name, `message` the text they entered. */
+function redemptionPayload(e: z.infer<typeof redemptionSchema>): Record<string, unknown> {
+  return {
+    id: e.id,
+    name: e.user_name,
+    message: e.user_input,
+    status: e.status,
+    user_id: e.user_id,
+    user_login: e.user_login,
+    user_name: e.user_name,
+    user_input: e.user_input,
+    broadcaster_id: e.broadcaster_user_id,
+    broadcaster_login: e.broadcaster_user_login,
+    broadcaster_name: e.broadcaster_user_name,
+    reward_id: e.reward.id,
+    reward_title: e.reward.title,
+    reward_cost: e.reward.cost,
+    reward_prompt: e.reward.prompt,
+  };
+}
+
+const rewardSchema = z.object({ ...broadcaster, id: str });
+const emptyPayload = (): NotificationPayload => [];
 
 const twitchUrl = (login: string): string => `https://twitch.tv/${login}`;
 
@@ -112,11 +156,25 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
     z.object({ ...broadcaster, from_broadcaster_user_login: str, from_broadcaster_user_name: str }),
     (e) => ({ name: e.from_broadcaster_user_name, url: twitchUrl(e.from_broadcaster_user_login) }),
   ),
-  "channel.channel_points_custom_reward_redemption.add": mapping(
-    "channel_points.redemption.add",
-    z.object({ ...broadcaster, ...user, user_input: z.string(), reward: z.object({ title: str, cost: count }) }),
-    (e) => ({ name: e.user_name, user_input: e.user_input, reward_title: e.reward.title, reward_cost: e.reward.cost }),
+  "channel.channel_points_custom_reward_redemption.add": alsoEmit(
+    mapping("channel_points.redemption.add", redemptionSchema, (e) => ({
+      name: e.user_name,
+      user_input: e.user_input,
+      reward_title: e.reward.title,
+      reward_cost: e.reward.cost,
+    })),
+    "channel.channel_points_custom_reward_redemption.add",
+    redemptionSchema,
+    redemptionPayload,
   ),
+  "channel.channel_points_custom_reward_redemption.update": mapping(
+    "channel.channel_points_custom_reward_redemption.update",
+    redemptionSchema,
+    redemptionPayload,
+  ),
+  "channel.channel_points_custom_reward.add": mapping("channel.channel_points_custom_reward.add", rewardSchema, (e) => ({ id: e.id })),
+  "channel.channel_points_custom_reward.update": mapping("channel.channel_points_custom_reward.update", rewardSchema, (e) => ({ id: e.id })),
+  "channel.channel_points_custom_reward.remove": mapping("channel.channel_points_custom_reward.remove", rewardSchema, (e) => ({ id: e.id })),
   "channel.charity_campaign.donate": mapping(
     "charity-donation",
     z.object({
@@ -140,15 +198,12 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
       currency: e.amount.currency,
     }),
   ),
-  "stream.online": mapping("stream.online", z.object({ ...broadcaster, type: str, started_at: str }), (e) => ({
-    stream_type: e.type,
-    started_at: e.started_at,
-  })),
-  "stream.offline": mapping("stream.offline", z.object({ ...broadcaster }), () => ({})),
+  "stream.online": mapping("stream.online", z.object({ ...broadcaster, type: str, started_at: str }), emptyPayload),
+  "stream.offline": mapping("stream.offline", z.object({ ...broadcaster }), emptyPayload),
   "channel.update": mapping(
     "update",
     z.object({ ...broadcaster, title: z.string(), language: str, category_id: z.string(), category_name: z.string() }),
-    (e) => ({ title: e.title, language: e.language, category_id: e.category_id, category_name: e.category_name }),
+    emptyPayload,
   ),
 };
 
@@ -164,12 +219,14 @@ export function toMicrosecondIso(timestamp: string): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-/** Why a notification could not be mapped. */
-export type MapResult = { ok: true; notification: NotifySub } | { ok: false; reason: string };
+/** The notifications of one EventSub notification, or why it could not be mapped. */
+export type MapResult = { ok: true; notifications: NotifySub[] } | { ok: false; reason: string };
 
 /**
- * Maps an EventSub notification to a NotifySub notification: the catalog's alert type and
- * parameters in `event.data`, the raw Twitch event in `event.platform_data`.
+ * Maps an EventSub notification to NotifySub notifications: the documented payload of each type
+ * in `event` (an empty list for stream.online/offline and update), the raw Twitch event in
+ * `ovation.platform_data`. A redemption gives both the catalog alert `channel_points.redemption.add`
+ * (id = the EventSub message id) and the non-alert redemption notification (id + `-redemption`).
  */
 export function mapEventSubNotification(notification: EventSubNotification): MapResult {
   const { subscription } = notification;
@@ -180,21 +237,16 @@ export function mapEventSubNotification(notification: EventSubNotification): Map
     const issues = parsed.error.issues.map((i) => `event.${i.path.join(".")}: ${i.message}`).join("; ");
     return { ok: false, reason: `EventSub ${subscription.type} event is malformed: ${issues}` };
   }
+  const condition = { platform: "twitch", platform_id: entry.broadcaster(parsed.data) };
+  const createdAt = toMicrosecondIso(notification.timestamp);
+  const platformData = { type: subscription.type, version: subscription.version, event: notification.event };
   return {
     ok: true,
-    notification: {
-      subscription: {
-        type: entry.type,
-        version: "1",
-        condition: { platform: "twitch", platform_id: entry.broadcaster(parsed.data) },
-      },
-      notification: { id: notification.messageId, created_at: toMicrosecondIso(notification.timestamp) },
-      event: {
-        data: entry.data(parsed.data),
-        template: null,
-        test: false,
-        platform_data: { type: subscription.type, version: subscription.version, event: notification.event },
-      },
-    },
+    notifications: entry.outputs.map((output, index) => ({
+      subscription: { type: output.type, version: "1", condition },
+      notification: { id: index === 0 ? notification.messageId : `${notification.messageId}-redemption`, created_at: createdAt },
+      event: output.data(parsed.data),
+      ovation: { template: null, test: false, platform_data: platformData },
+    })),
   };
 }

@@ -10,7 +10,8 @@ function note(type: string, data: Record<string, unknown>, template: unknown = n
   const parsed = readNotification({
     subscription: { type, version: "1", condition: { platform, platform_id: "1" } },
     notification: { id: `id-${type}`, created_at: "2026-11-21T04:30:00.000000Z" },
-    event: { data, random: 42, template, test: false },
+    event: data,
+    ovation: { random: 42, template, test: false },
   });
   if (!parsed) throw new Error("fixture is not a notification");
   return parsed;
@@ -70,6 +71,21 @@ describe("planAlert", () => {
 
   it("does not show stream state events", () => {
     expect(planAlert(note("stream.online", {}), alertSet, resolver, "n").kind).toBe("disabled");
+    const redemption = note("channel.channel_points_custom_reward_redemption.add", { id: "r", name: "A" });
+    expect(planAlert(redemption, alertSet, resolver, "n").kind).toBe("disabled");
+  });
+
+  it("reads the documented shape: payload keys at the top of event, own3d resolved as the service's own platform", () => {
+    const parsed = readNotification({
+      subscription: { type: "donation", version: "1", condition: { platform: "own3d", platform_id: "1" } },
+      notification: { id: "d1", created_at: "2026-11-21T04:30:00.000000Z" },
+      event: { name: "Ann", currency: "USD", amount: "5", message: "hi" },
+      ovation: { random: 7, template: null, test: false },
+    });
+    if (!parsed) throw new Error("not read");
+    const plan = planAlert(parsed, alertSet, resolver, "n");
+    expect(plan.kind).toBe("standard");
+    if (plan.kind === "standard") expect(plan.view.title.map((part) => part.text).join("")).toContain("Ann");
   });
 });
 
@@ -78,7 +94,9 @@ describe("readNotification", () => {
     expect(readNotification(null)).toBeNull();
     expect(readNotification({ subscription: { type: "follow" }, notification: {}, event: {} })).toBeNull();
     expect(readNotification({ subscription: { type: "" }, notification: { id: "x" }, event: {} })).toBeNull();
-    expect(readNotification({ subscription: { type: "follow" }, notification: { id: "x" }, event: [] })).toBeNull();
+    expect(readNotification({ subscription: { type: "follow" }, notification: { id: "x" }, event: "x" })).toBeNull();
+    expect(readNotification({ subscription: { type: "follow" }, notification: { id: "x" }, event: [1] })).toBeNull();
+    expect(readNotification({ subscription: { type: "stream.online" }, notification: { id: "x" }, event: [] })?.event).toEqual({});
   });
 
   it("defaults a missing platform to the service's own", () => {

@@ -55,7 +55,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
       preHandler: auth,
       schema: {
         tags: ["alert queue"],
-        summary: "Show a past alert again (sent with event.replay = true)",
+        summary: "Show a past alert again (sent with ovation.replay = true)",
         security: [{ bearerAuth: [] }],
         body: z.object({ notification_id: z.string().min(1).max(128) }),
         response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { alertTestSchema, alertTriggerSchema, exampleAlertData, notifySubSchema, platformSchema } from "@ovation/core";
+import {
+  CUSTOM_NOTIFICATION_TYPE,
+  DEFAULT_CUSTOM_LABEL,
+  alertTestSchema,
+  alertTriggerSchema,
+  exampleAlertData,
+  normalizePlatform,
+  notifySubSchema,
+  platformSchema,
+} from "@ovation/core";
 import type { TypeDefault } from "@ovation/core";
 import type { FastifyRequest } from "fastify";
 import { callerOf } from "../authenticate.js";
@@ -12,7 +21,10 @@ import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
 
 /** `subscription.type` of alerts with an inline template (variants 2 and 3). */
-export const CUSTOM_ALERT_TYPE = "custom";
+export const CUSTOM_ALERT_TYPE = CUSTOM_NOTIFICATION_TYPE;
+
+/** `condition.platform` of own-platform alerts (donations, custom alerts) when the caller names none: the reference's identifier. */
+export const DOCUMENTED_OWN_PLATFORM = "own3d";
 
 /** Deprecation date of `topic` (notice of 2023-02-06), as the RFC 9745 `Deprecation` header value. */
 export const TOPIC_DEPRECATION = `@${Date.UTC(2023, 1, 6) / 1000}`;
@@ -38,14 +50,19 @@ function typeDefaults(repos: Repositories, userId: number): readonly TypeDefault
   return set.config["defaults"] as readonly TypeDefault[];
 }
 
-/** Where an alert comes from: its type, platform and the platform's id of the channel. */
-function alertOrigin(repos: Repositories, userId: number, template: Template, platform: string | undefined): { type: string; platform: string; platformId: string } {
+/**
+ * Where an alert comes from: its type, the platform as the caller wrote it (own-platform alerts
+ * default to `own3d`, the documented identifier) and the streamer's id on that platform: the linked
+ * connection's platform user id, else the Ovation user id (the id on the service's own platform).
+ */
+function alertOrigin(repos: Repositories, userId: number, template: Template, given: string | undefined): { type: string; platform: string; platformId: string } {
   const connections = repos.connections.listForUser(userId);
-  const platformIdOf = (p: string) => connections.find((c) => c.platform === p)?.platform_user_id ?? String(userId);
-  if (typeof template !== "string") {
-    const p = platform ?? OWN_PLATFORM;
-    return { type: CUSTOM_ALERT_TYPE, platform: p, platformId: platformIdOf(p) };
-  }
+  const origin = (type: string, platform: string) => {
+    const wire = normalizePlatform(platform) === OWN_PLATFORM && given === undefined ? DOCUMENTED_OWN_PLATFORM : platform;
+    const connection = connections.find((c) => c.platform === normalizePlatform(platform));
+    return { type, platform: wire, platformId: connection?.platform_user_id ?? String(userId) };
+  };
+  if (typeof template !== "string") return origin(CUSTOM_ALERT_TYPE, given ?? OWN_PLATFORM);
   const entries = typeDefaults(repos, userId).filter((d) => d.type === template);
   if (entries.length === 0) {
     const message = `The template field names a stored template you do not have: ${template} (your active alert set has no type default for it).`;
@@ -53,10 +70,29 @@ function alertOrigin(repos: Repositories, userId: number, template: Template, pl
   }
   const linked = new Set(connections.map((c) => c.platform));
   const chosen =
-    platform ??
+    given ??
     (entries.find((d) => d.enabled && linked.has(d.platform)) ?? entries.find((d) => d.enabled) ?? entries[0])?.platform ??
     "twitch";
-  return { type: template, platform: chosen, platformId: platformIdOf(chosen) };
+  return origin(template, chosen);
+}
+
+/** The `event` of an alert: the data at the top level; custom alerts also carry `label` (`data.label` or the default). */
+function payloadFor(template: Template, data: Record<string, unknown>): Record<string, unknown> {
+  if (typeof template === "string") return data;
+  const label = typeof data["label"] === "string" && data["label"] !== "" ? data["label"] : DEFAULT_CUSTOM_LABEL;
+  return { ...data, label };
+}
+
+/** The platform as the caller wrote it (lowercased), captured before validation canonicalises `own3d`. */
+function givenPlatform(request: FastifyRequest): string | undefined {
+  return (request as FastifyRequest & { givenPlatform?: string }).givenPlatform;
+}
+
+async function captureGiven(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  const platform = body !== null && typeof body === "object" ? (body as Record<string, unknown>)["platform"] : undefined;
+  (request as FastifyRequest & { givenPlatform?: string; usedTopic?: boolean }).givenPlatform = typeof platform === "string" ? platform.toLowerCase() : undefined;
+  (request as FastifyRequest & { usedTopic?: boolean }).usedTopic = body !== null && typeof body === "object" && "topic" in body && !("template" in body);
 }
 
 const responses = { 200: notifySubSchema, 201: notifySubSchema, ...authErrorResponses };
@@ -79,7 +115,7 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     const result = hub.publish({
       userId,
       ...origin,
-      data: alert.data(origin.platform),
+      event: payloadFor(alert.template, alert.data(normalizePlatform(origin.platform))),
       template: typeof alert.template === "string" ? null : (alert.template as Record<string, unknown>),
       test: alert.test,
       ...(alert.notificationId === undefined ? {} : { notificationId: alert.notificationId }),
@@ -92,11 +128,14 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     "/v1/alerts",
     {
       preHandler: auth,
+      preValidation: captureGiven,
       schema: {
         tags: ["alerts"],
         summary: "Trigger an alert",
         description:
           "`template` is a stored template name (variant 1), an inline template (variant 2) or inline html/css/js with `fields` (variant 3). " +
+          "The answer is the NotifySub notification: `event` holds the data keys at its top level (custom alerts add `label`), " +
+          "Ovation's additions (`random`, `template`, `test`) are in `ovation` beside it. " +
           "201 with the notification sent; 200 with the earlier one when `notification_id` was already used.",
         security: [{ bearerAuth: [] }],
         body: triggerBodySchema,
@@ -105,7 +144,8 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const { template, data, platform, notification_id } = request.body;
-      const result = await send(callerOf(request).userId, { template, data: () => data, platform, test: false, notificationId: notification_id });
+      const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
+      const result = await send(callerOf(request).userId, { template, data: () => data, platform: given, test: false, notificationId: notification_id });
       return reply.code(result.duplicate ? 200 : 201).send(result.notification);
     },
   );
@@ -114,16 +154,12 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     "/v1/alerts/test",
     {
       preHandler: auth,
-      preValidation: async (request: FastifyRequest) => {
-        const body = request.body;
-        (request as FastifyRequest & { usedTopic?: boolean }).usedTopic =
-          body !== null && typeof body === "object" && "topic" in body && !("template" in body);
-      },
+      preValidation: captureGiven,
       schema: {
         tags: ["alerts"],
         summary: "Trigger a test alert",
         description:
-          "Like POST /v1/alerts, marked `event.test: true` (never de-duplicated). `data` defaults to the catalog example. " +
+          "Like POST /v1/alerts, marked `ovation.test: true` (never de-duplicated). `data` defaults to the catalog example. " +
           "The deprecated `topic` is accepted for `template`; such calls get a `Deprecation` header.",
         security: [{ bearerAuth: [] }],
         body: alertTestSchema,
@@ -133,7 +169,8 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     async (request, reply) => {
       const { template, data, platform } = request.body;
       const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform, alertCatalog(app)) : {});
-      const { notification } = await send(callerOf(request).userId, { template, data: example, platform, test: true, notificationId: undefined });
+      const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
+      const { notification } = await send(callerOf(request).userId, { template, data: example, platform: given, test: true, notificationId: undefined });
       if ((request as FastifyRequest & { usedTopic?: boolean }).usedTopic) {
         reply.header("deprecation", TOPIC_DEPRECATION);
       }

@@ -33,11 +33,12 @@ class ProbePlugin implements PlatformPlugin {
   };
 }
 
-function notification(id: string, type: string, data: Record<string, unknown> = {}): NotifySub {
+function notification(id: string, type: string, data: NotifySub["event"] = {}): NotifySub {
   return {
     subscription: { type, version: "1", condition: { platform: "kick", platform_id: "kick-room-9" } },
     notification: { id, created_at: "2026-11-21T05:00:00.000000Z" },
-    event: { data, template: null, test: false },
+    event: data,
+    ovation: { template: null, test: false },
   };
 }
 
@@ -166,11 +167,11 @@ describe("platform plugins in the server", () => {
     expect(context.emitNotification(notification("kick-1", "follow", { name: "Zed" })).accepted).toBe(true);
     expect(context.emitNotification(notification("kick-1", "follow", { name: "Zed" })).accepted).toBe(false);
     expect(app.ovation.commands.runtime.isLive(String(user.id))).toBe(false);
-    context.emitNotification(notification("kick-2", "stream.online", { started_at: "2026-11-21T05:00:00Z" }));
+    context.emitNotification(notification("kick-2", "stream.online", []));
     await waitFor(() => received.length >= 2, 10_000, "two notifysub events");
-    expect(received.map((n) => [n.subscription.type, n.notification.id, n.event.data])).toEqual([
+    expect(received.map((n) => [n.subscription.type, n.notification.id, n.event])).toEqual([
       ["follow", "kick-1", { name: "Zed" }],
-      ["stream.online", "kick-2", { started_at: "2026-11-21T05:00:00Z" }],
+      ["stream.online", "kick-2", []],
     ]);
     expect(app.ovation.commands.runtime.isLive(String(user.id))).toBe(true);
     own.close();

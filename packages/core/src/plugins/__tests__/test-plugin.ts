@@ -26,7 +26,8 @@ export function notification(id: string, platform = "twitch"): NotifySub {
   return {
     subscription: { type: "follow", version: "1", condition: { platform, platform_id: "c1" } },
     notification: { id, created_at: "2026-11-21T04:30:00.000000Z" },
-    event: { data: { name: "Alice" }, template: null, test: false },
+    event: { name: "Alice" },
+    ovation: { template: null, test: false },
   };
 }
 
