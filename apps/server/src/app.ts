@@ -2,6 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { CHAT_HEARTBEAT_INTERVAL_MS } from "@ovation/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
@@ -28,6 +29,7 @@ import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
+import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
 import { CommandHost } from "./commands/command-host.js";
 import { createRepositories } from "./store/repositories.js";
@@ -58,6 +60,8 @@ export interface BuildAppOptions {
   identity?: IdentityPluginOptions | false;
   /** Platform plugins (`OVATION_PLUGINS`, default the console); `false` leaves them out. */
   platforms?: PlatformPluginsOptions | false;
+  /** Interval of the `.chat` rooms' `ingress-event` heartbeat in ms (default 30 000; tests shorten it). */
+  chatHeartbeatMs?: number;
 }
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
@@ -147,7 +151,9 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   app.decorate("ovation", services);
   app.decorateRequest("principal", null);
 
+  const heartbeat = startChatHeartbeat(io, options.chatHeartbeatMs ?? CHAT_HEARTBEAT_INTERVAL_MS);
   app.addHook("preClose", async () => {
+    heartbeat.stop();
     io.disconnectSockets(true);
     io.engine.close();
   });

@@ -90,7 +90,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
     const catalog = app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : undefined;
     firstRun = bootstrap(app.ovation.repos, catalog ? { catalog } : {});
-    app.ovation.commands.reload(firstRun.user.id);
+    if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
     await app.ovation.repos.store.persisted();
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),

@@ -189,7 +189,7 @@ describe("browser-source page on the real server", () => {
         volume: 40,
         title: "{{name}} joined the crew",
         font_family: "Roboto",
-        font_size: 48,
+        font_size: 1.5,
         font_color: "#00ff00",
         font_highlight_color: "#ff0000",
         font_animation: "wave",
@@ -211,7 +211,7 @@ describe("browser-source page on the real server", () => {
     expect(await shown.locator(".ovation-title.ovation-font-wave").count()).toBe(1);
     expect(await title.locator(".ovation-letter").count()).toBe("Dana joined the crew".length);
     expect(await inAlert("[alert.querySelector('.ovation-title .ovation-highlight').textContent, getComputedStyle(alert.querySelector('.ovation-title .ovation-highlight')).color]")).toEqual(["Dana", "rgb(255, 0, 0)"]);
-    expect(await inAlert("[getComputedStyle(alert.querySelector('.ovation-title')).color, getComputedStyle(alert.querySelector('.ovation-title')).fontSize]")).toEqual(["rgb(0, 255, 0)", "48px"]);
+    expect(await inAlert("[getComputedStyle(alert.querySelector('.ovation-title')).color, getComputedStyle(alert.querySelector('.ovation-title')).fontSize]")).toEqual(["rgb(0, 255, 0)", "54px"]);
     await expect
       .poll(() => page.evaluate(`[...document.fonts].some((face) => face.family.replace(/"/g, "") === "Roboto" && face.weight === "700" && face.status === "loaded")`), { timeout: 10_000 })
       .toBe(true);

@@ -1,4 +1,4 @@
-import { renderPlaceholderSegments } from "@ovation/core/alerts";
+import { ALERT_LIMITS, LAYOUT_BASE_FONT_PX, renderPlaceholderSegments } from "@ovation/core/alerts";
 import type { PlaceholderSegment } from "@ovation/core/alerts";
 
 /** A piece of alert text: literal template text, or (`fromData`) a value from the alert's data. */
@@ -40,11 +40,15 @@ export const ALERT_VIEW_LIMITS = {
   minDisplayMs: 500,
   maxDisplayMs: 600_000,
   defaultDisplayMs: 8_000,
-  /** font_size in CSS pixels; values below `emBelow` are read as em of the default size (the reference example sends 1.4). */
+  /**
+   * font_size is relative to the layout's base size (`LAYOUT_BASE_FONT_PX`, 36 px), like CSS em:
+   * the reference example sends 1.4. A value above the engine's relative maximum can only be a
+   * pixel size of an older alert (logged before the unit changed) and is drawn as pixels.
+   */
   minFontPx: 4,
   maxFontPx: 512,
-  defaultFontPx: 36,
-  emBelow: 4,
+  defaultFontPx: LAYOUT_BASE_FONT_PX,
+  pixelsAbove: ALERT_LIMITS.fontSize.max,
   /** font_delay in milliseconds before the text animation starts. */
   maxFontDelayMs: 60_000,
 } as const;
@@ -114,12 +118,12 @@ export function layoutName(value: unknown): AlertLayout {
   return LAYOUT_ALIASES[name] ?? pick(name, ALERT_LAYOUTS, "image-above");
 }
 
-/** Font size in CSS pixels: px as the engine stores it, or em of the default size for small values. */
+/** Font size in CSS pixels: the relative size times the layout's base size (a legacy pixel value as it is). */
 export function fontSizePx(value: unknown): number {
   const number = finiteNumber(value);
   const L = ALERT_VIEW_LIMITS;
   if (number === undefined || number <= 0) return L.defaultFontPx;
-  const px = number < L.emBelow ? number * L.defaultFontPx : number;
+  const px = number > L.pixelsAbove ? number : number * L.defaultFontPx;
   return clamp(px, L.minFontPx, L.maxFontPx);
 }
 

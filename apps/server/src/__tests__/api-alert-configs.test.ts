@@ -15,7 +15,9 @@ const ae4Body = () => {
 
 describe("/v1/alert-configs", () => {
   test("create, read, list, replace, activate and delete an AE4 set", async () => {
-    const created = await call("POST", "/v1/alert-configs", fx.alice.token, { name: "Main", ...ae4Body() });
+    // Every user starts with the default set (active); a set created with `active: true` takes over.
+    expect((await call("GET", "/v1/alert-configs", fx.alice.token)).json().data).toMatchObject([{ name: "Default alerts", active: true }]);
+    const created = await call("POST", "/v1/alert-configs", fx.alice.token, { name: "Main", ...ae4Body(), active: true });
     expect(created.statusCode).toBe(201);
     const set = created.json();
     expect(set).toMatchObject({ name: "Main", version: 4, user_id: fx.alice.userId, active: true });
@@ -25,7 +27,7 @@ describe("/v1/alert-configs", () => {
     const second = (await call("POST", "/v1/alert-configs", fx.alice.token, { name: "Second", ...ae4Body(), variations: [] })).json();
     expect(second.active).toBe(false);
     expect((await call("GET", `/v1/alert-configs/${set.id}`, fx.alice.token)).json().name).toBe("Main");
-    expect((await call("GET", "/v1/alert-configs", fx.alice.token)).json().data).toHaveLength(2);
+    expect((await call("GET", "/v1/alert-configs", fx.alice.token)).json().data).toHaveLength(3);
 
     const replaced = await call("PUT", `/v1/alert-configs/${second.id}`, fx.alice.token, { name: "Renamed", ...ae4Body(), defaults: [] });
     expect(replaced.statusCode).toBe(200);

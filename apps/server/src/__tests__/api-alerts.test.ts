@@ -27,6 +27,7 @@ describe("POST /v1/alerts", () => {
   });
 
   test("a stored template the user does not have is a 422 naming template", async () => {
+    for (const set of fx.app.ovation.repos.alertSets.listForUser(fx.bob.userId)) fx.app.ovation.repos.alertSets.remove(fx.bob.userId, set.id);
     const res = await post("/v1/alerts", fx.bob.token, { template: "follow", data: { name: "Zoe" } });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ code: "OVATION_ERR_ALERTS_UNKNOWN_TEMPLATE", errors: { template: [expect.stringContaining("follow")] } });

@@ -178,7 +178,7 @@ describe("ovation CLI", () => {
 
     const store = readStoredData(dir);
     expect(store.users.map((u: { name: string }) => u.name)).toEqual(["streamer", "Second"]);
-    expect(store.alert_sets).toHaveLength(1);
+    expect(store.alert_sets.map((s: { user_id: number }) => s.user_id)).toEqual([1, 2]); // every user gets the default set
     expect(store.commands).toHaveLength(1);
     expect(store.personal_access_tokens).toHaveLength(2);
     expect(Object.values(store.alert_log).flat()).toHaveLength(1);

@@ -40,11 +40,10 @@ export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}`, accept: "application/json" };
 }
 
-/** Stores core's default AE4 alert set for a user (as the first start does) and returns its id. */
+/** The id of the user's active alert set: the default set every user gets at creation (made again if it was removed). */
 export async function seedDefaultAlertSet(app: OvationApp, userId: number): Promise<number> {
-  const { buildDefaultAlertSet } = await import("@ovation/core");
-  const { engineConfig } = await import("../store/alert-sets.js");
-  return app.ovation.repos.alertSets.create({ user_id: userId, name: "Default", version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) }).id;
+  const sets = app.ovation.repos.alertSets;
+  return (sets.activeForUser(userId) ?? sets.createDefault(userId)).id;
 }
 
 /** A user made by `seedUser`. */

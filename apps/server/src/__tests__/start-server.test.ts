@@ -42,6 +42,7 @@ describe("startServer (embedding the whole host)", () => {
     try {
       expect(process.listenerCount("SIGINT")).toBe(sigintListeners); // signals are opt-in
       expect(server.firstRun.created).toEqual(["user", "alert set", "command", "token", "browser source"]);
+      if (server.firstRun.kind !== "seeded") throw new Error("a fresh data directory is seeded");
       expect(quickStart).toContain(server.firstRun.newToken ?? "missing");
       expect(existsSync(join(data.dir, ADMIN_SOCKET_FILE))).toBe(true);
       const defaults = (server.app.ovation.repos.alertSets.activeForUser(server.firstRun.user.id)?.config["defaults"] ?? []) as { platform: string }[];

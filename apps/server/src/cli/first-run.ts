@@ -1,7 +1,7 @@
 import { buildDefaultAlertSet } from "@ovation/core";
 import type { CatalogAlertType } from "@ovation/core";
-import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
 import { engineConfig } from "../store/alert-sets.js";
+import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BrowserSourceRecord, UserRecord } from "../store/records.js";
 
@@ -31,10 +31,13 @@ interface BootstrapMarks {
   command_id?: number;
   token_id?: number;
   browser_source_id?: number;
+  /** Set when the first start found users it had not created: no demo data, ever. */
+  skipped?: boolean;
 }
 
-/** What `bootstrap` found or made. */
-export interface BootstrapResult {
+/** What `bootstrap` found or made in the user it created itself. */
+export interface SeededBootstrap {
+  kind: "seeded";
   user: UserRecord;
   browserSource: BrowserSourceRecord;
   /** The raw token, only when it was created by this call (it is never shown again). */
@@ -43,30 +46,51 @@ export interface BootstrapResult {
   created: string[];
 }
 
+/** The installation already had users the first start did not create: nothing was made. */
+export interface SkippedBootstrap {
+  kind: "existing-users";
+  /** Names of the existing users (at most 10), for the hint on how to make a token. */
+  users: string[];
+  created: [];
+}
+
+/** What `bootstrap` did. */
+export type BootstrapResult = SeededBootstrap | SkippedBootstrap;
+
 /**
- * Makes a fresh installation usable: a first user, the default AE4 alert set (every catalog type,
- * core's `buildDefaultAlertSet`), a demo command, a personal access token, and the default
- * alerts browser source. Each step runs once, remembered in the store's `meta.bootstrap`.
- * `options.catalog` (the catalog with the loaded plugins' platforms) puts their alert types in the set.
+ * Makes a fresh installation usable. With no user at all it creates the user `streamer` (who,
+ * like every new user, gets the default AE4 alert set), a demo command, a personal access token
+ * and the default alerts browser source; each step runs once, remembered in `meta.bootstrap`.
+ * When users already exist that it did not create, it creates no demo data (now or later) and
+ * the quick start says how to make a token instead.
+ * `options.catalog` (the catalog with the loaded plugins' platforms) puts their alert types in the
+ * demo user's set.
  */
 export function bootstrap(repos: Repositories, options: { catalog?: readonly CatalogAlertType[] } = {}): BootstrapResult {
   const marks = { ...((repos.store.data.meta["bootstrap"] as BootstrapMarks | undefined) ?? {}) };
   const created: string[] = [];
+  const remember = () =>
+    repos.store.update((data) => {
+      data.meta["bootstrap"] = marks;
+    });
 
   let user = marks.user_id === undefined ? null : repos.users.get(marks.user_id);
   if (!user) {
-    user = repos.users.findByName(FIRST_USER_NAME) ?? repos.users.list()[0] ?? null;
-    if (!user) {
-      user = repos.users.create({ name: FIRST_USER_NAME });
-      created.push("user");
+    const existing = repos.users.list();
+    if (marks.skipped === true || existing.length > 0) {
+      marks.skipped = true;
+      remember();
+      return { kind: "existing-users", users: existing.slice(0, 10).map((u) => u.name), created: [] };
     }
+    user = repos.users.create({ name: FIRST_USER_NAME });
+    created.push("user", "alert set");
     marks.user_id = user.id;
-  }
-
-  if (marks.alert_set_id === undefined) {
-    const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: user.id }, options.catalog ? { catalog: options.catalog } : {}));
-    marks.alert_set_id = repos.alertSets.create({ user_id: user.id, name: "Default alerts", version: 4, config }).id;
-    created.push("alert set");
+    const active = repos.alertSets.activeForUser(user.id);
+    if (active && options.catalog) {
+      const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: user.id }, { catalog: options.catalog }));
+      repos.alertSets.update(user.id, active.id, { config });
+    }
+    marks.alert_set_id = active?.id;
   }
 
   if (marks.command_id === undefined) {
@@ -86,8 +110,6 @@ export function bootstrap(repos: Repositories, options: { catalog?: readonly Cat
   if (sourceCreated) created.push("browser source");
   marks.browser_source_id = browserSource.id;
 
-  repos.store.update((data) => {
-    data.meta["bootstrap"] = marks;
-  });
-  return { user, browserSource, newToken, created };
+  remember();
+  return { kind: "seeded", user, browserSource, newToken, created };
 }

@@ -7,6 +7,20 @@ function shellQuote(text: string): string {
 
 /** The dashboard-less quick start printed by `ovation start`. */
 export function quickStartText(config: ServerConfig, result: BootstrapResult): string {
+  if (result.kind === "existing-users") {
+    const who = result.users[0] ?? "<user>";
+    return [
+      "",
+      `Ovation is running at ${config.publicUrl} (API docs: ${config.publicUrl}/docs)`,
+      "",
+      `This installation already has users (${result.users.join(", ")}), so no demo data was created.`,
+      "Make a personal access token for one of them with:",
+      `  npx ovation token create --user ${shellQuote(who)}`,
+      "then trigger an alert (every user has the default alert set):",
+      `  curl -X POST ${config.publicUrl}/v1/alerts -H 'Authorization: Bearer <your token>' -H 'Content-Type: application/json' -H 'Accept: application/json' -d '{"template":"follow","data":{"name":"Alice"}}'`,
+      "",
+    ].join("\n");
+  }
   const url = `${config.browserSourceUrl}/${result.browserSource.browser_source_type}/${result.browserSource.access_token}`;
   const token = result.newToken ?? "<your token>";
   const lines = [

@@ -1,3 +1,4 @@
+import { buildDefaultAlertSet, convertPixelFontSizes } from "@ovation/core";
 import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { AlertSetRecord } from "./records.js";
@@ -12,9 +13,29 @@ export function engineConfig(full: object): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Key of `meta` recording that stored AE4 sets use relative font sizes. Stores written before the
+ * unit changed held pixels; at load, once, every `font_size` of their AE4 sets is divided by the
+ * layout base size (36 px) and the key is set, so loading again changes nothing. AE3 documents
+ * keep pixels (their format); the AE3 -> AE4 migration converts them.
+ */
+export const FONT_SIZE_UNIT_META = "alert_font_size_unit";
+
+/** Name of the alert set every new user gets. */
+export const DEFAULT_ALERT_SET_NAME = "Default alerts";
+
 /** Alert sets. At most one set per user is active; the first set a user gets is active. */
 export class AlertSetsRepository {
-  constructor(private readonly store: Store) {}
+  /** Runs the one-time font size migration (see {@link FONT_SIZE_UNIT_META}). */
+  constructor(private readonly store: Store) {
+    if (store.data.meta[FONT_SIZE_UNIT_META] === "relative") return;
+    store.update((data) => {
+      let changed = 0;
+      for (const set of data.alert_sets) if (set.version === 4) changed += convertPixelFontSizes(set.config);
+      data.meta[FONT_SIZE_UNIT_META] = "relative";
+      return changed;
+    });
+  }
 
   /** Stores a new set; it becomes active when `active` is true or the user has no active set. */
   create(input: { user_id: number; name: string; version: number; config: Record<string, unknown>; active?: boolean }): AlertSetRecord {
@@ -36,6 +57,11 @@ export class AlertSetsRepository {
       data.alert_sets.push(record);
       return structuredClone(record);
     }, { users: [input.user_id] });
+  }
+
+  /** Gives a user core's default AE4 alert set (every catalog type enabled), active when they have none active. */
+  createDefault(userId: number): AlertSetRecord {
+    return this.create({ user_id: userId, name: DEFAULT_ALERT_SET_NAME, version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) });
   }
 
   /** The set with this id owned by this user, or null. */

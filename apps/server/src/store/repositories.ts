@@ -23,15 +23,16 @@ export interface Repositories {
   readonly signingSecrets: SigningSecretsRepository;
 }
 
-/** Builds the repositories of a store. */
+/** Builds the repositories of a store. Every new user gets the default alert set (see `UsersRepository`). */
 export function createRepositories(store: Store): Repositories {
+  const alertSets = new AlertSetsRepository(store);
   return Object.freeze({
     store,
-    users: new UsersRepository(store),
+    users: new UsersRepository(store, (user) => void alertSets.createDefault(user.id)),
     connections: new ConnectionsRepository(store),
     tokens: new PersonalAccessTokensRepository(store),
     browserSources: new BrowserSourcesRepository(store),
-    alertSets: new AlertSetsRepository(store),
+    alertSets,
     commands: new CommandsRepository(store),
     alertLog: new AlertLogRepository(store),
     queueState: new QueueStateRepository(store),

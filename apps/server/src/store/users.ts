@@ -15,13 +15,23 @@ export interface NewUser {
 /** Fields of a user that may change. */
 export type UserChanges = Partial<Pick<UserRecord, "name" | "email" | "email_verified_at" | "password_hash" | "avatar">>;
 
-/** Users of the store. Names and emails are unique, compared case-insensitively. */
-export class UsersRepository {
-  constructor(private readonly store: Store) {}
+/** Runs right after a user is created (for example: give the user the default alert set). */
+export type UserCreatedHook = (user: Readonly<UserRecord>) => void;
 
-  /** Creates a user with a fresh id and uuid. */
+/**
+ * Users of the store. Names and emails are unique, compared case-insensitively. Every account
+ * (CLI, sign-up, shadow account of a platform login, first start) is made by `create`, which runs
+ * the `onCreated` hook before it returns, so every caller gets a user with what the hook adds.
+ */
+export class UsersRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly onCreated: UserCreatedHook = () => undefined,
+  ) {}
+
+  /** Creates a user with a fresh id and uuid, then runs the creation hook. */
   create(input: NewUser): UserRecord {
-    return this.store.update((data, touch) => {
+    const created = this.store.update((data, touch) => {
       const now = timestamp();
       const user: UserRecord = {
         id: Store.nextId(data, "users"),
@@ -38,6 +48,8 @@ export class UsersRepository {
       touch({ users: [user.id] });
       return { ...user };
     });
+    this.onCreated(created);
+    return created;
   }
 
   /** The user with this id, or null. */

@@ -26,6 +26,7 @@ export type {
 export { ALERT_LIMITS } from "./limits.js";
 export { BUILT_IN_PLATFORM_NAMES, NEUTRAL_ALERT_TYPES, builtInPlatforms, catalogWithPlatforms, pluginPlatform } from "./platform-registry.js";
 export type { RegisteredPlatform } from "./platform-registry.js";
+export { LAYOUT_BASE_FONT_PX, pixelsToRelativeFontSize, convertPixelFontSizes } from "./font-size.js";
 export {
   templateFieldShape,
   templateLayerSchema,

@@ -8,8 +8,8 @@ export const ALERT_LIMITS = {
   displayTimeMs: { min: 500, max: 600_000 },
   /** volume, in percent. */
   volume: { min: 0, max: 100 },
-  /** font_size, in CSS pixels (decimals allowed). */
-  fontSize: { min: 4, max: 512 },
+  /** font_size, relative to the layout's base size like CSS `em` (1.4 = 1.4 × 36 px); decimals allowed. */
+  fontSize: { min: 0.1, max: 14 },
   /** font_weight, the CSS numeric weight. */
   fontWeight: { min: 1, max: 1000 },
   /** font_delay, in milliseconds. */

@@ -10,6 +10,7 @@ import {
   ae3DocumentSchema,
 } from "./ae3.js";
 import { getCatalogType } from "./catalog.js";
+import { pixelsToRelativeFontSize } from "./font-size.js";
 import { ALERT_ERROR_CODES, AlertMigrationError } from "./errors.js";
 import type { Condition } from "./conditions.js";
 import type { AlertSet, AlertSetInput } from "./schemas.js";
@@ -35,7 +36,7 @@ export function migrateAe3Text(type: Ae3Type, text: string): string {
   });
 }
 
-/** Converts AE3 settings to an AE4 template layer (seconds -> ms, volume 0..1 -> percent). */
+/** Converts AE3 settings to an AE4 template layer (seconds -> ms, volume 0..1 -> percent, font pixels -> relative size). */
 export function migrateAe3Settings(settings: Ae3Settings | undefined): TemplateLayer {
   const layer: TemplateLayer = {};
   if (!settings) return layer;
@@ -44,7 +45,7 @@ export function migrateAe3Settings(settings: Ae3Settings | undefined): TemplateL
   if (settings.duration !== undefined) layer.display_time = Math.round(settings.duration * 1000);
   if (settings.volume !== undefined) layer.volume = Math.round(settings.volume * 100 * 1e6) / 1e6;
   if (settings.font !== undefined) layer.font_family = settings.font;
-  if (settings.font_size !== undefined) layer.font_size = settings.font_size;
+  if (settings.font_size !== undefined) layer.font_size = pixelsToRelativeFontSize(settings.font_size);
   if (settings.font_weight !== undefined) layer.font_weight = settings.font_weight;
   if (settings.text_color !== undefined) layer.font_color = settings.text_color;
   if (settings.highlight_color !== undefined) layer.font_highlight_color = settings.highlight_color;

@@ -32,8 +32,8 @@ const text = z.string().max(L.textLength);
 
 /**
  * The template fields an alert is rendered from: every field of the custom template variant 2 plus
- * `chat_message`. Units: display_time and font_delay in milliseconds, volume in percent, font_size in
- * CSS pixels.
+ * `chat_message`. Units: display_time and font_delay in milliseconds, volume in percent, font_size
+ * relative to the layout's base size of 36 px (like CSS `em`: 1.4 = 50.4 px).
  */
 export const templateFieldShape = {
   image_href: mediaHrefSchema,
@@ -88,7 +88,7 @@ export const ENGINE_DEFAULT_TEMPLATE: Readonly<AlertTemplate> = Object.freeze({
   display_time: 8000,
   layout: "image-above",
   volume: 50,
-  font_size: 36,
+  font_size: 1,
   font_family: "Inter",
   font_weight: 700,
   font_color: "#ffffff",

@@ -73,9 +73,15 @@ describe("toAlertView", () => {
     expect(view.title).toEqual([]);
   });
 
-  it("reads the engine's defaults (px, ms, percent, animate.css names)", () => {
+  it("draws a relative font size on the layout's base size, and a legacy pixel size as pixels", () => {
+    expect(toAlertView({ font_size: 1 }, {}).font.sizePx).toBe(36);
+    expect(toAlertView({ font_size: 0.5 }, {}).font.sizePx).toBe(18);
+    expect(toAlertView({ font_size: 48 }, {}).font.sizePx).toBe(48);
+  });
+
+  it("reads the engine's defaults (em, ms, percent, animate.css names)", () => {
     const view = toAlertView(
-      { display_time: 8000, layout: "image-left", volume: 50, font_size: 36, font_weight: 700, font_delay: 250, animation_alert_enter: "fadeInDown", animation_alert_leave: "fadeOut", font_animation: "rubberBand" },
+      { display_time: 8000, layout: "image-left", volume: 50, font_size: 1, font_weight: 700, font_delay: 250, animation_alert_enter: "fadeInDown", animation_alert_leave: "fadeOut", font_animation: "rubberBand" },
       {},
     );
     expect(view.layout).toBe("image-left");

@@ -76,6 +76,7 @@ describe("platform plugins in the server", () => {
       platforms: { env: {}, extra: [probe.plugin] },
     });
     const result = bootstrap(app.ovation.repos);
+    if (result.kind !== "seeded") throw new Error("a fresh data directory is seeded");
     app.ovation.commands.reload(result.user.id);
     token = result.newToken ?? "";
     user = { id: result.user.id, uuid: result.user.uuid };

@@ -50,6 +50,7 @@ describe("the twitch plugin wired from OVATION_TWITCH_*", () => {
       },
     });
     const result = bootstrap(app.ovation.repos);
+    if (result.kind !== "seeded") throw new Error("a fresh data directory is seeded");
     app.ovation.commands.reload(result.user.id);
     await listen(app);
   });

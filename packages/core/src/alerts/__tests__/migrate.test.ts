@@ -9,6 +9,7 @@ import { AE3_TYPES } from "../ae3.js";
 import { buildDefaultAlertSet } from "../default-set.js";
 import { AlertMigrationError } from "../errors.js";
 import { migrateAe3Alert, migrateAe3ToAe4 } from "../migrate.js";
+import { LAYOUT_BASE_FONT_PX } from "../font-size.js";
 import { fillPlaceholders } from "../placeholders.js";
 import { compileAlertSet } from "../resolve.js";
 import { alertSetSchema } from "../schemas.js";
@@ -35,7 +36,7 @@ function ae4Show(set: ReturnType<typeof migrateAe3ToAe4>, alert: { type: Ae3Type
     message: fillPlaceholders(t.chat_message, converted.data),
     settings: {
       image: t.image_href, sound: t.sound_href, duration: t.display_time / 1000, volume: t.volume / 100, font: t.font_family,
-      font_size: t.font_size, font_weight: t.font_weight, text_color: t.font_color, highlight_color: t.font_highlight_color,
+      font_size: Math.round(t.font_size * LAYOUT_BASE_FONT_PX), font_weight: t.font_weight, text_color: t.font_color, highlight_color: t.font_highlight_color,
       text_animation: t.font_animation, enter_animation: t.animation_alert_enter, leave_animation: t.animation_alert_leave, layout: t.layout,
     },
   };

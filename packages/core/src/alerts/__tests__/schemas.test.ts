@@ -83,7 +83,8 @@ describe("template field bounds", () => {
     ["display_time", 1500.5, /integer/],
     ["volume", 101, /at most 100/],
     ["volume", -1, /at least 0/],
-    ["font_size", 2, /at least 4/],
+    ["font_size", 0.05, /at least 0.1/],
+    ["font_size", 48, /at most 14/],
     ["font_weight", 1001, /at most 1000/],
     ["font_color", "red", /#rrggbb/],
     ["font_color", "#12345g", /#rrggbb/],
@@ -100,7 +101,7 @@ describe("template field bounds", () => {
   });
 
   it("accepts edge values and null", () => {
-    const ok = { display_time: 500, volume: 0, font_size: 12.5, font_color: "#A0b1C2", sound_href: "", image_href: "https://cdn.example/x.gif", title: null };
+    const ok = { display_time: 500, volume: 0, font_size: 1.25, font_color: "#A0b1C2", sound_href: "", image_href: "https://cdn.example/x.gif", title: null };
     expect(templateLayerSchema.parse(ok)).toEqual(ok);
   });
 });
@@ -114,7 +115,7 @@ describe("POST /v1/alerts bodies", () => {
   it("variant 2: every field of the table, bounded", () => {
     const v2 = {
       image_href: "https://example.com/a.gif", sound_href: "", title: "{{name}} did it", subtitle: "yay", display_time: 6000,
-      layout: "image-left", volume: 80, font_size: 40.5, font_family: "Roboto", font_weight: 800, font_color: "#ffffff",
+      layout: "image-left", volume: 80, font_size: 1.4, font_family: "Roboto", font_weight: 800, font_color: "#ffffff",
       font_highlight_color: "#ff00ff", font_animation: "wave", font_delay: 250, animation_alert_enter: "fadeIn", animation_alert_leave: "fadeOut",
     };
     const parsed = alertTriggerSchema.parse({ template: v2, data: { name: "A" } });
