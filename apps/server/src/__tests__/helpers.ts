@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../app.js";
-import type { OvationApp } from "../app.js";
+import type { BuildAppOptions, OvationApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { ServerConfig } from "../config.js";
 
@@ -23,9 +23,9 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): S
   return loadConfig({ OVATION_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", OVATION_LOG_LEVEL: "silent", OVATION_PUBLIC_URL: "http://127.0.0.1:8080", ...env });
 }
 
-/** Builds an app on `dataDir`. */
-export async function testApp(dataDir: string, env: Record<string, string> = {}): Promise<OvationApp> {
-  return buildApp({ config: testConfig(dataDir, env), logger: pino({ level: "silent" }) });
+/** Builds an app on `dataDir` (`options`: further `buildApp` options, such as a short chat heartbeat). */
+export async function testApp(dataDir: string, env: Record<string, string> = {}, options: Partial<BuildAppOptions> = {}): Promise<OvationApp> {
+  return buildApp({ config: testConfig(dataDir, env), logger: pino({ level: "silent" }), ...options });
 }
 
 /** Creates a user and a token with `scopes` directly through the repositories. */

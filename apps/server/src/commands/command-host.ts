@@ -3,7 +3,6 @@ import type { BotCommandInput, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
 import { commandFields } from "../store/commands.js";
-import { StoreKeyValueStore } from "../store/key-value.js";
 import type { CommandRecord } from "../store/records.js";
 
 /** The input form of a stored command (what the runtime validates and compiles). */
@@ -38,7 +37,7 @@ export class CommandHost {
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
     this.runtime = new CommandRuntime({
-      store: new StoreKeyValueStore(repos.store),
+      store: repos.kv,
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist }),
       logger,

@@ -3,6 +3,7 @@ import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovati
 import { ConsolePlugin } from "@ovation/plugin-console";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
+import { answerCounterKeyword } from "../commands/counter-keywords.js";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
 import { loadPlugins } from "./plugin-loader.js";
@@ -52,7 +53,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const host: PluginHost = new PluginHost({
       logger,
       runtime: async (event) => {
-        const action = await services.commands.runtime.handle(event);
+        const action = (await services.commands.runtime.handle(event)) ?? (await answerCounterKeyword(services.repos.counters, event));
         return action ? [action] : [];
       },
       alerts: (notification, source) => deliverNotification(services, logger, host.get(source.name), notification),

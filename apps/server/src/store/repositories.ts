@@ -3,6 +3,8 @@ import { AlertSetsRepository } from "./alert-sets.js";
 import { BrowserSourcesRepository } from "./browser-sources.js";
 import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
+import { CountersService } from "./counters.js";
+import { StoreKeyValueStore } from "./key-value.js";
 import { PersonalAccessTokensRepository } from "./personal-access-tokens.js";
 import { QueueStateRepository } from "./queue-state.js";
 import { SigningSecretsRepository } from "./signing-secrets.js";
@@ -21,11 +23,16 @@ export interface Repositories {
   readonly alertLog: AlertLogRepository;
   readonly queueState: QueueStateRepository;
   readonly signingSecrets: SigningSecretsRepository;
+  /** The command templates' per-channel key-value store (`db`, `inc`, `dec`, `set`, points). */
+  readonly kv: StoreKeyValueStore;
+  /** Counters, kept in `kv` (the `counters` table templates reach). */
+  readonly counters: CountersService;
 }
 
 /** Builds the repositories of a store. Every new user gets the default alert set (see `UsersRepository`). */
 export function createRepositories(store: Store): Repositories {
   const alertSets = new AlertSetsRepository(store);
+  const kv = new StoreKeyValueStore(store);
   return Object.freeze({
     store,
     users: new UsersRepository(store, (user) => void alertSets.createDefault(user.id)),
@@ -37,5 +44,7 @@ export function createRepositories(store: Store): Repositories {
     alertLog: new AlertLogRepository(store),
     queueState: new QueueStateRepository(store),
     signingSecrets: new SigningSecretsRepository(store),
+    kv,
+    counters: new CountersService(kv),
   });
 }

@@ -10,6 +10,7 @@ import { browserSourcePageRoutes } from "./browser-source-pages.js";
 import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-sources.js";
 import { commandRoutes } from "./commands.js";
+import { counterRoutes } from "./counters.js";
 import { healthRoutes } from "./health.js";
 import { userRoutes } from "./users.js";
 
@@ -29,6 +30,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertQueueRoutes(app);
   await alertConfigRoutes(app);
   await commandRoutes(app);
+  await counterRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {
     await app.register(fastifyStatic, {

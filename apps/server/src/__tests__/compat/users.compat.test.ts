@@ -1,0 +1,90 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { bootstrap } from "../../cli/first-run.js";
+import { createUser } from "../../cli/operations.js";
+import { quickStartText } from "../../cli/quick-start.js";
+import { STORE_FILE } from "../../store/store.js";
+import { bearer, tempDataDir, testApp, testConfig } from "../helpers.js";
+
+describe("every user gets the default alert set", () => {
+  test("a user made by the CLI (or any account path) can send {template: follow} at once", async () => {
+    const data = tempDataDir();
+    const app = await testApp(data.dir);
+    try {
+      const user = createUser(app.ovation.repos, { name: "cliuser" });
+      const { token } = app.ovation.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["alerts:manage"] });
+      const res = await app.inject({ method: "POST", url: "/v1/alerts", headers: bearer(token), payload: { template: "follow", data: { name: "Someone" } } });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().event).toEqual({ name: "Someone" });
+      expect(app.ovation.repos.alertSets.listForUser(user.id)).toMatchObject([{ name: "Default alerts", active: true, version: 4 }]);
+    } finally {
+      await app.close();
+      data.remove();
+    }
+  });
+});
+
+describe("first start", () => {
+  test("on an empty installation it seeds the demo user, command, token and browser source", async () => {
+    const data = tempDataDir();
+    const app = await testApp(data.dir);
+    try {
+      const result = bootstrap(app.ovation.repos);
+      expect(result).toMatchObject({ kind: "seeded", created: ["user", "alert set", "command", "token", "browser source"] });
+      expect(bootstrap(app.ovation.repos).created).toEqual([]);
+    } finally {
+      await app.close();
+      data.remove();
+    }
+  });
+
+  test("with users it did not create, it creates no demo data and says how to make a token", async () => {
+    const data = tempDataDir();
+    const app = await testApp(data.dir);
+    try {
+      createUser(app.ovation.repos, { name: "existing" });
+      const result = bootstrap(app.ovation.repos);
+      expect(result).toEqual({ kind: "existing-users", users: ["existing"], created: [] });
+      const repos = app.ovation.repos;
+      expect(repos.users.list().map((u) => u.name)).toEqual(["existing"]);
+      expect(repos.commands.listForUser(1)).toEqual([]);
+      expect(repos.tokens.listForUser(1)).toEqual([]);
+      expect(quickStartText(testConfig(data.dir), result)).toContain("npx ovation token create --user 'existing'");
+      // Later users do not turn the bootstrap back on.
+      expect(bootstrap(repos).kind).toBe("existing-users");
+    } finally {
+      await app.close();
+      data.remove();
+    }
+  });
+});
+
+describe("stored alert sets with pixel font sizes", () => {
+  test("are migrated to relative sizes once at load; loading again changes nothing", async () => {
+    const data = tempDataDir();
+    let app = await testApp(data.dir);
+    const user = createUser(app.ovation.repos, { name: "px" });
+    const set = app.ovation.repos.alertSets.activeForUser(user.id);
+    if (!set) throw new Error("no default set");
+    await app.close();
+    // Rewrite the file as a store of the earlier version: pixel sizes and no unit marker.
+    const file = join(data.dir, STORE_FILE);
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { alert_sets: { config: Record<string, unknown> }[]; meta: Record<string, unknown> };
+    const config = stored.alert_sets[0]?.config as { default: Record<string, unknown>; variations: { overrides: Record<string, unknown> }[] };
+    config.default["font_size"] = 72;
+    (config.variations[0] as { overrides: Record<string, unknown> }).overrides["font_size"] = 18;
+    delete stored.meta["alert_font_size_unit"];
+    writeFileSync(file, JSON.stringify(stored));
+
+    app = await testApp(data.dir);
+    const read = () => app.ovation.repos.alertSets.getForUser(user.id, set.id)?.config as typeof config;
+    expect(read().default["font_size"]).toBe(2);
+    expect(read().variations[0]?.overrides["font_size"]).toBe(0.5);
+    await app.close();
+    app = await testApp(data.dir);
+    expect(read().default["font_size"]).toBe(2);
+    await app.close();
+    data.remove();
+  });
+});

@@ -1,0 +1,26 @@
+import { PERMISSION_LEVELS, permissionLevelOf } from "@ovation/core";
+import type { ChatEvent, OutgoingMessage } from "@ovation/core";
+import type { CountersService } from "../store/counters.js";
+
+/** `!<keyword>` alone, or followed by `+` or `-` (anything after that is ignored). */
+const KEYWORD_MESSAGE = /^!([A-Za-z0-9_-]{1,32})(?:\s+([+-])(?:\s|$))?/;
+
+/**
+ * Answers a counter's keyword in chat: `!<keyword>` shows `<name>: <value>` to anyone,
+ * `!<keyword> +` / `!<keyword> -` add or take 1 when the sender is a moderator or the broadcaster
+ * (from anyone else the value is shown unchanged). Only active counters answer. Runs after the
+ * bot runtime found no command, so a command of the same name wins. The channel is the chat
+ * event's `channel.id` (the owner's user id).
+ */
+export async function answerCounterKeyword(counters: CountersService, event: ChatEvent): Promise<OutgoingMessage | null> {
+  const match = KEYWORD_MESSAGE.exec(event.message);
+  if (!match?.[1]) return null;
+  const userId = Number(event.channel.id);
+  if (!Number.isSafeInteger(userId)) return null;
+  const counter = await counters.byKeyword(userId, match[1].toLowerCase());
+  if (!counter) return null;
+  const sign = match[2];
+  const allowed = permissionLevelOf(event) >= PERMISSION_LEVELS.moderator;
+  const shown = sign !== undefined && allowed ? await counters.change(userId, counter.name, sign === "+" ? "increment" : "decrement", 1) : counter;
+  return { channel: event.channel, text: `${counter.name}: ${shown?.value ?? 0}`, send_as: "say", reply_to: null };
+}

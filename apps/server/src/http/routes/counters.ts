@@ -1,0 +1,236 @@
+import { z } from "zod";
+import { resolveUserParam } from "../authenticate.js";
+import { ApiError } from "../../errors.js";
+import type { ErrorCode } from "../../errors.js";
+import type { Counter } from "../../store/counters.js";
+import type { Repositories } from "../../store/repositories.js";
+import { authErrorResponses } from "../types.js";
+import type { ZodApp } from "../types.js";
+
+/** Most items one counters request may carry. */
+export const COUNTERS_PER_REQUEST = 100;
+
+const nameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, _ or -")
+  .describe("The counter's name; templates read it as db('counters').<name>");
+const keywordSchema = z
+  .string()
+  .regex(/^!?[A-Za-z0-9_-]{1,32}$/, "must be a chat word of 1 to 32 letters, digits, _ or - (a leading ! is dropped)")
+  .transform((keyword) => keyword.replace(/^!/, "").toLowerCase())
+  .nullable()
+  .describe("`!<keyword>` in chat shows the counter; `!<keyword> +` / `-` change it (moderators)");
+const valueSchema = z.number().int().min(-1e15).max(1e15).nullable();
+
+/** A counter as the API returns it. */
+export const counterSchema = z
+  .object({ name: z.string(), keyword: z.string().nullable(), value: z.number().nullable(), active: z.boolean() })
+  .meta({ id: "Counter" });
+
+const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(COUNTERS_PER_REQUEST);
+
+const createBody = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
+const updateBody = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
+const valuesBody = list(
+  z
+    .object({
+      name: nameSchema,
+      value: valueSchema.optional().describe("The step of increment/decrement (default 1) or the new value of set (null clears it)"),
+      operation: z.enum(["increment", "decrement", "set"]),
+    })
+    .refine((item) => item.operation !== "set" || item.value !== undefined, { path: ["value"], message: "is required when operation is set", params: { rule: "required_if" } }),
+);
+const deleteBody = list(z.object({ name: nameSchema }));
+
+/** Collects per-item problems as Laravel `errors` keyed `<index>.<field>`; throws them all at once. */
+class ItemProblems {
+  readonly #errors: Record<string, string[]> = {};
+  #code: ErrorCode | null = null;
+
+  add(index: number, field: string, message: string, code: ErrorCode): void {
+    (this.#errors[`${index}.${field}`] ??= []).push(message);
+    this.#code ??= code;
+  }
+
+  throwIfAny(): void {
+    const first = Object.entries(this.#errors)[0];
+    if (!first || !this.#code) return;
+    const more = Object.keys(this.#errors).length - 1;
+    const message = `${first[0]}: ${first[1][0] ?? ""}${more > 0 ? ` (and ${more} more error${more > 1 ? "s" : ""})` : ""}`;
+    throw new ApiError(this.#code, { message, errors: this.#errors });
+  }
+}
+
+/** Problems of names: repeated in the request, or (not) existing. */
+function checkNames(problems: ItemProblems, items: readonly { name: string }[], existing: ReadonlySet<string>, mustExist: boolean): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.name)) problems.add(index, "name", `The counter ${item.name} appears more than once in this request.`, "OVATION_ERR_COUNTERS_CONFLICT");
+    seen.add(item.name);
+    if (mustExist && !existing.has(item.name)) problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+    if (!mustExist && existing.has(item.name)) problems.add(index, "name", `The counter ${item.name} already exists.`, "OVATION_ERR_COUNTERS_CONFLICT");
+  });
+}
+
+/** Problems of keywords: taken by another counter (after this request) or by one of the user's commands. */
+function checkKeywords(problems: ItemProblems, repos: Repositories, userId: number, items: readonly { name: string; keyword?: string | null }[], current: readonly Counter[]): void {
+  const owner = new Map<string, string>();
+  for (const counter of current) if (counter.keyword !== null) owner.set(counter.keyword, counter.name);
+  for (const item of items) if (item.keyword !== undefined) for (const [keyword, name] of owner) if (name === item.name) owner.delete(keyword);
+  const commandNames = new Set(repos.commands.listForUser(userId).flatMap((c) => [c.command, ...c.command_aliases].map((n) => n.toLowerCase())));
+  items.forEach((item, index) => {
+    if (item.keyword === undefined || item.keyword === null) return;
+    const taken = owner.get(item.keyword);
+    if (taken !== undefined && taken !== item.name) problems.add(index, "keyword", `The keyword ${item.keyword} is already used by the counter ${taken}.`, "OVATION_ERR_COUNTERS_CONFLICT");
+    else if (commandNames.has(item.keyword)) problems.add(index, "keyword", `The keyword ${item.keyword} is the name of one of your commands.`, "OVATION_ERR_COUNTERS_CONFLICT");
+    owner.set(item.keyword, item.name);
+  });
+}
+
+/**
+ * The counters API of reference-facts.md: every call takes (and answers) a list, so many counters
+ * change in one request; a request with any bad item changes nothing and answers 422 naming each
+ * bad item as `<index>.<field>`. Reading needs `chatbot:read`, changing `chatbot:manage`.
+ */
+export async function counterRoutes(app: ZodApp): Promise<void> {
+  const { repos } = app.ovation;
+  const { counters } = repos;
+  const read = app.ovation.authenticate("chatbot:read");
+  const manage = app.ovation.authenticate("chatbot:manage");
+  const tags = ["counters"];
+  const security = [{ bearerAuth: [] }];
+  const params = z.object({ bot: z.string().min(1).max(64).describe("The bot's user: `@me` or your user id") });
+  const answer = z.array(counterSchema);
+
+  app.get(
+    "/v1/bots/:bot/counters",
+    { preHandler: read, schema: { tags, security, summary: "List the counters", params, response: { 200: answer, ...authErrorResponses } } },
+    async (request) => counters.list(resolveUserParam(request, request.params.bot)),
+  );
+
+  app.post(
+    "/v1/bots/:bot/counters",
+    {
+      preHandler: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Create counters",
+        description: "A list of counters; `value` defaults to null, `active` to true, `keyword` to null. Answers the created counters.",
+        params,
+        body: createBody,
+        response: { 201: answer, ...authErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const userId = resolveUserParam(request, request.params.bot);
+      const current = await counters.list(userId);
+      const problems = new ItemProblems();
+      checkNames(problems, request.body, new Set(current.map((c) => c.name)), false);
+      checkKeywords(problems, repos, userId, request.body, current);
+      problems.throwIfAny();
+      const created: Counter[] = [];
+      for (const item of request.body) {
+        created.push(await counters.put(userId, { name: item.name, keyword: item.keyword ?? null, value: item.value ?? null, active: item.active ?? true }));
+      }
+      await repos.store.persisted();
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.patch(
+    "/v1/bots/:bot/counters",
+    {
+      preHandler: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Update counters by name",
+        description: "A list of `{name, keyword?, active?, value?}`; fields left out keep their value. Answers the updated counters.",
+        params,
+        body: updateBody,
+        response: { 200: answer, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.bot);
+      const current = await counters.list(userId);
+      const problems = new ItemProblems();
+      checkNames(problems, request.body, new Set(current.map((c) => c.name)), true);
+      checkKeywords(problems, repos, userId, request.body, current);
+      problems.throwIfAny();
+      const updated: Counter[] = [];
+      for (const item of request.body) {
+        const before = current.find((c) => c.name === item.name) as Counter;
+        updated.push(
+          await counters.put(userId, {
+            name: item.name,
+            keyword: item.keyword === undefined ? before.keyword : item.keyword,
+            active: item.active ?? before.active,
+            value: item.value === undefined ? before.value : item.value,
+          }),
+        );
+      }
+      await repos.store.persisted();
+      return updated;
+    },
+  );
+
+  app.post(
+    "/v1/bots/:bot/counters/values",
+    {
+      preHandler: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Change counter values",
+        description: "A list of `{name, value, operation}`: `increment`/`decrement` by `value` (default 1), or `set` to `value`. Answers the counters after the change.",
+        params,
+        body: valuesBody,
+        response: { 200: answer, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.bot);
+      const current = await counters.list(userId);
+      const problems = new ItemProblems();
+      request.body.forEach((item, index) => {
+        if (!current.some((c) => c.name === item.name)) problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+      });
+      problems.throwIfAny();
+      const changed: Counter[] = [];
+      for (const item of request.body) {
+        const after = await counters.change(userId, item.name, item.operation, item.value ?? null);
+        if (after) changed.push(after);
+      }
+      await repos.store.persisted();
+      return changed;
+    },
+  );
+
+  app.delete(
+    "/v1/bots/:bot/counters",
+    {
+      preHandler: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Delete counters",
+        description: "A list of `{name}`. Answers the deleted counters as they were.",
+        params,
+        body: deleteBody,
+        response: { 200: answer, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.bot);
+      const current = await counters.list(userId);
+      const problems = new ItemProblems();
+      checkNames(problems, request.body, new Set(current.map((c) => c.name)), true);
+      problems.throwIfAny();
+      const removed = await counters.remove(userId, request.body.map((item) => item.name));
+      await repos.store.persisted();
+      return current.filter((c) => removed.includes(c.name));
+    },
+  );
+}
