@@ -1,25 +1,13 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ALERT_VIEW_LIMITS, fontFamilyList, hexColor, mediaUrl, toAlertView, volumeFraction } from "../alert-view.js";
 
-/** The variant 2 example of the reference documentation. */
-const referenceTemplate = {
-  image_href: "https://media.example.com/giphy-downsized.gif",
-  sound_href: "",
-  title: "Custom Alert",
-  subtitle: "{{message}}",
-  display_time: 10000,
-  layout: "banner",
-  volume: 0,
-  font_size: 1.4,
-  font_family: "Montserrat",
-  font_weight: 600,
-  font_color: "#ffffff",
-  font_highlight_color: "#8205b3",
-  font_animation: "wiggle",
-  font_delay: 0,
-  animation_alert_enter: "fade-in",
-  animation_alert_leave: "fade-out",
-};
+/** The variant 2 example of the reference documentation (fixtures/alerts/reference-variant2.json). */
+const referenceTemplate = (
+  JSON.parse(readFileSync(new URL("../../../../../fixtures/alerts/reference-variant2.json", import.meta.url), "utf8")) as {
+    request: { template: Record<string, unknown> };
+  }
+).request.template;
 
 describe("toAlertView", () => {
   it("maps the reference's variant 2 example", () => {

@@ -7,28 +7,12 @@ import { useCompatServer } from "./fixture.js";
 // documented NotifySub shape (reference-facts.md "NotifySub events").
 const server = useCompatServer();
 
-/** The reference's variant 2 example, field by field (reference-facts.md "Alert examples"). */
-const variant2Example = {
-  template: {
-    image_href: "https://media.giphy.com/media/3o7abKhOpu0NwenH3O/giphy.gif",
-    sound_href: "",
-    title: "Custom Alert",
-    subtitle: "{{message}}",
-    display_time: 10000,
-    layout: "banner",
-    volume: 0,
-    font_size: 1.4,
-    font_family: "Montserrat",
-    font_weight: 600,
-    font_color: "#ffffff",
-    font_highlight_color: "#8205b3",
-    font_animation: "wiggle",
-    font_delay: 0,
-    animation_alert_enter: "fade-in",
-    animation_alert_leave: "fade-out",
-  },
-  data: { message: "Hello World!" },
-};
+/** The reference's variant 2 example, field by field (fixtures/alerts/reference-variant2.json). */
+const variant2Example = (
+  JSON.parse(readFileSync(new URL("../../../../../fixtures/alerts/reference-variant2.json", import.meta.url), "utf8")) as {
+    request: { template: Record<string, unknown>; data: Record<string, unknown> };
+  }
+).request;
 
 type Notification = {
   subscription: { type: string; version: string; condition: { platform: string; platform_id: string } };

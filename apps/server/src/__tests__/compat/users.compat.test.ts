@@ -5,44 +5,43 @@ import { bootstrap } from "../../cli/first-run.js";
 import { createUser } from "../../cli/operations.js";
 import { quickStartText } from "../../cli/quick-start.js";
 import { STORE_FILE } from "../../store/store.js";
+import type { OvationApp } from "../../app.js";
 import { bearer, tempDataDir, testApp, testConfig } from "../helpers.js";
 
+/** Runs `body` with an app on a fresh data directory, then closes and removes both. */
+async function withApp(body: (app: OvationApp, dir: string) => Promise<void>): Promise<void> {
+  const data = tempDataDir();
+  const app = await testApp(data.dir);
+  try {
+    await body(app, data.dir);
+  } finally {
+    await app.close();
+    data.remove();
+  }
+}
+
 describe("every user gets the default alert set", () => {
-  test("a user made by the CLI (or any account path) can send {template: follow} at once", async () => {
-    const data = tempDataDir();
-    const app = await testApp(data.dir);
-    try {
+  test("a user made by the CLI (or any account path) can send {template: follow} at once", () =>
+    withApp(async (app) => {
       const user = createUser(app.ovation.repos, { name: "cliuser" });
       const { token } = app.ovation.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["alerts:manage"] });
       const res = await app.inject({ method: "POST", url: "/v1/alerts", headers: bearer(token), payload: { template: "follow", data: { name: "Someone" } } });
       expect(res.statusCode).toBe(201);
       expect(res.json().event).toEqual({ name: "Someone" });
       expect(app.ovation.repos.alertSets.listForUser(user.id)).toMatchObject([{ name: "Default alerts", active: true, version: 4 }]);
-    } finally {
-      await app.close();
-      data.remove();
-    }
-  });
+    }));
 });
 
 describe("first start", () => {
-  test("on an empty installation it seeds the demo user, command, token and browser source", async () => {
-    const data = tempDataDir();
-    const app = await testApp(data.dir);
-    try {
+  test("on an empty installation it seeds the demo user, command, token and browser source", () =>
+    withApp(async (app) => {
       const result = bootstrap(app.ovation.repos);
       expect(result).toMatchObject({ kind: "seeded", created: ["user", "alert set", "command", "token", "browser source"] });
       expect(bootstrap(app.ovation.repos).created).toEqual([]);
-    } finally {
-      await app.close();
-      data.remove();
-    }
-  });
+    }));
 
-  test("with users it did not create, it creates no demo data and says how to make a token", async () => {
-    const data = tempDataDir();
-    const app = await testApp(data.dir);
-    try {
+  test("with users it did not create, it creates no demo data and says how to make a token", () =>
+    withApp(async (app, dir) => {
       createUser(app.ovation.repos, { name: "existing" });
       const result = bootstrap(app.ovation.repos);
       expect(result).toEqual({ kind: "existing-users", users: ["existing"], created: [] });
@@ -50,14 +49,10 @@ describe("first start", () => {
       expect(repos.users.list().map((u) => u.name)).toEqual(["existing"]);
       expect(repos.commands.listForUser(1)).toEqual([]);
       expect(repos.tokens.listForUser(1)).toEqual([]);
-      expect(quickStartText(testConfig(data.dir), result)).toContain("npx ovation token create --user 'existing'");
+      expect(quickStartText(testConfig(dir), result)).toContain("npx ovation token create --user 'existing'");
       // Later users do not turn the bootstrap back on.
       expect(bootstrap(repos).kind).toBe("existing-users");
-    } finally {
-      await app.close();
-      data.remove();
-    }
-  });
+    }));
 });
 
 describe("stored alert sets with pixel font sizes", () => {

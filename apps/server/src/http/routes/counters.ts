@@ -97,38 +97,38 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
   const { counters } = repos;
   const read = app.ovation.authenticate("chatbot:read");
   const manage = app.ovation.authenticate("chatbot:manage");
-  const tags = ["counters"];
-  const security = [{ bearerAuth: [] }];
   const params = z.object({ bot: z.string().min(1).max(64).describe("The bot's user: `@me` or your user id") });
   const answer = z.array(counterSchema);
+  /** Route options of a changing call: `chatbot:manage`, a list body, the list answer of `response`. */
+  const changing = <B extends z.ZodType, R extends { 200: typeof answer } | { 201: typeof answer }>(summary: string, description: string, body: B, response: R) => ({
+    preHandler: manage,
+    schema: { tags: ["counters"], security: [{ bearerAuth: [] }], summary, description, params, body, response: { ...response, ...authErrorResponses } },
+  });
+  /** The caller's counters after every item passed `check` (else a 422 naming each bad item). */
+  const checked = async (bot: string, request: Parameters<typeof resolveUserParam>[0], check: (problems: ItemProblems, current: Counter[], userId: number) => void) => {
+    const userId = resolveUserParam(request, bot);
+    const current = await counters.list(userId);
+    const problems = new ItemProblems();
+    check(problems, current, userId);
+    problems.throwIfAny();
+    return { userId, current };
+  };
+  const names = (current: readonly Counter[]) => new Set(current.map((c) => c.name));
 
   app.get(
     "/v1/bots/:bot/counters",
-    { preHandler: read, schema: { tags, security, summary: "List the counters", params, response: { 200: answer, ...authErrorResponses } } },
+    { preHandler: read, schema: { tags: ["counters"], security: [{ bearerAuth: [] }], summary: "List the counters", params, response: { 200: answer, ...authErrorResponses } } },
     async (request) => counters.list(resolveUserParam(request, request.params.bot)),
   );
 
   app.post(
     "/v1/bots/:bot/counters",
-    {
-      preHandler: manage,
-      schema: {
-        tags,
-        security,
-        summary: "Create counters",
-        description: "A list of counters; `value` defaults to null, `active` to true, `keyword` to null. Answers the created counters.",
-        params,
-        body: createBody,
-        response: { 201: answer, ...authErrorResponses },
-      },
-    },
+    changing("Create counters", "A list of counters; `value` defaults to null, `active` to true, `keyword` to null. Answers the created counters.", createBody, { 201: answer }),
     async (request, reply) => {
-      const userId = resolveUserParam(request, request.params.bot);
-      const current = await counters.list(userId);
-      const problems = new ItemProblems();
-      checkNames(problems, request.body, new Set(current.map((c) => c.name)), false);
-      checkKeywords(problems, repos, userId, request.body, current);
-      problems.throwIfAny();
+      const { userId } = await checked(request.params.bot, request, (problems, current, user) => {
+        checkNames(problems, request.body, names(current), false);
+        checkKeywords(problems, repos, user, request.body, current);
+      });
       const created: Counter[] = [];
       for (const item of request.body) {
         created.push(await counters.put(userId, { name: item.name, keyword: item.keyword ?? null, value: item.value ?? null, active: item.active ?? true }));
@@ -140,25 +140,12 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
 
   app.patch(
     "/v1/bots/:bot/counters",
-    {
-      preHandler: manage,
-      schema: {
-        tags,
-        security,
-        summary: "Update counters by name",
-        description: "A list of `{name, keyword?, active?, value?}`; fields left out keep their value. Answers the updated counters.",
-        params,
-        body: updateBody,
-        response: { 200: answer, ...authErrorResponses },
-      },
-    },
+    changing("Update counters by name", "A list of `{name, keyword?, active?, value?}`; fields left out keep their value. Answers the updated counters.", updateBody, { 200: answer }),
     async (request) => {
-      const userId = resolveUserParam(request, request.params.bot);
-      const current = await counters.list(userId);
-      const problems = new ItemProblems();
-      checkNames(problems, request.body, new Set(current.map((c) => c.name)), true);
-      checkKeywords(problems, repos, userId, request.body, current);
-      problems.throwIfAny();
+      const { userId, current } = await checked(request.params.bot, request, (problems, before, user) => {
+        checkNames(problems, request.body, names(before), true);
+        checkKeywords(problems, repos, user, request.body, before);
+      });
       const updated: Counter[] = [];
       for (const item of request.body) {
         const before = current.find((c) => c.name === item.name) as Counter;
@@ -178,26 +165,19 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
 
   app.post(
     "/v1/bots/:bot/counters/values",
-    {
-      preHandler: manage,
-      schema: {
-        tags,
-        security,
-        summary: "Change counter values",
-        description: "A list of `{name, value, operation}`: `increment`/`decrement` by `value` (default 1), or `set` to `value`. Answers the counters after the change.",
-        params,
-        body: valuesBody,
-        response: { 200: answer, ...authErrorResponses },
-      },
-    },
+    changing(
+      "Change counter values",
+      "A list of `{name, value, operation}`: `increment`/`decrement` by `value` (default 1), or `set` to `value`. Answers the counters after the change.",
+      valuesBody,
+      { 200: answer },
+    ),
     async (request) => {
-      const userId = resolveUserParam(request, request.params.bot);
-      const current = await counters.list(userId);
-      const problems = new ItemProblems();
-      request.body.forEach((item, index) => {
-        if (!current.some((c) => c.name === item.name)) problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+      const { userId } = await checked(request.params.bot, request, (problems, current) => {
+        const existing = names(current);
+        request.body.forEach((item, index) => {
+          if (!existing.has(item.name)) problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+        });
       });
-      problems.throwIfAny();
       const changed: Counter[] = [];
       for (const item of request.body) {
         const after = await counters.change(userId, item.name, item.operation, item.value ?? null);
@@ -210,24 +190,9 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
 
   app.delete(
     "/v1/bots/:bot/counters",
-    {
-      preHandler: manage,
-      schema: {
-        tags,
-        security,
-        summary: "Delete counters",
-        description: "A list of `{name}`. Answers the deleted counters as they were.",
-        params,
-        body: deleteBody,
-        response: { 200: answer, ...authErrorResponses },
-      },
-    },
+    changing("Delete counters", "A list of `{name}`. Answers the deleted counters as they were.", deleteBody, { 200: answer }),
     async (request) => {
-      const userId = resolveUserParam(request, request.params.bot);
-      const current = await counters.list(userId);
-      const problems = new ItemProblems();
-      checkNames(problems, request.body, new Set(current.map((c) => c.name)), true);
-      problems.throwIfAny();
+      const { userId, current } = await checked(request.params.bot, request, (problems, before) => checkNames(problems, request.body, names(before), true));
       const removed = await counters.remove(userId, request.body.map((item) => item.name));
       await repos.store.persisted();
       return current.filter((c) => removed.includes(c.name));
