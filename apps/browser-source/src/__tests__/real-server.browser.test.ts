@@ -315,7 +315,7 @@ describe("browser-source page on the real server", () => {
     const before = Number(await page.getAttribute(root, "data-config-version"));
     const body = alertSetBody(DISPLAY_MS);
     const defaults = (body.defaults as { type: string; platform: string; default: Record<string, unknown> }[]).map((d) =>
-      d.type === "follow" ? { ...d, default: { ...d.default, title: "Welcome aboard, {{name}}!" } } : d,
+      d.type === "follow" ? { ...d, default: { ...d.default, title: "Welcome aboard, {{name}}!", font_size: 2 } } : d,
     );
     expect((await api("PUT", `/v1/alert-configs/${alertSetId}`, { ...body, defaults })).status).toBe(200);
     await page.waitForSelector(`${root}[data-config-version="${before + 1}"]`, { timeout: 10_000 });
@@ -323,6 +323,8 @@ describe("browser-source page on the real server", () => {
     const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
     await shown.waitFor({ state: "visible", timeout: 10_000 });
     expect(await shown.locator(".ovation-title").textContent()).toBe("Welcome aboard, Bob!");
+    // A stored set's font_size is relative too: 2 × the layout's base size of 36 px.
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.ovation-alert[data-notification-id="${id}"] .ovation-title')).fontSize`)).toBe("72px");
     await shown.waitFor({ state: "detached", timeout: 10_000 });
     await expect.poll(() => acknowledged(id), { timeout: 10_000 }).toBe(true);
     expect((await api("PUT", `/v1/alert-configs/${alertSetId}`, alertSetBody(DISPLAY_MS))).status).toBe(200);
