@@ -266,7 +266,7 @@ export class YouTubePlugin implements PlatformPlugin {
     };
     const id = `online-${broadcast.id}`;
     if (this.#seen.add(id)) {
-      context.emitNotification(youtubeNotification("stream.online", id, broadcast.snippet.actualStartTime ?? new Date(now).toISOString(), this.#channel, {}, broadcast));
+      context.emitNotification(youtubeNotification("stream.online", id, broadcast.snippet.actualStartTime ?? new Date(now).toISOString(), this.#channel, [], broadcast));
     }
     context.logger.info({ broadcast: broadcast.id }, "YouTube broadcast is live");
     return true;
@@ -304,7 +304,7 @@ export class YouTubePlugin implements PlatformPlugin {
     if (!live) return;
     this.#live = null;
     const id = `offline-${live.broadcastId}`;
-    if (this.#seen.add(id)) context.emitNotification(youtubeNotification("stream.offline", id, new Date().toISOString(), this.#channel, {}, { broadcastId: live.broadcastId }));
+    if (this.#seen.add(id)) context.emitNotification(youtubeNotification("stream.offline", id, new Date().toISOString(), this.#channel, [], { broadcastId: live.broadcastId }));
     context.logger.info({ broadcast: live.broadcastId }, `YouTube broadcast over: ${why}`);
     this.#reportStatus();
   }

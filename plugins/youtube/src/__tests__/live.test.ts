@@ -109,7 +109,7 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     // A follow: a subscriber who was not in the first look.
     google.addSubscriber(apiFixtures.newSubscriber as Record<string, unknown>);
     const follow = await until(() => alerts.find((a) => a.subscription.type === "follow"), "follow");
-    expect(follow.event.data).toEqual({ name: "New Fan" });
+    expect(follow.event).toEqual({ name: "New Fan" });
     expect(alerts.filter((a) => a.subscription.type === "follow").length).toBe(1);
 
     // Quota accounting matches what the fake counted, and shows in the status.

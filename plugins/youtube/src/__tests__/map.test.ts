@@ -86,17 +86,17 @@ describe("liveChatMessage -> alert notification", () => {
     const outcome = alertOf("super-chat");
     expect(outcome.notification.subscription.type).toBe("superchat");
     expect(outcome.notification.notification).toEqual({ id: "LCC.superchat-1", created_at: "2026-11-23T15:01:00.000000Z" });
-    expect(outcome.notification.event.data).toEqual({ name: "Carol", message: "Love the stream!", tier: "2", currency: "USD", amount: "5", amount_micros: "5000000" });
+    expect(outcome.notification.event).toEqual({ name: "Carol", message: "Love the stream!", tier: "2", currency: "USD", amount: "5", amount_micros: "5000000" });
     expect(outcome.chat?.attributes.highlight).toBe(true);
     expect(outcome.chat?.message).toBe("Love the stream!");
     expect(alertOf("super-chat-no-comment").chat).toBeNull();
-    expect((alertOf("super-chat-no-comment").notification.event.data as Record<string, unknown>).amount).toBe("1.99");
+    expect((alertOf("super-chat-no-comment").notification.event as Record<string, unknown>).amount).toBe("1.99");
   });
 
   it("Super Sticker -> supersticker", () => {
     const outcome = alertOf("super-sticker");
     expect(outcome.notification.subscription.type).toBe("supersticker");
-    expect(outcome.notification.event.data).toEqual({
+    expect(outcome.notification.event).toEqual({
       name: "Carol",
       sticker: "sticker_hype_cat",
       sticker_alt_text: "A cat cheering",
@@ -109,15 +109,15 @@ describe("liveChatMessage -> alert notification", () => {
 
   it("memberships -> subscribe, re-subscribe and gift-subscribe with the level name as tier", () => {
     const member = alertOf("new-member").notification;
-    expect([member.subscription.type, member.event.data]).toEqual(["subscribe", { name: "Eve", tier: "Super Fans", is_gift: false, is_upgrade: false }]);
+    expect([member.subscription.type, member.event]).toEqual(["subscribe", { name: "Eve", tier: "Super Fans", is_gift: false, is_upgrade: false }]);
     const gifted = alertOf("gift-membership-received").notification;
-    expect([gifted.subscription.type, gifted.event.data]).toEqual(["subscribe", { name: "Finn", tier: "Super Fans", is_gift: true, is_upgrade: false }]);
+    expect([gifted.subscription.type, gifted.event]).toEqual(["subscribe", { name: "Finn", tier: "Super Fans", is_gift: true, is_upgrade: false }]);
     const milestone = alertOf("member-milestone");
     expect(milestone.notification.subscription.type).toBe("re-subscribe");
-    expect(milestone.notification.event.data).toEqual({ name: "Dana", message: "Half a year already!", emotes: [], tier: "Super Fans", months: 6, streak: 0, duration: 1 });
+    expect(milestone.notification.event).toEqual({ name: "Dana", message: "Half a year already!", emotes: [], tier: "Super Fans", months: 6, streak: 0, duration: 1 });
     expect(milestone.chat?.message).toBe("Half a year already!");
     const gift = alertOf("membership-gifting").notification;
-    expect([gift.subscription.type, gift.event.data]).toEqual([
+    expect([gift.subscription.type, gift.event]).toEqual([
       "gift-subscribe",
       { gifter: "Dana", tier: "Super Fans", amount: 5, cumulative_amount: 5, is_anonymous: false },
     ]);

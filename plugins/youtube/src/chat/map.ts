@@ -1,4 +1,4 @@
-import type { ChatChannel, ChatEvent, ModerationEvent, NotifySub } from "@ovation/core";
+import type { ChatChannel, ChatEvent, ModerationEvent, NotificationPayload, NotifySub } from "@ovation/core";
 import { CHAT_LIMITS } from "@ovation/core";
 import { liveChatMessageSchema } from "../api/wire.js";
 import type { LiveChatMessage } from "../api/wire.js";
@@ -32,19 +32,23 @@ export function toMicrosecondIso(timestamp: string): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-/** A NotifySub notification of `channel` with the catalog parameters in `data`. */
+/**
+ * A NotifySub notification of `channel`: the type's documented payload (`data`; `[]` for stream
+ * events) at the top of `event`, the raw YouTube resource in `ovation.platform_data`.
+ */
 export function youtubeNotification(
   type: string,
   id: string,
   createdAt: string,
   channel: ChatChannel,
-  data: Record<string, unknown>,
+  data: NotificationPayload,
   raw: unknown,
 ): NotifySub {
   return {
     subscription: { type, version: "1", condition: { platform: "youtube", platform_id: channel.platform_id } },
     notification: { id: id.slice(0, 128), created_at: toMicrosecondIso(createdAt) },
-    event: { data, template: null, test: false, platform_data: { message: raw } },
+    event: data,
+    ovation: { template: null, test: false, platform_data: { message: raw } },
   };
 }
 

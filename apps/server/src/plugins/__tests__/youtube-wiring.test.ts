@@ -41,6 +41,7 @@ describe("the youtube plugin wired from OVATION_PLUGINS=youtube", () => {
       },
     });
     const result = bootstrap(app.ovation.repos);
+    if (result.kind !== "seeded") throw new Error("a fresh data directory is seeded");
     app.ovation.commands.reload(result.user.id);
     await listen(app);
   });
