@@ -29,11 +29,11 @@ export class AlertSetsRepository {
   /** Runs the one-time font size migration (see {@link FONT_SIZE_UNIT_META}). */
   constructor(private readonly store: Store) {
     if (store.data.meta[FONT_SIZE_UNIT_META] === "relative") return;
-    store.update((data) => {
-      let changed = 0;
-      for (const set of data.alert_sets) if (set.version === 4) changed += convertPixelFontSizes(set.config);
+    store.update((data, touch) => {
+      const owners = new Set<number>();
+      for (const set of data.alert_sets) if (set.version === 4 && convertPixelFontSizes(set.config) > 0) owners.add(set.user_id);
       data.meta[FONT_SIZE_UNIT_META] = "relative";
-      return changed;
+      touch({ meta: true, users: [...owners] });
     });
   }
 

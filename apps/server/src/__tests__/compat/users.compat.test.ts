@@ -1,10 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { bootstrap } from "../../cli/first-run.js";
 import { createUser } from "../../cli/operations.js";
 import { quickStartText } from "../../cli/quick-start.js";
-import { STORE_FILE } from "../../store/store.js";
+import { buildDefaultAlertSet } from "@ovation/core";
+import { engineConfig } from "../../store/alert-sets.js";
+import { LEGACY_STORE_FILE } from "../../store/legacy-file.js";
 import type { OvationApp } from "../../app.js";
 import { bearer, tempDataDir, testApp, testConfig } from "../helpers.js";
 
@@ -56,24 +58,29 @@ describe("first start", () => {
 });
 
 describe("stored alert sets with pixel font sizes", () => {
-  test("are migrated to relative sizes once at load; loading again changes nothing", async () => {
+  test("are migrated to relative sizes once at load (here from a schema-1 ovation.json); loading again changes nothing", async () => {
     const data = tempDataDir();
-    let app = await testApp(data.dir);
-    const user = createUser(app.ovation.repos, { name: "px" });
-    const set = app.ovation.repos.alertSets.activeForUser(user.id);
-    if (!set) throw new Error("no default set");
-    await app.close();
-    // Rewrite the file as a store of the earlier version: pixel sizes and no unit marker.
-    const file = join(data.dir, STORE_FILE);
-    const stored = JSON.parse(readFileSync(file, "utf8")) as { alert_sets: { config: Record<string, unknown> }[]; meta: Record<string, unknown> };
-    const config = stored.alert_sets[0]?.config as { default: Record<string, unknown>; variations: { overrides: Record<string, unknown> }[] };
+    const config = engineConfig(buildDefaultAlertSet({ id: 1, user_id: 1 })) as { default: Record<string, unknown>; variations: { overrides: Record<string, unknown> }[] };
     config.default["font_size"] = 72;
     (config.variations[0] as { overrides: Record<string, unknown> }).overrides["font_size"] = 18;
-    delete stored.meta["alert_font_size_unit"];
-    writeFileSync(file, JSON.stringify(stored));
-
-    app = await testApp(data.dir);
-    const read = () => app.ovation.repos.alertSets.getForUser(user.id, set.id)?.config as typeof config;
+    const now = "2026-11-01T00:00:00.000000Z";
+    const legacy = {
+      schema_version: 1,
+      sequences: { users: 1, alert_sets: 1 },
+      users: [{ id: 1, uuid: "90a951d1-ea50-4fda-8c4d-275b81f7d219", name: "px", email: null, email_verified_at: null, password_hash: null, avatar: null, created_at: now, updated_at: now }],
+      connections: [],
+      personal_access_tokens: [],
+      browser_sources: [],
+      alert_sets: [{ id: 1, user_id: 1, name: "Old pixels", version: 4, active: true, config, created_at: now, updated_at: now }],
+      commands: [],
+      alert_log: [],
+      queue_state: {},
+      extensions: {},
+      meta: {},
+    };
+    writeFileSync(join(data.dir, LEGACY_STORE_FILE), JSON.stringify(legacy));
+    let app = await testApp(data.dir);
+    const read = () => app.ovation.repos.alertSets.getForUser(1, 1)?.config as typeof config;
     expect(read().default["font_size"]).toBe(2);
     expect(read().variations[0]?.overrides["font_size"]).toBe(0.5);
     await app.close();

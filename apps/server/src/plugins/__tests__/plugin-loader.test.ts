@@ -85,6 +85,7 @@ describe("a minimal plugin platform in the server", () => {
         expect(withMini).toEqual(["follow", "subscribe", "re-subscribe", "gift-subscribe", "raid", "donation"]);
 
         const result = bootstrap(app.ovation.repos, { catalog: catalogWithPlatforms(app.platformPlugins.platforms()) });
+        if (result.kind !== "seeded") throw new Error("a fresh data directory is seeded");
         const set = app.ovation.repos.alertSets.activeForUser(result.user.id);
         const defaults = (set?.config["defaults"] ?? []) as { platform: string; type: string; default: { title?: string } }[];
         expect(defaults.find((d) => d.platform === "minichat" && d.type === "follow")?.default.title).toBe("{{name}} is now following");
