@@ -125,7 +125,7 @@ export class FakeChatPlugin implements PlatformPlugin {
     context.emitNotification({
       subscription: { type: "follow", version: "1", condition: { platform: "fakechat", platform_id: channel.platform_id } },
       notification: { id: line.id, created_at: new Date(line.ts).toISOString() },
-      event: { data: { name: line.user.name }, template: null, test: false },
+      event: { name: line.user.name },
     });
   }
 }
