@@ -50,7 +50,14 @@ export interface PluginMetadata {
 /** Something a moderator (or the platform) did to the chat, published to the `.chat` room. */
 export type ModerationEvent =
   | { type: "delete-message"; channel: ChatChannel; id: string }
-  | { type: "clear-chat"; channel: ChatChannel; user_platform_id: string | null };
+  | {
+      type: "clear-chat";
+      channel: ChatChannel;
+      /** The user whose messages are cleared; null when the whole chat is. */
+      user_platform_id: string | null;
+      /** For one user: seconds of a timeout; null or absent for a permanent ban (or not known). */
+      duration_seconds?: number | null;
+    };
 
 /** Connection state of a plugin. */
 export const PLUGIN_STATUSES = ["idle", "connecting", "connected", "degraded", "disconnected", "failed"] as const;

@@ -40,7 +40,7 @@ export type PluginSource = Readonly<PluginMetadata>;
 export type ChatRoomEvent =
   | { event: "message"; platform: string; channel: ChatChannel; payload: ChatEvent }
   | { event: "delete-message"; platform: string; channel: ChatChannel; payload: { id: string; channel: string } }
-  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string; user_platform_id?: string } };
+  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string; user_platform_id?: string; duration_seconds?: number } };
 
 /** Options of a {@link PluginHost}. */
 export interface PluginHostOptions {
@@ -112,7 +112,12 @@ export function normalizeSendAs(value: string): SendAs | null {
 
 const moderationEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("delete-message"), channel: chatChannelSchema, id: z.string().min(1).max(256) }),
-  z.object({ type: z.literal("clear-chat"), channel: chatChannelSchema, user_platform_id: z.string().max(256).nullable() }),
+  z.object({
+    type: z.literal("clear-chat"),
+    channel: chatChannelSchema,
+    user_platform_id: z.string().max(256).nullable(),
+    duration_seconds: z.number().int().positive().max(1_209_600).nullable().optional(),
+  }),
 ]);
 
 /**
@@ -375,7 +380,9 @@ export class PluginHost {
         } else {
           const payload = event.user_platform_id === null
             ? { channel: event.channel.id }
-            : { channel: event.channel.id, user_platform_id: event.user_platform_id };
+            : typeof event.duration_seconds === "number"
+              ? { channel: event.channel.id, user_platform_id: event.user_platform_id, duration_seconds: event.duration_seconds }
+              : { channel: event.channel.id, user_platform_id: event.user_platform_id };
           this.#publish({ event: "clear-chat", platform, channel: event.channel, payload }, entry);
         }
         return { accepted: true };

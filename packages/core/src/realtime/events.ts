@@ -32,7 +32,7 @@ export interface ServerToClientEvents {
   message: (event: ChatEvent) => void;
   "delete-message": (payload: { id: string; channel: string }) => void;
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
-  "clear-chat": (payload: { channel: string; user_platform_id?: string }) => void;
+  "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number }) => void;
   "ingress-event": (payload: { type: string; data: unknown }) => void;
   joined: (payload: { room: string }) => void;
   error: (payload: SocketErrorPayload) => void;
