@@ -120,6 +120,12 @@ export const njLexer = require("nunjucks/src/lexer") as {
   TOKEN_VARIABLE_END: string;
   TOKEN_INT: string;
   TOKEN_FLOAT: string;
+  TOKEN_STRING: string;
+  TOKEN_COMMENT: string;
+  TOKEN_BLOCK_START: string;
+  TOKEN_LEFT_CURLY: string;
+  TOKEN_RIGHT_CURLY: string;
+  TOKEN_RIGHT_BRACKET: string;
 };
 /** nunjucks/src/nodes. */
 export const njNodes = require("nunjucks/src/nodes") as NjNodes;

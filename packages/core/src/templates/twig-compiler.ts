@@ -4,17 +4,24 @@ import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunj
 import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import { applyTwigRewrites, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import {
   ArrowFunctionNode,
+  BitwiseNode,
   CoalesceNode,
   DoNode,
   ElvisNode,
+  HasNode,
+  SpaceshipNode,
   StringTestNode,
   TruthyNode,
   TwigRangeNode,
+  WithNode,
+  XorNode,
+  nodeClass,
   parseTwig,
 } from "./twig-parser.js";
 
@@ -57,7 +64,95 @@ const baseCompileExpression = (
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
-  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode];
+  private static readonly own: readonly unknown[] = [
+    ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode,
+    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, UndefinedNode,
+  ];
+
+  /** Calls `runtime.<fn>(a, b, ...)` on compiled fields of `node` (string fields are emitted as JSON). */
+  private runtimeCall(fn: string, node: NjNode, frame: NjCompileFrame, fields: readonly string[]): void {
+    this._emit(`runtime.${fn}(`);
+    fields.forEach((field, i) => {
+      if (i > 0) this._emit(", ");
+      const value = nodeField(node, field);
+      if (isNode(value)) this.compile(value, frame);
+      else this._emit(JSON.stringify(value));
+    });
+    this._emit(")");
+  }
+
+  compileTwigPrint(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigPrint", node, frame, ["target"]);
+  }
+
+  compileTwigPairs(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigPairs", node, frame, ["target"]);
+  }
+
+  compileTwigUndefined(): void {
+    this._emit("undefined");
+  }
+
+  compileTwigXor(node: NjNode, frame: NjCompileFrame): void {
+    this._emit("(runtime.twigTruthy(");
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(") !== runtime.twigTruthy(");
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit("))");
+  }
+
+  compileTwigBitwise(node: NjNode, frame: NjCompileFrame): void {
+    const op = String(nodeField(node, "op"));
+    if (op !== "&" && op !== "|" && op !== "^") fail(`unknown bitwise operator ${op}`, node);
+    this._emit("(runtime.twigInt(");
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(`) ${op} runtime.twigInt(`);
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit("))");
+  }
+
+  compileTwigSpaceship(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigSpaceship", node, frame, ["left", "right"]);
+  }
+
+  compileTwigHas(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigHas", node, frame, ["op", "left", "right"]);
+  }
+
+  /** `{% with vars %}`: a new scope (frame) holding the hash's keys as variables. */
+  compileTwigWith(node: NjNode, frame: NjCompileFrame): void {
+    if (nodeField(node, "only") === true) {
+      fail("{% with ... only %} is not supported in command templates (a template cannot hide its variables); drop only", node);
+    }
+    this._emit("frame = frame.push();\n");
+    const vars = nodeField(node, "vars");
+    if (isNode(vars)) {
+      this._emit("runtime.twigWith(frame, ");
+      this.compile(vars, frame);
+      this._emit(");\n");
+    }
+    this.compile(nodeField(node, "body") as NjNode, frame.push());
+    this._emit("frame = frame.pop();\n");
+  }
+
+  /** `a in b` with Twig's semantics: loose comparison in lists, substring in strings and numbers. */
+  compileIn(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigIn", node, frame, ["left", "right"]);
+  }
+
+  /** Hash keys: names, strings, numbers (Twig `{2: 'two'}`) and `(expression)`. */
+  compilePair(node: NjNode, frame: NjCompileFrame): void {
+    const key = nodeField(node, "key") as NjNode;
+    if (isA(key, njNodes.Symbol)) this._emit(JSON.stringify(String(nodeField(key, "value"))));
+    else if (isA(key, nodeClass("Literal")) && ["string", "number"].includes(typeof nodeField(key, "value"))) this._emit(JSON.stringify(String(nodeField(key, "value"))));
+    else {
+      this._emit("[runtime.twigString(");
+      this.compile(key, frame);
+      this._emit(")]");
+    }
+    this._emit(": ");
+    this._compileExpression(nodeField(node, "value") as NjNode, frame);
+  }
 
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
@@ -234,7 +329,7 @@ export function compileTwig(source: string): CompiledTwig {
     );
   }
   try {
-    const ast = parseTwig(source);
+    const ast = applyTwigRewrites(parseTwig(source), fail);
     const functions = new Set<TemplateFunctionName>();
     walk(ast, (node) => checkNode(node, functions));
     const variables = variableAccess(ast);
