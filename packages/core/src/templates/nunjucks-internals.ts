@@ -140,6 +140,14 @@ export const njTransformer = require("nunjucks/src/transformer") as {
   transform(ast: NjNode, asyncFilters: readonly string[], name?: string): NjNode;
 };
 
+/**
+ * The fields of a node that hold children, for walkers: a node's `fields`, plus `body` on the
+ * block form of `set` (`{% set x %}...{% endset %}`), which nunjucks keeps outside `fields`.
+ */
+export function childFields(node: NjNode): readonly string[] {
+  return node.typename === "Set" && (node as unknown as { body?: unknown }).body ? [...node.fields, "body"] : node.fields;
+}
+
 /** Reads a node's field by name. */
 export function nodeField(node: NjNode, name: string): unknown {
   return (node as unknown as Record<string, unknown>)[name];

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
-import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
 import { applyTwigRewrites, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
@@ -253,7 +253,7 @@ function fail(message: string, node: NjNode): never {
 /** Walks every node under `node` (fields, node lists), depth first. */
 function walk(node: NjNode, visit: (node: NjNode) => void): void {
   visit(node);
-  for (const field of node.fields) {
+  for (const field of childFields(node)) {
     const value = nodeField(node, field);
     if (Array.isArray(value)) {
       for (const child of value) if (isNode(child)) walk(child, visit);

@@ -94,14 +94,41 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     return tok;
   }
 
-  /** Twig's multi-token operators and trailing commas, on top of {@link rawToken}. */
+  /** Open brackets of the expression being read (`(`, `[`, `{`), to tell arguments from hash entries. */
+  private readonly brackets: string[] = [];
+
+  /** Twig's multi-token operators, trailing commas and `name: value` arguments, on top of {@link twigMerge}. */
   private twigToken(tok: NjToken | null): NjToken | null {
+    const out = this.twigMerge(tok);
+    if (!out) return out;
+    if (out.type === njLexer.TOKEN_LEFT_PAREN || out.type === "left-bracket" || out.type === njLexer.TOKEN_LEFT_CURLY) this.brackets.push(out.type);
+    else if (out.type === njLexer.TOKEN_RIGHT_PAREN || out.type === njLexer.TOKEN_RIGHT_BRACKET || out.type === njLexer.TOKEN_RIGHT_CURLY) this.brackets.pop();
+    else if (out.type === "variable-start" || out.type === "block-start") this.brackets.length = 0;
+    else if (
+      out.type === njLexer.TOKEN_SYMBOL &&
+      this.brackets.at(-1) === njLexer.TOKEN_LEFT_PAREN &&
+      this.last !== null &&
+      (this.last.type === njLexer.TOKEN_LEFT_PAREN || this.last.type === njLexer.TOKEN_COMMA)
+    ) {
+      // `trim(side: 'left')`: Twig's other spelling of a named argument (`side='left'`).
+      for (let i = 0; ; i++) {
+        const next = this.rawAhead(i);
+        if (!next || next.type !== njLexer.TOKEN_WHITESPACE) {
+          if (next && next.type === njLexer.TOKEN_COLON) this.ahead[i] = { ...next, type: njLexer.TOKEN_OPERATOR, value: "=" };
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private twigMerge(tok: NjToken | null): NjToken | null {
     if (!tok) return tok;
     const closing = (t: NjToken | null): boolean =>
       t !== null && (t.type === njLexer.TOKEN_RIGHT_BRACKET || t.type === njLexer.TOKEN_RIGHT_CURLY || t.type === njLexer.TOKEN_RIGHT_PAREN);
     if (tok.type === njLexer.TOKEN_COMMA && closing(this.lookahead())) {
       // A trailing comma in a list, hash or argument list (Twig allows it).
-      return this.twigToken(this.rawToken(false));
+      return this.twigMerge(this.rawToken(false));
     }
     if (tok.type === njLexer.TOKEN_SYMBOL) {
       const afterIs = this.last !== null && this.last.type === njLexer.TOKEN_SYMBOL && (this.last.value === "is" || this.last.value === "not");

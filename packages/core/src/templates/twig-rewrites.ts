@@ -1,5 +1,5 @@
 import type { NjNode, NjNodeList } from "./nunjucks-internals.js";
-import { isNode, njNodes, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { childFields, isNode, njNodes, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { TWIG_FILTER_SIGNATURES, TWIG_FUNCTION_SIGNATURES } from "./template-functions.js";
 import { nodeClass } from "./twig-parser.js";
 
@@ -18,7 +18,7 @@ function isA(value: unknown, name: string): boolean {
 
 /** Rebuilds `node` bottom-up: `visit` may return a replacement for each node (or an array to splice into a list). */
 function rewrite(node: NjNode, visit: (node: NjNode) => NjNode | NjNode[]): NjNode | NjNode[] {
-  for (const field of node.fields) {
+  for (const field of childFields(node)) {
     const value = nodeField(node, field);
     if (Array.isArray(value)) {
       setNodeField(node, field, value.flatMap((child: unknown) => (isNode(child) ? rewrite(child, visit) : [child])));
@@ -84,13 +84,15 @@ export function applyTwigRewrites(root: NjNodeList, fail: Fail): NjNodeList {
       markLoops(body, inner);
       return;
     }
-    for (const field of node.fields) {
+    for (const field of childFields(node)) {
       const value = nodeField(node, field);
       if (Array.isArray(value)) value.forEach((child: unknown) => isNode(child) && markLoops(child, inner));
       else if (isNode(value)) markLoops(value, inner);
     }
   };
   markLoops(root, null);
+  // Macros are defined before the template runs in Twig (`{% from _self import m %}` may precede `m`).
+  root.children = [...root.children.filter((n) => isA(n, "Macro")), ...root.children.filter((n) => !isA(n, "Macro"))];
 
   const result = rewrite(root, (node) => {
     if (isA(node, "Import") && symbolName(nodeField(node, "template")) === "_self") {
@@ -149,7 +151,7 @@ function replaceParentLoop(body: NjNode, outerLoop: string, fail: Fail): void {
   };
   // Nested loops get their own rewrite when markLoops reaches them; only this level's `loop` is meant here.
   const walkBody = (node: NjNode): void => {
-    for (const field of node.fields) {
+    for (const field of childFields(node)) {
       const value = nodeField(node, field);
       if (Array.isArray(value)) {
         setNodeField(node, field, value.map((child: unknown) => (isNode(child) && !isA(child, "For") ? (walkBody(child), visit(child)) : child)));

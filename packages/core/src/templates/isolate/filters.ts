@@ -1,7 +1,7 @@
 import { formatDate } from "./date.js";
 import { random } from "./random.js";
 import { isSafe } from "./runtime.js";
-import { buildQuery, striptags } from "./twig-ops.js";
+import { buildQuery, rawUrlEncode, striptags } from "./twig-ops.js";
 import { checkSize, isEmpty, isObject, requireFunction, str, truthy, values } from "./values.js";
 
 /** A filter: the filtered value first, then the filter's arguments. */
@@ -197,6 +197,6 @@ export const FILTERS: Record<string, Filter> = {
   upper: (v) => str(v).toUpperCase(),
   url_encode: (v) => {
     if (isObject(v) || Array.isArray(v)) return buildQuery(v).join("&");
-    return encodeURIComponent(str(v));
+    return rawUrlEncode(str(v));
   },
 };

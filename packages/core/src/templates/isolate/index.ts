@@ -68,6 +68,9 @@ export function bootstrap(limits: IsolateLimits): (defsJson: string, itemsJson: 
   const env = new NJ.Environment([], { autoescape: false, throwOnUndefined: false });
   for (const name of Object.keys(FILTERS)) env.addFilter(name, FILTERS[name] as (...args: never[]) => unknown);
   env.addTest("empty", isEmpty);
+  // Twig: an undefined variable is null.
+  env.addTest("null", (v: unknown) => v === null || v === undefined);
+  env.addTest("none", (v: unknown) => v === null || v === undefined);
   env.addTest("odd", (n: unknown) => Math.abs(Number(n) % 2) === 1);
   env.addTest("even", (n: unknown) => Number(n) % 2 === 0);
   // Twig's range: both ends included, letters too.

@@ -98,6 +98,11 @@ export function striptags(v: unknown, allowed?: unknown): string {
     .replace(/<\/?([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g, (tag, name: string) => (allow.has(name.toLowerCase()) ? tag : ""));
 }
 
+/** PHP's rawurlencode (RFC 3986): also encodes `!'()*`, which encodeURIComponent keeps. */
+export function rawUrlEncode(v: string): string {
+  return encodeURIComponent(v).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
 /** Twig's `url_encode` of a hash: PHP's http_build_query (RFC 3986), nested keys as `a[b]`. */
 export function buildQuery(v: Record<string, unknown> | unknown[], prefix = ""): string[] {
   const out: string[] = [];
@@ -106,7 +111,7 @@ export function buildQuery(v: Record<string, unknown> | unknown[], prefix = ""):
     const key = prefix === "" ? k : `${prefix}[${k}]`;
     if (value === null || value === undefined) continue;
     if (Array.isArray(value) || isObject(value)) out.push(...buildQuery(value, key));
-    else out.push(`${encodeURIComponent(key)}=${encodeURIComponent(typeof value === "boolean" ? (value ? "1" : "0") : str(value))}`);
+    else out.push(`${rawUrlEncode(key)}=${rawUrlEncode(typeof value === "boolean" ? (value ? "1" : "0") : str(value))}`);
   }
   return out;
 }
