@@ -140,12 +140,16 @@ class TwigCompiler extends Compiler {
     this.runtimeCall("twigIn", node, frame, ["left", "right"]);
   }
 
-  /** Hash keys: names, strings, numbers (Twig `{2: 'two'}`) and `(expression)`. */
+  /**
+   * Hash keys: names, strings, numbers (Twig `{2: 'two'}`) and `(expression)`. Always computed
+   * (`{["k"]: v}`), so a `__proto__` key is an own key and never sets the object's prototype.
+   */
   compilePair(node: NjNode, frame: NjCompileFrame): void {
     const key = nodeField(node, "key") as NjNode;
-    if (isA(key, njNodes.Symbol)) this._emit(JSON.stringify(String(nodeField(key, "value"))));
-    else if (isA(key, nodeClass("Literal")) && ["string", "number"].includes(typeof nodeField(key, "value"))) this._emit(JSON.stringify(String(nodeField(key, "value"))));
-    else {
+    const value = nodeField(key, "value");
+    if (isA(key, njNodes.Symbol) || (isA(key, nodeClass("Literal")) && (typeof value === "string" || typeof value === "number"))) {
+      this._emit(`[${JSON.stringify(String(value))}]`);
+    } else {
       this._emit("[runtime.twigString(");
       this.compile(key, frame);
       this._emit(")]");

@@ -90,7 +90,8 @@ export function applyTwigRewrites(root: NjNodeList, fail: Fail): NjNodeList {
       else if (isNode(value)) markLoops(value, inner);
     }
   };
-  markLoops(root, null);
+  // Only templates that read `loop.parent` pay for the per-iteration capture of the outer loop.
+  if (readsLoopParent(root)) markLoops(root, null);
   // Macros are defined before the template runs in Twig (`{% from _self import m %}` may precede `m`).
   root.children = [...root.children.filter((n) => isA(n, "Macro")), ...root.children.filter((n) => !isA(n, "Macro"))];
 
@@ -163,4 +164,18 @@ function replaceParentLoop(body: NjNode, outerLoop: string, fail: Fail): void {
     }
   };
   walkBody(body);
+}
+
+/** True when the template reads `loop.parent` anywhere. */
+function readsLoopParent(node: NjNode): boolean {
+  if (isA(node, "LookupVal")) {
+    const target = nodeField(node, "target");
+    const val = nodeField(node, "val");
+    if (symbolName(target) === "loop" && isA(val, "Literal") && nodeField(val as NjNode, "value") === "parent") return true;
+  }
+  for (const field of childFields(node)) {
+    const value = nodeField(node, field);
+    if (Array.isArray(value) ? value.some((child: unknown) => isNode(child) && readsLoopParent(child)) : isNode(value) && readsLoopParent(value)) return true;
+  }
+  return false;
 }

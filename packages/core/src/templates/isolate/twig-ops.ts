@@ -79,7 +79,11 @@ export function twigInt(v: unknown): number {
 /** `{% with vars %}`: sets each key of the hash in the new scope. */
 export function twigWith(frame: { set(name: string, value: unknown): void }, vars: unknown): void {
   if (!isObject(vars)) throw new TypeError("with expects a hash, for example {% with {'name': 'x'} %}");
-  for (const key of Object.keys(vars)) frame.set(key, vars[key]);
+  for (const key of Object.keys(vars)) {
+    // frame.set splits dotted names into nested objects: a key is one plain name.
+    if (key.includes(".") || key === "__proto__" || key === "constructor" || key === "prototype") throw new TypeError(`with: "${key.slice(0, 40)}" is not a variable name`);
+    frame.set(key, vars[key]);
+  }
 }
 
 /** Twig's `cycle(values, position)`. */
