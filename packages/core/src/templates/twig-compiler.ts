@@ -93,22 +93,23 @@ class TwigCompiler extends Compiler {
     this._emit("undefined");
   }
 
-  compileTwigXor(node: NjNode, frame: NjCompileFrame): void {
-    this._emit("(runtime.twigTruthy(");
+  /** `open` left `middle` right `close`: a binary node between fixed code. */
+  private binary(node: NjNode, frame: NjCompileFrame, open: string, middle: string, close: string): void {
+    this._emit(open);
     this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(") !== runtime.twigTruthy(");
+    this._emit(middle);
     this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit("))");
+    this._emit(close);
+  }
+
+  compileTwigXor(node: NjNode, frame: NjCompileFrame): void {
+    this.binary(node, frame, "(runtime.twigTruthy(", ") !== runtime.twigTruthy(", "))");
   }
 
   compileTwigBitwise(node: NjNode, frame: NjCompileFrame): void {
     const op = String(nodeField(node, "op"));
     if (op !== "&" && op !== "|" && op !== "^") fail(`unknown bitwise operator ${op}`, node);
-    this._emit("(runtime.twigInt(");
-    this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(`) ${op} runtime.twigInt(`);
-    this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit("))");
+    this.binary(node, frame, "(runtime.twigInt(", `) ${op} runtime.twigInt(`, "))");
   }
 
   compileTwigSpaceship(node: NjNode, frame: NjCompileFrame): void {
@@ -177,20 +178,12 @@ class TwigCompiler extends Compiler {
   }
 
   compileTwigRange(node: NjNode, frame: NjCompileFrame): void {
-    this._emit("runtime.twigRange(");
-    this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(", ");
-    this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit(")");
+    this.binary(node, frame, "runtime.twigRange(", ", ", ")");
   }
 
   /** `a ~ b` with Twig's string conversion: null and undefined concatenate as "". */
   compileConcat(node: NjNode, frame: NjCompileFrame): void {
-    this._emit("(runtime.twigString(");
-    this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(") + runtime.twigString(");
-    this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit("))");
+    this.binary(node, frame, "(runtime.twigString(", ") + runtime.twigString(", "))");
   }
 
   /** `a ?? b`; `b` is evaluated only when needed. */
