@@ -19,6 +19,8 @@ export {
 export type { ChatBadge, ChatFragment, ChatUser, ChatChannel, ChatEvent } from "./chat/event.js";
 export { notifySubSchema, STREAM_STATE_TYPES } from "./notifications/notifysub.js";
 export type { NotifySub } from "./notifications/notifysub.js";
+export { GOAL_BAR_KINDS, goalBarSchema, goalBarStyleSchema, goalIncrement, goalProgress } from "./goals/goal-bar.js";
+export type { GoalBar, GoalBarInput, GoalBarKind, GoalBarProgress, GoalBarStyle } from "./goals/goal-bar.js";
 export type {
   BrowserSourceUpdated,
   QueueControl,
@@ -33,6 +35,7 @@ export type {
   SendAs,
   OutgoingMessage,
   ModerationCapabilities,
+  ModerationActions,
   PluginCapabilities,
   PluginMetadata,
   ModerationEvent,

@@ -7,6 +7,7 @@ import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
 import type {
   EmitResult,
+  ModerationCapabilities,
   ModerationEvent,
   OutgoingMessage,
   PlatformLookups,
@@ -290,6 +291,26 @@ export class PluginHost {
       });
     }
     await entry.plugin.timeout(channel, userPlatformId, seconds, reason);
+  }
+
+  /** Bans a user through a plugin that declares `moderation.ban`. */
+  async ban(name: string, channel: ChatChannel, userPlatformId: string, reason: string | null = null): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.capabilities.moderation.ban || !entry.plugin.ban) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} cannot ban users`, { details: { plugin: name } });
+    }
+    await entry.plugin.ban(channel, userPlatformId, reason);
+  }
+
+  /** The moderation actions a plugin declared (for auto-moderation's "unavailable" report). */
+  moderationSupport(name: string): Required<ModerationCapabilities> {
+    const { deleteMessage, timeout, ban = false } = this.#entry(name).capabilities.moderation;
+    return { deleteMessage, timeout, ban };
+  }
+
+  /** Names of the registered plugins serving `platform`. */
+  namesFor(platform: string): string[] {
+    return [...this.#entries.values()].filter((entry) => entry.metadata.platform === platform).map((entry) => entry.metadata.name);
   }
 
   #entry(name: string): Entry {
