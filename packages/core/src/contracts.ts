@@ -23,6 +23,8 @@ export { GOAL_BAR_KINDS, goalBarSchema, goalBarStyleSchema, goalIncrement, goalP
 export type { GoalBar, GoalBarInput, GoalBarKind, GoalBarProgress, GoalBarStyle } from "./goals/goal-bar.js";
 export type {
   BrowserSourceUpdated,
+  GoalBarView,
+  OverlaySettings,
   QueueControl,
   SocketErrorPayload,
   ServerToClientEvents,

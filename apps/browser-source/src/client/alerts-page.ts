@@ -8,6 +8,7 @@ import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
 import { keepConnected, openSocket } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
+import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js";
 import { planAlert, readNotification } from "./resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
 import { retryDelayMs } from "./retry.js";
@@ -35,6 +36,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   if (!config) return;
 
   const socket = openSocket(bootstrap);
+  let overlay = readOverlaySettings(config.overlay);
   const acked: string[] = [];
   const remember = (id: string): void => {
     acked.push(id);
@@ -43,7 +45,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
 
   const queue = new AlertQueue<QueuedAlert>({
     play: async (item, signal) => {
-      const plan = planAlert(item.notification, config?.alert_set ?? null, resolveStored, nonce);
+      const plan = applyOverlaySettings(planAlert(item.notification, config?.alert_set ?? null, resolveStored, nonce), overlay);
       if (plan.kind === "disabled") {
         stage.dataset.lastDisabled = `${item.id}: ${plan.reason}`;
         return;
@@ -101,6 +103,11 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       return;
     }
     queue.enqueue({ id, notification });
+  });
+
+  socket.on("overlay-settings", (settings) => {
+    overlay = readOverlaySettings(settings);
+    stage.dataset.overlay = `visuals:${overlay.visuals ? "on" : "off"} sounds:${overlay.sounds ? "on" : "off"}`;
   });
 
   socket.on("queue-control", (control: QueueControl) => {
