@@ -112,7 +112,7 @@ export async function giveawayRoutes(app: ZodApp): Promise<void> {
         summary: "Draw winners",
         description: "Draws `count` winners among entrants not drawn before, with crypto.randomInt, each ticket equally likely. Works on an open or closed giveaway.",
         params,
-        body: z.object({ count: z.number().int().min(1).max(GIVEAWAY_LIMITS.maxWinnersPerDraw).default(1) }).default({ count: 1 }),
+        body: z.preprocess((body) => body ?? {}, z.object({ count: z.number().int().min(1).max(GIVEAWAY_LIMITS.maxWinnersPerDraw).default(1) })),
         response: { 200: z.object({ winners: z.array(winnerSchema), giveaway: giveawayViewSchema }), ...responses },
       },
     },

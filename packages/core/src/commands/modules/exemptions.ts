@@ -11,7 +11,7 @@ export type ViewerGroup = (typeof VIEWER_GROUPS)[number];
 export const viewerGroupsSchema = z
   .array(z.enum(VIEWER_GROUPS, { error: `must be one of ${VIEWER_GROUPS.join(", ")}` }))
   .max(VIEWER_GROUPS.length)
-  .transform((groups) => [...new Set(groups)]);
+  .refine((groups) => new Set(groups).size === groups.length, "must name each group once");
 
 /**
  * The groups the sender of a chat event belongs to, from badges. Each group is its own: a moderator
