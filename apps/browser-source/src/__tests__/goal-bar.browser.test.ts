@@ -72,10 +72,12 @@ describe("goalbars browser source", () => {
     expect(await box.getAttribute("data-percent")).toBe("25");
     expect(await page.locator(".ovation-goal-title").textContent()).toBe("Road to 100 subs <b>!</b>");
     expect(await page.locator(".ovation-goal-label").textContent()).toBe("25 / 100 (25 %)");
-    const fill = await page.locator(".ovation-goal-fill").evaluate((el) => ({ color: getComputedStyle(el).backgroundColor, width: el.getBoundingClientRect().width, track: (el.parentElement as HTMLElement).getBoundingClientRect().width }));
+    const fill = await page.evaluate<{ color: string; width: number; track: number }>(
+      `(() => { const el = document.querySelector(".ovation-goal-fill"); return { color: getComputedStyle(el).backgroundColor, width: el.getBoundingClientRect().width, track: el.parentElement.getBoundingClientRect().width }; })()`,
+    );
     expect(fill.color).toBe("rgb(255, 45, 117)");
     expect(fill.width / fill.track).toBeCloseTo(0.25, 1);
-    await page.evaluate(() => (document.body.style.background = "#0b0b0b"));
+    await page.evaluate(`document.body.style.background = "#0b0b0b"`);
     await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "goal-bar-25.png") });
 
     expect((await api("POST", `/v1/goal-bars/${goal.body.id}/progress`, { operation: "increment", value: 40 })).status).toBe(200);
