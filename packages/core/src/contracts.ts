@@ -38,6 +38,7 @@ export type {
   OutgoingMessage,
   ModerationCapabilities,
   ModerationActions,
+  ModerationTarget,
   PluginCapabilities,
   PluginMetadata,
   ModerationEvent,

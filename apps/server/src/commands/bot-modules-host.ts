@@ -5,6 +5,7 @@ import {
   SystemCommands,
   TimerModule,
   botMessage,
+  enforceVerdict,
   goalIncrement,
   storedNumber,
 } from "@ovation/core";
@@ -157,7 +158,7 @@ export class BotModulesHost {
     const output = this.#output;
     if (!output) return [];
     return output.channelsOf(String(userId)).map(({ plugin, platform }) => {
-      const support = output.moderationSupport(plugin);
+      const support = output.moderationTarget(plugin).support();
       const can = (type: ModerationAction["type"]) => type === "warn" || (type === "delete" ? support.deleteMessage : support[type]);
       const thresholds = settings.toxicity.thresholds;
       const toxicity = (["warn", "delete", "timeout", "ban"] as const).filter((type) => thresholds[type] !== null);
@@ -276,45 +277,24 @@ export class BotModulesHost {
 
   async #enforce(event: ChatEvent, plugin: string, verdict: ModerationVerdict): Promise<HostAction[]> {
     const userId = Number(event.channel.id);
-    const output = this.#output;
-    const record = (result: ModerationOutcome["result"]) => {
-      const list = this.#recent.get(userId) ?? [];
-      list.unshift({
-        at: new Date().toISOString(),
-        platform: event.platform,
-        user_platform_id: event.user.platform_id,
-        username: event.user.username,
-        rule: verdict.rule,
-        action: verdict.action.type,
-        detail: verdict.detail,
-        result,
-      });
-      this.#recent.set(userId, list.slice(0, RECENT_MODERATION));
-      this.logger.info({ userId, rule: verdict.rule, action: verdict.action.type, result, platform: event.platform }, "auto-moderation");
-    };
-    const language = this.system.language(event.channel.id);
-    if (verdict.action.type === "warn") {
-      record("done");
-      return [{ text: botMessage(language, "moderation_warn", { user: event.user.username, rule: verdict.rule }), send_as: "say" }];
-    }
-    const support = output?.moderationSupport(plugin);
-    const reason = `auto-moderation: ${verdict.rule}`;
-    const action = verdict.action;
-    const can = support !== undefined && (action.type === "delete" ? support.deleteMessage : support[action.type]);
-    if (!output || !can) {
-      record("unavailable");
-      return [];
-    }
-    try {
-      if (action.type === "delete") await output.deleteMessage(plugin, event.channel, event.id);
-      else if (action.type === "timeout") await output.timeout(plugin, event.channel, event.user.platform_id, action.seconds, reason);
-      else await output.ban(plugin, event.channel, event.user.platform_id, reason);
-      record("done");
-    } catch (err) {
-      this.logger.warn({ err, userId, rule: verdict.rule }, "auto-moderation action failed");
-      record("failed");
-    }
-    return [];
+    const target = this.#output?.moderationTarget(plugin) ?? null;
+    const { result, warning, error } = await enforceVerdict(event, verdict, target, this.system.language(event.channel.id));
+    const list = this.#recent.get(userId) ?? [];
+    list.unshift({
+      at: new Date().toISOString(),
+      platform: event.platform,
+      user_platform_id: event.user.platform_id,
+      username: event.user.username,
+      rule: verdict.rule,
+      action: verdict.action.type,
+      detail: verdict.detail,
+      result,
+    });
+    this.#recent.set(userId, list.slice(0, RECENT_MODERATION));
+    const log = { err: error ?? undefined, userId, rule: verdict.rule, action: verdict.action.type, result, platform: event.platform };
+    if (result === "done") this.logger.info(log, "auto-moderation");
+    else this.logger.warn(log, result === "unavailable" ? "auto-moderation: the platform cannot take this action" : "auto-moderation action failed");
+    return warning === null ? [] : [{ text: warning, send_as: "say" }];
   }
 }
 

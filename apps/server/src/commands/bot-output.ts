@@ -1,4 +1,4 @@
-import type { ChatChannel, ModerationCapabilities, OutgoingMessage } from "@ovation/core";
+import type { ChatChannel, ModerationTarget, OutgoingMessage } from "@ovation/core";
 
 /** A channel where a user's bot is present: which plugin serves it, on which platform. */
 export interface BotChannel {
@@ -15,8 +15,6 @@ export interface BotOutput {
   /** The channels of a user (channel id = user id) served by plugins that can send. */
   channelsOf(channelId: string): BotChannel[];
   send(plugin: string, message: OutgoingMessage): Promise<void>;
-  moderationSupport(plugin: string): Required<ModerationCapabilities>;
-  deleteMessage(plugin: string, channel: ChatChannel, messageId: string): Promise<void>;
-  timeout(plugin: string, channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void>;
-  ban(plugin: string, channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void>;
+  /** The plugin's optional moderation part (what it declares, and the actions). */
+  moderationTarget(plugin: string): ModerationTarget;
 }

@@ -14,9 +14,6 @@ export function pluginBotOutput(host: PluginHost): BotOutput {
       return found;
     },
     send: (plugin, message) => host.send(plugin, message),
-    moderationSupport: (plugin) => host.moderationSupport(plugin),
-    deleteMessage: (plugin, channel, messageId) => host.deleteMessage(plugin, channel, messageId),
-    timeout: (plugin, channel, user, seconds, reason) => host.timeout(plugin, channel, user, seconds, reason),
-    ban: (plugin, channel, user, reason) => host.ban(plugin, channel, user, reason),
+    moderationTarget: (plugin) => host.moderationTarget(plugin),
   };
 }

@@ -42,6 +42,11 @@ export interface ModerationActions {
   ban(channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void>;
 }
 
+/** One plugin's moderation part with what it declares (`PluginHost.moderationTarget`); auto-moderation acts through it. */
+export interface ModerationTarget extends ModerationActions {
+  support(): Required<ModerationCapabilities>;
+}
+
 /** What a plugin can do, declared up front and checked by the host before it routes an action. */
 export interface PluginCapabilities {
   /** The `send_as` modes the plugin supports: `say` and more, or none for a read-only plugin (chat is not answered). */

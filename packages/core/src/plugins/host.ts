@@ -9,6 +9,7 @@ import type {
   EmitResult,
   ModerationCapabilities,
   ModerationEvent,
+  ModerationTarget,
   OutgoingMessage,
   PlatformLookups,
   PlatformPlugin,
@@ -308,9 +309,14 @@ export class PluginHost {
     return { deleteMessage, timeout, ban };
   }
 
-  /** Names of the registered plugins serving `platform`. */
-  namesFor(platform: string): string[] {
-    return [...this.#entries.values()].filter((entry) => entry.metadata.platform === platform).map((entry) => entry.metadata.name);
+  /** The moderation part of one plugin, as auto-moderation's `enforceVerdict` takes it. */
+  moderationTarget(name: string): ModerationTarget {
+    return {
+      support: () => this.moderationSupport(name),
+      deleteMessage: (channel, messageId) => this.deleteMessage(name, channel, messageId),
+      timeout: (channel, user, seconds, reason) => this.timeout(name, channel, user, seconds, reason),
+      ban: (channel, user, reason) => this.ban(name, channel, user, reason),
+    };
   }
 
   #entry(name: string): Entry {

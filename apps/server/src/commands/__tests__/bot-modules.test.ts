@@ -1,3 +1,4 @@
+import type { PlatformPlugin, PluginContext } from "@ovation/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
@@ -5,6 +6,25 @@ import type { OvationApp } from "../../app.js";
 import { seedUser, tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, nextEvent, waitFor } from "../../__tests__/socket-helpers.js";
 import { TestConsole } from "./console-harness.js";
+
+/** A platform without the moderation part of the plugin contract (it can only send). */
+class SendOnlyPlugin implements PlatformPlugin {
+  readonly metadata = { name: "sendonly", platform: "kick", version: "1.0.0", core: "^0.1.0" };
+  readonly capabilities = { send: ["say" as const], moderation: { deleteMessage: false, timeout: false } };
+  context: PluginContext | null = null;
+  readonly sent: string[] = [];
+  constructor(private readonly owner: () => number) {}
+  channels() {
+    return [{ id: String(this.owner()), platform_id: "kick-room", username: "streamer", avatar_url: "" }];
+  }
+  async connect(context: PluginContext) {
+    this.context = context;
+  }
+  async disconnect() {}
+  async send(message: { text: string }) {
+    this.sent.push(message.text);
+  }
+}
 
 const SCOPES = ["chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "widgets:manage", "alerts:manage"];
 
@@ -24,8 +44,10 @@ describe("bot modules through the console plugin", () => {
   const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, payload?: unknown) =>
     app.inject({ method, url: path, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
+  let sendOnly: SendOnlyPlugin;
   const start = async () => {
-    app = await buildApp({ config: testConfig(data.dir), logger: pino({ level: "silent" }), botModules: { now: () => clock } });
+    sendOnly = new SendOnlyPlugin(() => userId);
+    app = await buildApp({ config: testConfig(data.dir), logger: pino({ level: "silent" }), botModules: { now: () => clock }, platforms: { env: {}, extra: [sendOnly] } });
     url = await listen(app);
   };
 
@@ -157,8 +179,22 @@ describe("bot modules through the console plugin", () => {
     const timeout = owner.moderation.find((m) => m.action === "timeout");
     expect(timeout).toMatchObject({ user_platform_id: "console-troll", seconds: 30, reason: "auto-moderation: caps" });
     const view = (await call("GET", "/v1/bots/@me/moderation")).json();
-    expect(view.availability).toEqual([{ plugin: "console", platform: "ovation", rules: expect.objectContaining({ caps: { actions: ["timeout"], available: true } }) }]);
+    expect(view.availability[0]).toEqual({ plugin: "console", platform: "ovation", rules: expect.objectContaining({ caps: { actions: ["timeout"], available: true } }) });
     expect(view.recent[0]).toMatchObject({ rule: "length", action: "warn", result: "done" });
+    expect(view.availability[1]).toMatchObject({ plugin: "sendonly", platform: "kick", rules: { caps: { actions: ["timeout"], available: false }, length: { actions: ["warn"], available: true } } });
+    // On the platform without moderation the rule triggers but reports itself unavailable; warnings still go out.
+    const channel = sendOnly.channels()[0]!;
+    const kickEvent = (id: string, message: string) => ({
+      id, type: "message" as const, timestamp: Date.now(), platform: "kick", channel, message, fragments: [{ type: "text" as const, text: message }], parent: null,
+      user: { platform_id: "k-troll", username: "ktroll", avatar_url: "", color: null, badges: [] },
+      attributes: { edited: false, accent: null, action: false, highlight: false },
+    });
+    expect(sendOnly.context?.emitChat(kickEvent("k1", "THIS IS SHOUTING ON KICK"))).toEqual({ accepted: true });
+    await app.platformPlugins.idle();
+    expect(app.ovation.botModules.recentModeration(userId)[0]).toMatchObject({ platform: "kick", rule: "caps", action: "timeout", result: "unavailable" });
+    sendOnly.context?.emitChat(kickEvent("k2", `long ${"y".repeat(70)}`));
+    await app.platformPlugins.idle();
+    expect(sendOnly.sent.at(-1)).toBe("@ktroll, please follow the chat rules (length).");
     const bad = await call("PUT", "/v1/bots/@me/moderation", { bad_words: { patterns: ["(?=x)"] }, links: { allowed_domains: ["http://x.com"] } });
     expect(bad.statusCode).toBe(422);
     await call("PUT", "/v1/bots/@me/moderation", {});

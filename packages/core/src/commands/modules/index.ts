@@ -44,6 +44,8 @@ export type {
 } from "./moderation/moderation-record.js";
 export { ModerationModule } from "./moderation/moderation-module.js";
 export type { ModerationVerdict, PreparedModeration } from "./moderation/moderation-module.js";
+export { enforceVerdict } from "./moderation/enforce.js";
+export type { EnforcementResult } from "./moderation/enforce.js";
 export { LexiconToxicityScorer } from "./moderation/toxicity.js";
 export type { ToxicityScorer } from "./moderation/toxicity.js";
 export { foldText, matchingWords, wordVariants } from "./moderation/normalize.js";
