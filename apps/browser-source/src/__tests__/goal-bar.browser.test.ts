@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
 import { freePort } from "./free-port.js";
+import { serverApi } from "./server-api.js";
 
 /**
  * The `goalbars` browser source end to end: the real server on 127.0.0.1, a goal bar and its
@@ -20,16 +21,11 @@ let token: string;
 let dataDir: string;
 let browser: Browser;
 let userId: number;
+const api = serverApi(
+  () => base,
+  () => token,
+);
 
-async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
-}
 
 beforeAll(async () => {
   buildAssets();
@@ -88,6 +84,20 @@ describe("goalbars browser source", () => {
     await page.waitForTimeout(700); // the fill's width transition (600 ms) settles before the picture
     await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "goal-bar-70.png") });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("says when its goal bar does not exist, and draws it once it is created", { timeout: 60_000 }, async () => {
+    const existing = await api<{ data: { id: number }[] }>("GET", "/v1/goal-bars");
+    const nextId = Math.max(0, ...existing.body.data.map((g) => g.id)) + 1;
+    const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: "goalbars", identifier: String(nextId) });
+    const page = await browser.newPage({ viewport: { width: 960, height: 200 } });
+    await page.goto(source.body.browser_source_url);
+    await page.waitForSelector('#ovation-root[data-state="connected"]', { timeout: 15_000 });
+    expect(await page.locator(".ovation-status").textContent()).toBe(`Goal bar: there is no goal bar ${nextId}`);
+    const created = await api<{ id: number }>("POST", "/v1/goal-bars", { title: "Bits", kind: "bits", target: 1000, start_value: 100 });
+    expect(created.body.id).toBe(nextId);
+    await page.waitForSelector(`.ovation-goal[data-goal-id="${nextId}"][data-percent="10"]`, { timeout: 10_000 });
     await page.close();
   });
 });

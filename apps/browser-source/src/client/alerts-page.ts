@@ -6,7 +6,7 @@ import type { AlertOutcome } from "./alert-queue.js";
 import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
 import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
-import { keepConnected, openSocket } from "./connection.js";
+import { keepConnected, openSocket, reportConnection } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
 import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js";
 import { planAlert, readNotification } from "./resolve.js";
@@ -75,21 +75,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   };
   const checkToken = revocationCheck(bootstrap, stop);
 
-  socket.on("connect", () => {
-    status.state("connecting");
-    if (config) socket.emit("room", config.room);
-  });
-  socket.on("joined", () => status.state("connected"));
-  socket.on("disconnect", () => status.state("disconnected"));
-  socket.on("connect_error", (error) => {
-    status.state("disconnected");
-    status.error(`socket: ${error.message}`);
-    checkToken();
-  });
-  socket.on("error", (payload) => {
-    status.error(`${payload.code}: ${payload.message}`);
-    checkToken();
-  });
+  reportConnection(socket, status, () => config?.room ?? null, checkToken);
 
   socket.on("notifysub", (payload) => {
     const notification = readNotification(payload);

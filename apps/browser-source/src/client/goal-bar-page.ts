@@ -1,6 +1,6 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
-import { keepConnected, openSocket } from "./connection.js";
+import { keepConnected, openSocket, reportConnection } from "./connection.js";
 import { drawGoalBar, readGoalBar } from "./goal-bar-view.js";
 import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
@@ -8,7 +8,8 @@ import { revocationCheck } from "./revocation.js";
 
 /**
  * The `goalbars` page: draws the goal bar of its identifier from the configuration, joins the
- * room and redraws on every `goal-bar-updated` for that goal; `!visuals off` hides it.
+ * room and redraws on every `goal-bar-updated` for that goal; `!visuals off` hides it. A goal bar
+ * that does not exist is reported on the page and drawn as soon as it is created.
  */
 export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus): Promise<void> {
   const config = await loadConfigUntilReady(bootstrap, status);
@@ -17,13 +18,15 @@ export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: H
     return;
   }
   const first = readGoalBar(config.goal_bar);
-  if (!first) {
-    status.state("error");
-    status.error("this goal bar does not exist (any more): check the browser source's goal bar id");
-    return;
+  const goalId = first?.id ?? Number(config.browser_source.identifier);
+  if (first) drawGoalBar(stage, first);
+  else {
+    // The goal bar does not exist (yet, or any more): say so, and draw it once it is created.
+    const badge = stage.ownerDocument.createElement("div");
+    badge.className = "ovation-status";
+    badge.textContent = `Goal bar: there is no goal bar ${String(config.browser_source.identifier ?? "")}`;
+    stage.replaceChildren(badge);
   }
-  const goalId = first.id;
-  drawGoalBar(stage, first);
   const show = (visible: boolean) => {
     stage.style.visibility = visible ? "visible" : "hidden";
   };
@@ -39,21 +42,7 @@ export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: H
     status.state("error");
     status.error("this browser source address is no longer valid");
   });
-  socket.on("connect", () => {
-    status.state("connecting");
-    socket.emit("room", config.room);
-  });
-  socket.on("joined", () => status.state("connected"));
-  socket.on("disconnect", () => status.state("disconnected"));
-  socket.on("connect_error", (error) => {
-    status.state("disconnected");
-    status.error(`socket: ${error.message}`);
-    checkToken();
-  });
-  socket.on("error", (payload) => {
-    status.error(`${payload.code}: ${payload.message}`);
-    checkToken();
-  });
+  reportConnection(socket, status, () => config.room, checkToken);
   socket.on("goal-bar-updated", (payload) => {
     const goal = readGoalBar(payload);
     if (goal && goal.id === goalId) drawGoalBar(stage, goal);

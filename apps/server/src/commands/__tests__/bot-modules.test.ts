@@ -249,6 +249,15 @@ describe("bot modules through the console plugin", () => {
     expect(app.ovation.botModules.system.settings(String(userId))).toMatchObject({ sounds: false, language: "en" });
   });
 
+  it("documents the module routes in OpenAPI, with goalBar marked deprecated beside goal_bar", async () => {
+    const doc = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
+    for (const path of ["/v1/bots/{user}/timers", "/v1/bots/{user}/timers/{id}", "/v1/bots/{user}/giveaways", "/v1/bots/{user}/giveaways/draw", "/v1/bots/{user}/moderation", "/v1/goal-bars", "/v1/goal-bars/{id}/progress"]) {
+      expect(doc.paths, path).toHaveProperty([path]);
+    }
+    expect(doc.components.schemas.GoalBarConfig.properties.goalBar.deprecated).toBe(true);
+    expect(doc.components.schemas.GoalBarConfig.properties.goal_bar.deprecated).toBeUndefined();
+  });
+
   it("checks who is asking: scopes and owners", async () => {
     const other = seedUser(app, "Other", ["chatbot:manage:commands"]);
     const noScope = await app.inject({ method: "GET", url: "/v1/bots/@me/timers", headers: { authorization: `Bearer ${other.token}` } });
