@@ -1,4 +1,4 @@
-import type { OverlaySettings } from "@ovation/core";
+import type { OverlaySettings } from "@ovation/core/contracts";
 import type { AlertPlan } from "./resolve.js";
 
 /** Every switch on: what a page assumes until the server says otherwise. */
