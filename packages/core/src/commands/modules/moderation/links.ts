@@ -9,6 +9,8 @@ export const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9]
 
 /** The host names of the links in `text`, lowercased (internationalised and fullwidth forms folded). */
 export function linkHosts(text: string): string[] {
+  // Every link has a dot (host names, IP addresses) or a colon (a scheme): most chat has neither.
+  if (!/[.:\uFF0E\u3002]/.test(text)) return [];
   const hosts: string[] = [];
   for (const match of linkify.match(text) ?? []) {
     try {
