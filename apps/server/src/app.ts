@@ -29,7 +29,10 @@ import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
+import { BotModulesHost } from "./commands/bot-modules-host.js";
+import type { BotModulesHostOptions } from "./commands/bot-modules-host.js";
 import { CommandHost } from "./commands/command-host.js";
+import { overlaySwitches, presentGoalBar } from "./http/routes/goal-bar-view.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
 import type { OvationServices } from "./services.js";
@@ -58,6 +61,8 @@ export interface BuildAppOptions {
   identity?: IdentityPluginOptions | false;
   /** Platform plugins (`OVATION_PLUGINS`, default the console); `false` leaves them out. */
   platforms?: PlatformPluginsOptions | false;
+  /** Options of the bot modules (timers, giveaways, moderation); a clock for tests. */
+  botModules?: BotModulesHostOptions;
 }
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
@@ -132,6 +137,11 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
     app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
   );
+  const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
+  botModules.attach(null, {
+    goalBarUpdated: (userId, goal) => hub.goalBarUpdated(userId, presentGoalBar(goal)),
+    overlaySettings: (userId, settings) => hub.overlaySettings(userId, overlaySwitches(settings)),
+  });
   const services: OvationServices = {
     config,
     repos,
@@ -139,6 +149,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     socketAuthenticators,
     hub,
     commands,
+    botModules,
     io,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
@@ -147,7 +158,9 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   app.decorate("ovation", services);
   app.decorateRequest("principal", null);
 
+  app.addHook("onReady", async () => botModules.start());
   app.addHook("preClose", async () => {
+    botModules.stop();
     io.disconnectSockets(true);
     io.engine.close();
   });

@@ -2,6 +2,7 @@ import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Logger } from "pino";
 import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
+import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
 import type { AlertHub } from "./realtime/alert-hub.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
@@ -18,6 +19,8 @@ export interface OvationServices {
   readonly hub: AlertHub;
   /** The bot runtime with every user's commands (channel id = user id). */
   readonly commands: CommandHost;
+  /** The bot modules (timers, giveaways, auto-moderation, system commands) and goal-bar progress. */
+  readonly botModules: BotModulesHost;
   readonly io: OvationIo;
   readonly logger: Logger;
   /** A preHandler requiring a bearer token with every one of `scopes`. */

@@ -19,8 +19,12 @@ export {
 export type { ChatBadge, ChatFragment, ChatUser, ChatChannel, ChatEvent } from "./chat/event.js";
 export { notifySubSchema, STREAM_STATE_TYPES } from "./notifications/notifysub.js";
 export type { NotifySub } from "./notifications/notifysub.js";
+export { GOAL_BAR_KINDS, goalBarSchema, goalBarStyleSchema, goalIncrement, goalProgress } from "./goals/goal-bar.js";
+export type { GoalBar, GoalBarInput, GoalBarKind, GoalBarProgress, GoalBarStyle } from "./goals/goal-bar.js";
 export type {
   BrowserSourceUpdated,
+  GoalBarView,
+  OverlaySettings,
   QueueControl,
   SocketErrorPayload,
   ServerToClientEvents,
@@ -33,6 +37,8 @@ export type {
   SendAs,
   OutgoingMessage,
   ModerationCapabilities,
+  ModerationActions,
+  ModerationTarget,
   PluginCapabilities,
   PluginMetadata,
   ModerationEvent,

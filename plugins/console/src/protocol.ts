@@ -25,6 +25,17 @@ export interface ConsoleOutput {
   reply_to: string | null;
 }
 
+/** A moderation action the bot took on the console's channel (auto-moderation, for example). */
+export interface ConsoleModeration {
+  action: "delete" | "timeout" | "ban";
+  /** The deleted message's id (`delete`). */
+  message_id: string | null;
+  /** Who was timed out or banned. */
+  user_platform_id: string | null;
+  seconds: number | null;
+  reason: string | null;
+}
+
 /** Who the console speaks as, told once connected. */
 export interface ConsoleReady {
   channel: string;
@@ -41,4 +52,5 @@ export interface ConsoleClientEvents {
 export interface ConsoleServerEvents {
   ready: (info: ConsoleReady) => void;
   say: (output: ConsoleOutput) => void;
+  moderation: (action: ConsoleModeration) => void;
 }

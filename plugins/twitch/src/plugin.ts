@@ -18,6 +18,7 @@ import type { EventSubNotification } from "./eventsub/wire.js";
 import { SUBSCRIPTIONS } from "./eventsub/subscriptions.js";
 import { HelixClient } from "./helix/client.js";
 import {
+  banUser,
   createEventSubSubscription,
   deleteChatMessage,
   getTokenUser,
@@ -126,7 +127,7 @@ export class TwitchPlugin implements PlatformPlugin {
     const canSend = token !== undefined;
     this.capabilities = {
       send: canSend ? (this.#helix ? ["say", "reply", "action", "announce"] : ["say", "reply", "action"]) : [],
-      moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null },
+      moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null, ban: this.#helix !== null },
     };
     if (this.#helix) this.lookups = helixLookups(this.#helix);
     const prefixes = new Set([...GLOBAL_CHEERMOTE_PREFIXES, ...(parsed.data.cheermotePrefixes ?? []).map((p) => p.toLowerCase())]);
@@ -212,6 +213,11 @@ export class TwitchPlugin implements PlatformPlugin {
   async timeout(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void> {
     const served = this.#served(channel);
     await timeoutUser(this.#requireHelix(), served.platform_id, this.#requireSelf(), userPlatformId, seconds, reason);
+  }
+
+  async ban(channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void> {
+    const served = this.#served(channel);
+    await banUser(this.#requireHelix(), served.platform_id, this.#requireSelf(), userPlatformId, reason);
   }
 
   /** Handles one IRC message as tmi.js parsed it (tags still raw); public for the bench and tests. */

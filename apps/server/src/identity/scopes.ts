@@ -8,6 +8,9 @@ export const SCOPES = [
   "chatbot:read",
   "chatbot:manage",
   "chatbot:manage:commands",
+  "chatbot:manage:moderation",
+  "chatbot:manage:timers",
+  "chatbot:manage:giveaways",
   "widgets:manage",
 ] as const;
 
@@ -30,6 +33,9 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "chatbot:read": "Read your chat-bot settings and commands",
   "chatbot:manage": "Manage your chat-bot",
   "chatbot:manage:commands": "Create, change and delete your chat-bot commands",
+  "chatbot:manage:moderation": "Configure your chat-bot's auto-moderation",
+  "chatbot:manage:timers": "Create, change and delete your chat-bot's timers",
+  "chatbot:manage:giveaways": "Run giveaways in your chat",
   "widgets:manage": "Manage your widgets and browser sources",
   "*": "Full access to your account",
   openid: "Know who you are",

@@ -80,7 +80,11 @@ export function attachConsoleNamespace(io: Server, plugin: ConsolePlugin, servic
       const result = session.say(text.trim());
       answer(result.accepted ? { accepted: true, id: result.id ?? "" } : { accepted: false, message: result.message });
     });
-    socket.on("disconnect", () => session.close());
+    const stopModeration = plugin.onModeration(channel.id, (action) => socket.emit("moderation", action));
+    socket.on("disconnect", () => {
+      session.close();
+      stopModeration();
+    });
     socket.emit("ready", { channel: channel.username, as: speaker.name, badges: [...speaker.badges] });
   });
 }

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { BrowserSourceUpdated, NotifySub, QueueControl } from "@ovation/core";
+import type { BrowserSourceUpdated, GoalBarView, NotifySub, OverlaySettings, QueueControl } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
@@ -147,6 +147,16 @@ export class AlertHub {
   /** Tells the user's browser sources to reload their configuration. */
   browserSourceUpdated(userId: number, update: BrowserSourceUpdated): void {
     this.#io?.to(this.#rooms(userId)).emit("browser-source-updated", update);
+  }
+
+  /** Tells the user's browser sources that a goal bar moved or changed (the `goalbars` source redraws it). */
+  goalBarUpdated(userId: number, goal: GoalBarView): void {
+    this.#io?.to(this.#rooms(userId)).emit("goal-bar-updated", goal);
+  }
+
+  /** Tells the user's browser sources the overlay switches (`!visuals`, `!effects`, `!sounds`). */
+  overlaySettings(userId: number, settings: OverlaySettings): void {
+    this.#io?.to(this.#rooms(userId)).emit("overlay-settings", settings);
   }
 
   /** Disconnects the sockets of a browser source whose token was revoked. */

@@ -1,5 +1,6 @@
 import { AlertLogRepository } from "./alert-log.js";
 import { AlertSetsRepository } from "./alert-sets.js";
+import { BotStateRepository, GoalBarsRepository, TimersRepository } from "./bot-modules.js";
 import { BrowserSourcesRepository } from "./browser-sources.js";
 import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
@@ -21,6 +22,9 @@ export interface Repositories {
   readonly alertLog: AlertLogRepository;
   readonly queueState: QueueStateRepository;
   readonly signingSecrets: SigningSecretsRepository;
+  readonly timers: TimersRepository;
+  readonly goalBars: GoalBarsRepository;
+  readonly botState: BotStateRepository;
 }
 
 /** Builds the repositories of a store. */
@@ -36,5 +40,8 @@ export function createRepositories(store: Store): Repositories {
     alertLog: new AlertLogRepository(store),
     queueState: new QueueStateRepository(store),
     signingSecrets: new SigningSecretsRepository(store),
+    timers: new TimersRepository(store),
+    goalBars: new GoalBarsRepository(store),
+    botState: new BotStateRepository(store),
   });
 }

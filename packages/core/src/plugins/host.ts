@@ -7,7 +7,9 @@ import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
 import type {
   EmitResult,
+  ModerationCapabilities,
   ModerationEvent,
+  ModerationTarget,
   OutgoingMessage,
   PlatformLookups,
   PlatformPlugin,
@@ -295,6 +297,31 @@ export class PluginHost {
       });
     }
     await entry.plugin.timeout(channel, userPlatformId, seconds, reason);
+  }
+
+  /** Bans a user through a plugin that declares `moderation.ban`. */
+  async ban(name: string, channel: ChatChannel, userPlatformId: string, reason: string | null = null): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.capabilities.moderation.ban || !entry.plugin.ban) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} cannot ban users`, { details: { plugin: name } });
+    }
+    await entry.plugin.ban(channel, userPlatformId, reason);
+  }
+
+  /** The moderation actions a plugin declared (for auto-moderation's "unavailable" report). */
+  moderationSupport(name: string): Required<ModerationCapabilities> {
+    const { deleteMessage, timeout, ban = false } = this.#entry(name).capabilities.moderation;
+    return { deleteMessage, timeout, ban };
+  }
+
+  /** The moderation part of one plugin, as auto-moderation's `enforceVerdict` takes it. */
+  moderationTarget(name: string): ModerationTarget {
+    return {
+      support: () => this.moderationSupport(name),
+      deleteMessage: (channel, messageId) => this.deleteMessage(name, channel, messageId),
+      timeout: (channel, user, seconds, reason) => this.timeout(name, channel, user, seconds, reason),
+      ban: (channel, user, reason) => this.ban(name, channel, user, reason),
+    };
   }
 
   #entry(name: string): Entry {

@@ -1,4 +1,5 @@
 import type { ChatEvent } from "../chat/event.js";
+import type { GoalBar, GoalBarProgress } from "../goals/goal-bar.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 
 /** Why a browser source should reload its configuration. */
@@ -17,6 +18,30 @@ export type QueueControl =
   | { action: "resume" }
   | { action: "clear" };
 
+/**
+ * A goal bar configuration with its progress, as the API answers and `goal-bar-updated` carries it.
+ * `goalBar` is the deprecated spelling of `goal_bar`, sent beside it until removed.
+ */
+export interface GoalBarView {
+  id: number;
+  goal_bar: GoalBar;
+  /** @deprecated use `goal_bar`. */
+  goalBar: GoalBar;
+  progress: GoalBarProgress;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The overlay switches of `!visuals`, `!effects` and `!sounds`: browser sources honour them. */
+export interface OverlaySettings {
+  /** Show alerts and goal bars at all. */
+  visuals: boolean;
+  /** Play effect alerts. */
+  effects: boolean;
+  /** Play alert sounds. */
+  sounds: boolean;
+}
+
 /** An error the server reports on a socket instead of staying silent (for example a refused join). */
 export interface SocketErrorPayload {
   code: string;
@@ -34,6 +59,10 @@ export interface ServerToClientEvents {
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
   "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number }) => void;
   "ingress-event": (payload: { type: string; data: unknown }) => void;
+  /** A goal bar moved or was changed (every browser source of the user; the `goalbars` source of that id redraws). */
+  "goal-bar-updated": (goal: GoalBarView) => void;
+  /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */
+  "overlay-settings": (settings: OverlaySettings) => void;
   joined: (payload: { room: string }) => void;
   error: (payload: SocketErrorPayload) => void;
 }

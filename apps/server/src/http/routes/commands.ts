@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { CommandError, botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
+import { botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
 import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
+import { issuesToApiError } from "../issue-errors.js";
 import { commandFields } from "../../store/commands.js";
 import type { CommandRecord } from "../../store/records.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
@@ -90,17 +91,7 @@ function describeOutcome(outcome: CommandOutcome): z.infer<typeof testResultSche
 }
 
 function commandFailure(error: unknown): never {
-  if (error instanceof CommandError) {
-    const issues = Array.isArray(error.details["issues"]) ? (error.details["issues"] as string[]) : [error.message];
-    const errors: Record<string, string[]> = {};
-    for (const issue of issues) {
-      const colon = issue.indexOf(":");
-      const field = colon > 0 ? issue.slice(0, colon) : "response";
-      (errors[field] ??= []).push(`The ${field} field is invalid:${colon > 0 ? issue.slice(colon + 1) : ` ${issue}`}`);
-    }
-    throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: Object.values(errors).flat()[0] ?? error.message, errors });
-  }
-  throw error;
+  return issuesToApiError(error, "response");
 }
 
 /**
