@@ -1,3 +1,4 @@
+import type { JsonWebKey } from "node:crypto";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
 import type { ConnectionsRepository } from "../store/connections.js";
@@ -32,6 +33,8 @@ export interface IdentityContext {
   readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
   /** The identity host without a trailing slash (fixed once the server listens). */
   idBase(): string;
+  /** The public signing keys (`/.well-known/jwks.json`). */
+  readonly jwks: { keys: JsonWebKey[] };
   /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
   provider(): Provider;
 }

@@ -20,12 +20,14 @@ import { BearerAuthenticator } from "./http/auth.js";
 import { allowRegisteredOrigins } from "./http/cors.js";
 import type { ForeignTokenVerifier } from "./http/auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
+import { openidRoutes } from "./http/openid-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
 import { loadOrCreateKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
 import { WebAuthnService } from "./mfa/webauthn.js";
+import { publicJwks } from "./oidc/access-token-jwt.js";
 import { createOAuthProvider } from "./oidc/provider.js";
 import type { ProviderDeps } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
@@ -147,6 +149,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     auth: new BearerAuthenticator(getProvider, options.foreignTokens),
     platforms,
     idBase,
+    jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
   };
 
@@ -162,6 +165,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
       });
       await app.register(async (oauth) => {
         oauth.setErrorHandler(errorHandler(logger));
+        await openidRoutes(oauth, ctx);
         await oauthRoutes(oauth, ctx);
         await platformRoutes(oauth, ctx);
       });

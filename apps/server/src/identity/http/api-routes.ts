@@ -4,7 +4,9 @@ import { PLATFORMS, normalizePlatform } from "@ovation/core";
 import { confirmEmailChange, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
 import { connectionView, userView } from "../accounts/user-view.js";
+import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
+import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError, identityFieldError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
@@ -105,8 +107,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const problems = passwordProblems(body.password, user);
     if (problems.length > 0) throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: problems[0] ?? "", errors: { password: problems } });
     ctx.users.update(userId, { password_hash: await hashPassword(body.password) });
-    await ctx.sessions.destroyAllForUser(userId);
-    return reply.code(200).send({ message: "The password was changed; other browser sessions were signed out." });
+    await signOutEverywhere(ctx, userId);
+    return reply.code(200).send({ message: "The password was changed; every browser session was signed out." });
   });
 
   app.post("/api/eat/request-verification", apiDoc("Mail a one-time code for an elevated access token"), async (request, reply) => {
@@ -170,11 +172,8 @@ export async function deleteAccount(ctx: IdentityContext, userId: number): Promi
   for (const c of ctx.connections.listForUser(userId)) ctx.connections.remove(userId, c.id);
   for (const t of ctx.tokens.listForUser(userId)) if (t.revoked_at === null) ctx.tokens.revoke(t.id);
   ctx.users.update(userId, { name: `deleted-user-${userId}`, email: null, email_verified_at: null, password_hash: null, avatar: null });
+  await removeAccountArtifacts(ctx.store, userId, "everything");
   const data = ctx.store.data;
-  const account = String(userId);
-  for (const table of Object.values(data.oidc)) {
-    for (const [key, entry] of Object.entries(table)) if (entry.payload.accountId === account) delete table[key];
-  }
   data.totp = data.totp.filter((t) => t.user_id !== userId);
   data.webauthn_credentials = data.webauthn_credentials.filter((c) => c.user_id !== userId);
   data.pending_key_logins = data.pending_key_logins.filter((p) => p.user_id !== userId);
