@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ConnectionsRepository } from "../store/connections.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
+import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
 import type { IdentityLifetimes } from "./config.js";
 import type { EatService } from "./eat/service.js";
@@ -31,6 +32,8 @@ export interface IdentityContext {
   readonly webauthn: WebAuthnService;
   readonly auth: BearerAuthenticator;
   readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
+  /** The registered OAuth clients. */
+  readonly clients: ClientRegistry;
   /** The identity host without a trailing slash (fixed once the server listens). */
   idBase(): string;
   /** The public signing keys (`/.well-known/jwks.json`). */

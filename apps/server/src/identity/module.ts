@@ -21,6 +21,7 @@ import { allowRegisteredOrigins } from "./http/cors.js";
 import type { ForeignTokenVerifier } from "./http/auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
 import { openidRoutes } from "./http/openid-routes.js";
+import { pageRoutes } from "./http/page-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
 import { loadOrCreateKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
@@ -85,9 +86,15 @@ export interface IdentityModule {
 }
 
 function errorHandler(logger: Logger) {
-  return (error: FastifyError, _request: unknown, reply: { code(n: number): { send(b: unknown): unknown } }) => {
-    if (error instanceof IdentityError) return reply.code(error.status).send(error.toBody());
+  return (error: FastifyError, _request: unknown, reply: { code(n: number): { send(b: unknown): unknown }; header(name: string, value: string): unknown }) => {
+    if (error instanceof IdentityError) {
+      const body = error.toBody();
+      // Every 429 says when to come back.
+      if (error.status === 429) reply.header("retry-after", String(typeof body.retry_after === "number" ? body.retry_after : 60));
+      return reply.code(error.status).send(body);
+    }
     const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status === 429) reply.header("retry-after", "60");
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ message: error.message, code: status === 429 ? "OVATION_ERR_IDENTITY_RATE_LIMITED" : "OVATION_ERR_IDENTITY_BAD_REQUEST" });
     }
@@ -148,6 +155,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     webauthn: new WebAuthnService(store, clock, idBase),
     auth: new BearerAuthenticator(getProvider, options.foreignTokens),
     platforms,
+    clients,
     idBase,
     jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
@@ -166,6 +174,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
       await app.register(async (oauth) => {
         oauth.setErrorHandler(errorHandler(logger));
         await openidRoutes(oauth, ctx);
+        await pageRoutes(oauth, ctx);
         await oauthRoutes(oauth, ctx);
         await platformRoutes(oauth, ctx);
       });

@@ -113,6 +113,8 @@ export interface PlatformStateRecord {
   interaction_uid: string | null;
   code_verifier: string;
   expires_at: number;
+  /** Where to send the browser afterwards (`GET /oauth/{provider}?continue=`), already checked. */
+  continue_url?: string;
   /** Set once the platform answered: the signed-in user, redeemable once by the interaction page. */
   resolved_user_id?: number;
 }

@@ -57,3 +57,39 @@ export class FailureBackoff {
 export function retryAfterSeconds(waitMs: number): number {
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
+
+/** At most `limit` events per key within `windowMs` (sliding), in the memory of this process. */
+export class SlidingWindowLimit {
+  private readonly events = new Map<string, number[]>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  /** Milliseconds until the key may have another event (0: now). */
+  waitMs(key: string): number {
+    const recent = this.recent(key);
+    if (recent.length < this.limit) return 0;
+    return Math.max(1, (recent[recent.length - this.limit] ?? 0) + this.windowMs - this.now());
+  }
+
+  /** Records one event. */
+  hit(key: string): void {
+    const list = this.recent(key);
+    list.push(this.now());
+    this.events.delete(key);
+    this.events.set(key, list);
+    if (this.events.size > this.maxKeys) {
+      const oldest = this.events.keys().next().value;
+      if (oldest !== undefined) this.events.delete(oldest);
+    }
+  }
+
+  private recent(key: string): number[] {
+    const since = this.now() - this.windowMs;
+    return (this.events.get(key) ?? []).filter((t) => t > since);
+  }
+}

@@ -1,4 +1,5 @@
 import type { ConnectionRecord, UserRecord } from "../../store/records.js";
+import type { PlatformOAuthSettings } from "../platforms/settings.js";
 
 /** The user as `GET /api/users/@me` shows it (never the password hash). */
 export function userView(user: UserRecord, extra: { two_factor_enabled: boolean; pending_email: string | null }): Record<string, unknown> {
@@ -18,12 +19,23 @@ export function userView(user: UserRecord, extra: { two_factor_enabled: boolean;
   };
 }
 
-/** A connection as `GET /api/users/@me/connections` shows it. */
-export function connectionView(c: ConnectionRecord): Record<string, unknown> {
+/**
+ * A connection as `GET /api/users/@me/connections` shows it: the reference's record (`user_id`,
+ * `platform_id`, `scopes`, `expires_at`, `platform_name`, `platform_login`, `display_name`) plus our
+ * `platform_user_id`, `username` and `avatar_url`. The platform's own token is not kept here, so
+ * `scopes` are the scopes this server asks the platform for and `expires_at` is null.
+ */
+export function connectionView(c: ConnectionRecord, settings?: Pick<PlatformOAuthSettings, "displayName" | "scopes">): Record<string, unknown> {
   return {
     id: c.id,
+    user_id: c.user_id,
     platform: c.platform,
     platform_id: c.platform_user_id,
+    scopes: [...(settings?.scopes ?? [])],
+    expires_at: null,
+    platform_name: settings?.displayName ?? PLATFORM_NAMES[c.platform] ?? c.platform,
+    platform_login: c.username,
+    display_name: c.username,
     platform_user_id: c.platform_user_id,
     username: c.username,
     avatar_url: c.avatar_url,
@@ -31,3 +43,5 @@ export function connectionView(c: ConnectionRecord): Record<string, unknown> {
     updated_at: c.updated_at,
   };
 }
+
+const PLATFORM_NAMES: Readonly<Record<string, string>> = { twitch: "Twitch", youtube: "YouTube", kick: "Kick", tiktok: "TikTok", ovation: "Ovation" };
