@@ -49,7 +49,10 @@ describe("sign-in and consent pages in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 30_000 }).toContain("These credentials do not match our records.");
     expect(await page.getByLabel("Email address").inputValue()).toBe("quinn@example.com");
-    expect(await page.getByLabel("Email address").getAttribute("aria-invalid")).toBe("true");
+    // The error sits under the password field, which is the one marked invalid (the email is kept).
+    expect(await page.getByLabel("Password").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${await page.getByLabel("Password").getAttribute("aria-describedby")}`).textContent()).toBe("These credentials do not match our records.");
+    expect(await page.getByLabel("Email address").getAttribute("aria-invalid")).toBeNull();
 
     await page.getByLabel("Password").fill("quinn's long passphrase");
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -171,6 +171,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     // auto-submitted form of a sign-out without a session) to this policy's script-src.
     ctx.set({ ...PAGE_SECURITY_HEADERS });
     await next();
+    if (!ctx.response.is("html")) for (const name of Object.keys(PAGE_SECURITY_HEADERS)) ctx.remove(name);
     if (jwt !== undefined && ctx.path === OAUTH_ROUTES.token && ctx.status === 200) await wrapAccessToken(provider, jwt, ctx);
   });
   // Signing out of the authorization server also ends the identity session cookie; "No, stay
