@@ -82,8 +82,13 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     // unknown scope goes back to the client as `invalid_scope` (oidc-provider would drop it silently).
     extraParams: {
       ovation_scope_check: (ctx) => {
-        const unknown = String(ctx.oidc.params?.scope ?? "").split(" ").filter((s) => s.length > 0 && !AUTHORIZE_SCOPES.has(s));
+        const params = ctx.oidc.params ?? {};
+        const requested = String(params.scope ?? "").split(" ").filter((s) => s.length > 0);
+        const unknown = requested.filter((s) => !AUTHORIZE_SCOPES.has(s));
         if (unknown.length > 0) throw new errors.InvalidScope(`unknown scope: ${unknown.join(" ")}`, unknown.join(" "));
+        // `scope=""` (the reference's PKCE example) asks for no API scope. oidc-provider denies a
+        // request that grants nothing, so it becomes `openid`: the token names its user, nothing more.
+        if (requested.length === 0) params.scope = "openid";
       },
     },
     claims: { openid: ["sub"], profile: ["name", "picture"], email: ["email", "email_verified"] },
