@@ -27,7 +27,7 @@ import { loadOrCreateKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
-import { WebAuthnService } from "./mfa/webauthn.js";
+import { WebAuthnService, securityKeyUrlProblem } from "./mfa/webauthn.js";
 import { publicJwks } from "./oidc/access-token-jwt.js";
 import { createOAuthProvider } from "./oidc/provider.js";
 import type { ProviderDeps } from "./oidc/provider.js";
@@ -117,12 +117,20 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
 
   let server: Server | undefined;
   let base: string | undefined = configured?.replace(/\/+$/, "");
+  const warnIfIpUrl = (url: string) => {
+    const problem = securityKeyUrlProblem(url);
+    if (problem !== null) logger.warn({ id_url: url }, problem);
+  };
+  if (base !== undefined) warnIfIpUrl(base);
   const idBase = (): string => {
     if (base !== undefined) return base;
     const address = server?.listening ? server.address() : null;
     if (address === null || typeof address === "string" || address === undefined) return "http://localhost";
-    const host = address.address === "0.0.0.0" || address.address === "::" ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+    // Any-address and loopback listeners are named localhost: security keys need a host name.
+    const loopbackOrAny = ["0.0.0.0", "::", "::1"].includes(address.address) || address.address.startsWith("127.");
+    const host = loopbackOrAny ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
     base = `http://${host}:${address.port}`;
+    warnIfIpUrl(base);
     return base;
   };
   let provider: Provider | undefined;
