@@ -126,9 +126,9 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     if (base !== undefined) return base;
     const address = server?.listening ? server.address() : null;
     if (address === null || typeof address === "string" || address === undefined) return "http://localhost";
-    // Any-address and loopback listeners are named localhost: security keys need a host name.
-    const loopbackOrAny = ["0.0.0.0", "::", "::1"].includes(address.address) || address.address.startsWith("127.");
-    const host = loopbackOrAny ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+    // An any-address listener is named localhost (security keys need a host name); a listener on an
+    // IP keeps it, with the warning that names the fix.
+    const host = address.address === "0.0.0.0" || address.address === "::" ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
     base = `http://${host}:${address.port}`;
     warnIfIpUrl(base);
     return base;
