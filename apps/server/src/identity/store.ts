@@ -119,6 +119,14 @@ export interface PlatformStateRecord {
   resolved_user_id?: number;
 }
 
+/** A pending password reset (the link mailed by "Forgot your password?"), stored hashed. Times are epoch milliseconds. */
+export interface PasswordResetRecord {
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Everything the identity module keeps in its own lowdb file. */
 export interface IdentityData {
   version: 1;
@@ -132,6 +140,7 @@ export interface IdentityData {
   webauthn_challenges: WebAuthnChallengeRecord[];
   pending_key_logins: PendingKeyLoginRecord[];
   platform_states: PlatformStateRecord[];
+  password_resets: PasswordResetRecord[];
 }
 
 function emptyData(): IdentityData {
@@ -147,6 +156,7 @@ function emptyData(): IdentityData {
     webauthn_challenges: [],
     pending_key_logins: [],
     platform_states: [],
+    password_resets: [],
   };
 }
 
@@ -160,6 +170,7 @@ const COLLECTIONS = [
   "webauthn_challenges",
   "pending_key_logins",
   "platform_states",
+  "password_resets",
 ] as const;
 
 /** The identity file exists but is not an identity store; it is left untouched. */

@@ -197,5 +197,6 @@ export async function deleteAccount(ctx: IdentityContext, userId: number): Promi
   data.email_verifications = data.email_verifications.filter((v) => v.user_id !== userId);
   data.eat_codes = data.eat_codes.filter((c) => c.user_id !== userId);
   data.sessions = data.sessions.filter((s) => s.user_id !== userId);
+  data.password_resets = data.password_resets.filter((r) => r.user_id !== userId);
   await ctx.eat.revokeAll(userId);
 }

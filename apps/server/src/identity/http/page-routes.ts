@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { IdentityContext } from "../context.js";
+import { PasswordResetLimits, completePasswordReset, passwordResetValid, requestPasswordReset } from "../accounts/password-reset.js";
+import { IdentityError } from "../errors.js";
 import { renderLoggedOut } from "../pages/logout.js";
+import { renderMessage } from "../pages/message.js";
+import { renderForgotPassword, renderResetPassword } from "../pages/password-reset.js";
 import { FAVICON_SVG, renderHome, renderSignup } from "../pages/home.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";
@@ -56,7 +60,53 @@ export async function pageRoutes(app: FastifyInstance, ctx: IdentityContext): Pr
     return target === null ? page(reply, 200, renderLoggedOut()) : reply.header("cache-control", "no-store").redirect(target, 303);
   });
 
+  await passwordResetRoutes(app, ctx);
+
   app.get<{ Params: { uid: string; step: string } }>("/oauth/interaction/:uid/:step", HIDDEN_ROUTE, async (request, reply) =>
     reply.redirect(`/oauth/interaction/${encodeURIComponent(request.params.uid)}`, 303),
   );
+}
+
+/**
+ * "Forgot your password?": `GET/POST /password/forgot` (the address; the same answer whether or not
+ * an account uses it) and `GET/POST /password/reset` (the link's page; only the POST changes the
+ * password, then every browser is signed out).
+ */
+async function passwordResetRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
+  const limits = new PasswordResetLimits(ctx.clock);
+  const expired = () => renderMessage("Link expired", "This password reset link is unknown, expired or already used. Ask for a new one.");
+  await app.register(async (forms) => {
+    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
+    const field = (body: unknown, name: string): string => {
+      const value = (body as Record<string, unknown> | undefined)?.[name];
+      return typeof value === "string" ? value : "";
+    };
+
+    forms.get("/password/forgot", HIDDEN_ROUTE, async (_request, reply) => page(reply, 200, renderForgotPassword()));
+    forms.post("/password/forgot", HIDDEN_ROUTE, async (request, reply) => {
+      const email = field(request.body, "email").trim();
+      if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) return page(reply, 422, renderForgotPassword({ error: "Enter the email address of your account." }));
+      try {
+        await requestPasswordReset(ctx, limits, { email, source: request.ip });
+      } catch (error) {
+        if (!(error instanceof IdentityError) || error.status !== 429) throw error;
+        const seconds = Number(error.toBody().retry_after ?? 60);
+        reply.header("retry-after", String(seconds));
+        return page(reply, 429, renderForgotPassword({ error: `Too many reset mails. Try again in ${Math.ceil(seconds / 60)} minutes.` }));
+      }
+      return page(reply, 200, renderMessage("Check your mail", "If an account uses this address, a link to choose a new password is on its way. It is valid for one hour."));
+    });
+
+    forms.get<{ Querystring: { token?: unknown } }>("/password/reset", HIDDEN_ROUTE, async (request, reply) => {
+      const token = typeof request.query.token === "string" && request.query.token.length < 200 ? request.query.token : "";
+      return token.length > 0 && passwordResetValid(ctx, token) ? page(reply, 200, renderResetPassword({ token })) : page(reply, 400, expired());
+    });
+    forms.post("/password/reset", HIDDEN_ROUTE, async (request, reply) => {
+      const token = field(request.body, "token");
+      const result = token.length > 0 && token.length < 200 ? await completePasswordReset(ctx, token, field(request.body, "password")) : null;
+      if (result === null) return page(reply, 400, expired());
+      if (!result.ok) return page(reply, 422, renderResetPassword({ token, errors: result.problems }));
+      return page(reply, 200, renderMessage("Password changed", "Your password was changed and every browser was signed out. Sign in again from your app."));
+    });
+  });
 }

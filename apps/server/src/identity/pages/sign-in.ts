@@ -51,6 +51,7 @@ ${password.message}
 ${totp.message}
 <button type="submit">Sign in</button>
 </form>
+<p><a href="/password/forgot">Forgot your password?</a></p>
 <form method="post" action="/oauth/interaction/${uid}/abort"><button type="submit" class="secondary">Cancel</button></form>
 ${platforms}`,
   });
