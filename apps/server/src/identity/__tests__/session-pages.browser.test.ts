@@ -1,8 +1,8 @@
 import * as oidc from "openid-client";
 import { Secret, TOTP } from "otpauth";
-import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
@@ -43,10 +43,7 @@ describe("identity sessions and pages in Chromium (issue 20)", () => {
     h = await startHarness();
     const client = await h.client({ redirectUris: [REDIRECT] });
     config = await discover(h.base, client.client_id, client.client_secret);
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

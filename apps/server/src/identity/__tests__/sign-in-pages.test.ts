@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
-import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
 import { discover } from "./oauth-helpers.js";
@@ -15,10 +15,7 @@ describe("sign-in and consent pages in a real browser", () => {
   beforeAll(async () => {
     h = await startHarness();
     await h.createUser({ name: "quinn", email: "quinn@example.com", password: "quinn's long passphrase" });
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

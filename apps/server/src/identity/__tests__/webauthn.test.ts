@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
-import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
 import { TestBrowser, formAction } from "./browser.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
@@ -71,10 +71,7 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     h = await startHarness({ hostname: "localhost" });
     const created = await h.createUser({ name: "pia", email: "pia@example.com" });
     user = { id: created.id, password: created.password, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext();
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
