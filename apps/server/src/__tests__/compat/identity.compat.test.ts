@@ -133,7 +133,7 @@ describe("identity: documented request examples, sent as written", () => {
     const list = await fetch(`${h.base}/api/users/@me/connections?platform=twitch`, { headers: { authorization: `Bearer ${token}` } });
     const records = (await list.json()) as Record<string, unknown>[];
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ user_id: user.id, platform: "twitch", platform_id: "106415581", scopes: ["user:read:email"], expires_at: null, platform_name: "Twitch", platform_login: "streamer_sam", display_name: "streamer_sam" });
+    expect(records[0]).toMatchObject({ user_id: user.id, platform: "twitch", platform_id: "106415581", scopes: ["user:read:email"], expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), platform_name: "Twitch", platform_login: "streamer_sam", display_name: "streamer_sam" });
     for (const key of ["id", "created_at", "updated_at"]) expect(records[0]).toHaveProperty(key);
     expect(await (await fetch(`${h.base}/api/users/@me/connections?platform=tiktok`, { headers: { authorization: `Bearer ${token}` } })).json()).toEqual([]);
     const unknown = await fetch(`${h.base}/api/users/@me/connections?platform=myspace`, { headers: { authorization: `Bearer ${token}` } });

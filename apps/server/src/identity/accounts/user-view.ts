@@ -1,3 +1,5 @@
+import type { PlatformTokens } from "../../store/connections.js";
+import { timestamp } from "../../store/records.js";
 import type { ConnectionRecord, UserRecord } from "../../store/records.js";
 import type { PlatformOAuthSettings } from "../platforms/settings.js";
 
@@ -22,17 +24,22 @@ export function userView(user: UserRecord, extra: { two_factor_enabled: boolean;
 /**
  * A connection as `GET /api/users/@me/connections` shows it: the reference's record (`user_id`,
  * `platform_id`, `scopes`, `expires_at`, `platform_name`, `platform_login`, `display_name`) plus our
- * `platform_user_id`, `username` and `avatar_url`. The platform's own token is not kept here, so
- * `scopes` are the scopes this server asks the platform for and `expires_at` is null.
+ * `platform_user_id`, `username` and `avatar_url`. `scopes` and `expires_at` are those of the
+ * platform token kept with the connection; without one, the scopes this server asks the platform
+ * for and `null`. The tokens themselves are never shown.
  */
-export function connectionView(c: ConnectionRecord, settings?: Pick<PlatformOAuthSettings, "displayName" | "scopes">): Record<string, unknown> {
+export function connectionView(
+  c: ConnectionRecord,
+  settings: Pick<PlatformOAuthSettings, "displayName" | "scopes"> | undefined,
+  tokens: Pick<PlatformTokens, "scopes" | "expires_at"> | null,
+): Record<string, unknown> {
   return {
     id: c.id,
     user_id: c.user_id,
     platform: c.platform,
     platform_id: c.platform_user_id,
-    scopes: [...(settings?.scopes ?? [])],
-    expires_at: null,
+    scopes: tokens !== null && tokens.scopes.length > 0 ? [...tokens.scopes] : [...(settings?.scopes ?? [])],
+    expires_at: tokens !== null && tokens.expires_at > 0 ? timestamp(new Date(tokens.expires_at)) : null,
     platform_name: settings?.displayName ?? PLATFORM_NAMES[c.platform] ?? c.platform,
     platform_login: c.username,
     display_name: c.username,

@@ -60,7 +60,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return ctx.connections
       .listForUser(userId)
       .filter((c) => wanted === undefined || c.platform === wanted)
-      .map((c) => connectionView(c, ctx.platforms.get(c.platform)));
+      .map((c) => connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id)));
   });
 
   app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", apiDoc("Start linking a platform account: returns the URL to open"), async (request, reply) => {
