@@ -32,6 +32,7 @@ import type { SocketAuthenticator } from "./realtime/socket-types.js";
 import { CommandHost } from "./commands/command-host.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
+import { reportCapBreaches } from "./store/user-caps.js";
 import type { OvationServices } from "./services.js";
 
 /** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
@@ -133,6 +134,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
     app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
   );
+  reportCapBreaches(repos, (channel) => commands.keyValues.channelTables(channel), logger);
   const services: OvationServices = {
     config,
     repos,

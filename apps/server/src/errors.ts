@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN: { status: 404, message: "This browser source address is not valid.", description: "A browser-source page or config was requested with an unknown or revoked access token." },
   OVATION_ERR_COMMANDS_NOT_FOUND: { status: 404, message: "No such command.", description: "The command does not exist or belongs to another user." },
   OVATION_ERR_COMMANDS_NAME_TAKEN: { status: 422, message: "The command has already been taken.", description: "The name or an alias is already used by another command of the user." },
+  OVATION_ERR_COMMANDS_LIMIT_REACHED: { status: 422, message: "The command limit is reached.", description: "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first." },
+  OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },
   OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },
   OVATION_ERR_REALTIME_ROOM_INVALID: { status: 422, message: "The room id is not valid.", description: "A `room` event whose argument is not `<uuid>.<platform>.<platform_user_id>[.chat]`." },
   OVATION_ERR_REALTIME_ROOM_FORBIDDEN: { status: 403, message: "You may not join this room.", description: "A socket asked to join another user's private room." },

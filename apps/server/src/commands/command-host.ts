@@ -23,6 +23,8 @@ export function commandInput(record: CommandRecord): BotCommandInput {
  */
 export class CommandHost {
   readonly runtime: CommandRuntime;
+  /** The templates' key-value store (in the store file, capped per user). */
+  readonly keyValues: StoreKeyValueStore;
   readonly #sandbox: TemplateSandbox;
 
   /**
@@ -37,8 +39,9 @@ export class CommandHost {
     lookups?: (platform: string) => PlatformLookups | undefined,
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
+    this.keyValues = new StoreKeyValueStore(repos.store);
     this.runtime = new CommandRuntime({
-      store: new StoreKeyValueStore(repos.store),
+      store: this.keyValues,
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist }),
       logger,

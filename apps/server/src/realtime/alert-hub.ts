@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
 import { timestamp } from "../store/records.js";
+import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
 import type { OvationIo, OvationSocket } from "./socket-types.js";
@@ -76,8 +77,16 @@ export class AlertHub {
     return user ? userRooms(this.repos, user) : [];
   }
 
-  /** Logs and emits an alert (unless its id is a known duplicate of a real alert). */
+  /**
+   * Logs and emits an alert (unless its id is a known duplicate of a real alert). Throws 422
+   * `OVATION_ERR_ALERTS_DATA_TOO_LARGE` when `data` is larger than `USER_CAPS.alertDataBytes`.
+   */
   publish(input: AlertInput): PublishResult {
+    const bytes = jsonBytes(input.data);
+    if (bytes > USER_CAPS.alertDataBytes) {
+      const message = `The data field must be at most ${USER_CAPS.alertDataBytes} bytes of JSON (alertDataBytes); it is ${bytes}.`;
+      throw new ApiError("OVATION_ERR_ALERTS_DATA_TOO_LARGE", { message, errors: { data: [message] } });
+    }
     const id = input.notificationId ?? randomUUID();
     if (!input.test && input.notificationId !== undefined && this.#seen.get(input.userId)?.has(id)) {
       const earlier = this.repos.alertLog.find(input.userId, id);

@@ -12,6 +12,7 @@ import {
   MAX_BATCH_ITEMS,
   MAX_FUNCTION_RESULT_CHARS,
   PROCESS_TEMPLATE_CACHE,
+  HOST_COMPILE_CACHE,
 } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
 import { assertIsolatedVmInstalled } from "./isolated-vm-check.js";
@@ -19,6 +20,7 @@ import { SandboxProcess } from "./sandbox-process.js";
 import { callTemplateFunction } from "./call-template-function.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";
 import { TEMPLATE_VARIABLES, pruneToNeed } from "./variable-access.js";
@@ -131,6 +133,8 @@ export class TemplateSandbox {
   private readonly inFlight = new Map<number, Job[]>();
   private readonly watchdogs = new Map<number, NodeJS.Timeout>();
   private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
+  /** Compiled templates by source, so unchanged commands are not compiled again on each reload. */
+  private readonly compiledBySource = new InsertionCache<CompiledTemplate>(HOST_COMPILE_CACHE);
   private waitingForFunctions = 0;
   private readonly statsRequests = new Map<number, { resolve: (json: string | null) => void; timer: NodeJS.Timeout }>();
   private nextStatsId = 1;
@@ -199,10 +203,17 @@ export class TemplateSandbox {
 
   /**
    * Parses and compiles `source` on the host (nothing of it runs here). Throws
-   * `TemplateSyntaxError` with line and column when the template does not compile.
+   * `TemplateSyntaxError` with line and column when the template does not compile, nests deeper or
+   * compiles larger than `TEMPLATE_COMPILE_LIMITS`, or compiles to code V8 refuses. Compiling a
+   * source compiled before is a cache lookup, so reloading a user's commands recompiles only the
+   * ones that changed.
    */
   compile(source: string): CompiledTemplate {
+    const cached = this.compiledBySource.get(source);
+    if (cached !== undefined) return cached;
+    if (!isPlainText(source)) checkCompileBounds(source);
     const compiled = compileTwig(source);
+    checkCompiledCode(compiled.code);
     const template: CompiledTemplate = Object.freeze({
       id: templateId(compiled.code),
       source,
@@ -211,6 +222,7 @@ export class TemplateSandbox {
     });
     codeOf.set(template, compiled.code);
     accessOf.set(template, compiled.variables);
+    this.compiledBySource.set(source, template);
     return template;
   }
 
