@@ -131,8 +131,15 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
 
   // Plugins register after the command host; their user()/channel() lookups are read per call.
-  const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
-    app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
+  const commands = new CommandHost(
+    repos,
+    logger,
+    config.outboundAllowlist,
+    (platform) => (app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined),
+    () => {
+      const address = app.server.address();
+      return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
+    },
   );
   reportCapBreaches(repos, (channel) => commands.keyValues.channelTables(channel), logger);
   const services: OvationServices = {
