@@ -158,6 +158,20 @@ export class AlertHub {
     this.#io?.to(this.#rooms(userId)).emit("browser-source-updated", update);
   }
 
+  /** Disconnects every socket of a user on every namespace (bearer, browser-source, session, console). */
+  disconnectUser(userId: number): void {
+    if (!this.#io) return;
+    for (const namespace of this.#io._nsps.values()) {
+      for (const socket of namespace.sockets.values()) {
+        const data = socket.data as { identity?: { userId?: number }; userId?: number } | undefined;
+        if (data?.identity?.userId === userId || data?.userId === userId) {
+          socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This account was deleted." });
+          socket.disconnect(true);
+        }
+      }
+    }
+  }
+
   /** Disconnects the sockets of a browser source whose token was revoked. */
   disconnectBrowserSource(browserSourceId: number): void {
     if (!this.#io) return;
