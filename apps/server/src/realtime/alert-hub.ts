@@ -12,6 +12,15 @@ import type { OvationIo, OvationSocket } from "./socket-types.js";
 /** How many real notification ids per user the de-duplication memory keeps. */
 export const DEDUP_MEMORY_PER_USER = 10_000;
 
+/**
+ * The oldest unacknowledged alert a reconnecting browser source is sent again: 10 minutes. A source
+ * that has never connected gets no backlog at all (docs/security.md, docs/contracts.md).
+ */
+export const BROWSER_SOURCE_BACKLOG_MAX_AGE_MS = 10 * 60_000;
+
+/** Store extension: when each browser source (by id) first joined its room, in ms. */
+const FIRST_JOINED = "browser_source_first_joined";
+
 /** An alert to publish to a user's browser sources. */
 export interface AlertInput {
   userId: number;
@@ -110,17 +119,23 @@ export class AlertHub {
 
   /**
    * Called when a browser-source socket joins one of its user's rooms: sends the queue state and
-   * every alert this source has not acknowledged, once per socket, oldest first. Runs
-   * synchronously right after the join, so no live alert can slip in between or arrive twice.
+   * every alert this source has not acknowledged, once per socket, oldest first, from the time the
+   * source first joined (so a source that never connected starts with no backlog) and at most
+   * {@link BROWSER_SOURCE_BACKLOG_MAX_AGE_MS} old. Runs synchronously right after the join, so no
+   * live alert can slip in between or arrive twice.
    */
-  replayTo(socket: OvationSocket): void {
+  replayTo(socket: OvationSocket, now = Date.now()): void {
     const identity = socket.data.identity;
     if (identity.kind !== "browser-source" || socket.data.replayed) return;
     socket.data.replayed = true;
     const source = this.repos.browserSources.get(identity.browserSourceId);
     if (!source || source.browser_source_type !== "alerts") return;
     if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
-    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, Date.parse(source.created_at));
+    const firstJoined = this.repos.store.extension<Record<string, number>>(FIRST_JOINED, () => ({}));
+    const since = firstJoined.read()[String(source.id)];
+    if (since === undefined) firstJoined.update((joined) => (joined[String(source.id)] = now));
+    const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
+    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, from);
     for (const entry of pending) socket.emit("notifysub", entry.notification);
     if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
   }
