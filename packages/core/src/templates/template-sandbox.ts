@@ -1,6 +1,7 @@
 import type { ChatEvent } from "../chat/event.js";
 import { TemplateRenderError } from "./errors.js";
 import type { TemplateHostFunctions } from "./host-functions.js";
+import { FairQueue } from "./fair-queue.js";
 import { InsertionCache } from "./insertion-cache.js";
 import type { IsolatePoolStats } from "./isolate-pool.js";
 import { RENDER_STATUS } from "./render-status.js";
@@ -70,6 +71,8 @@ export interface TemplateSandboxStats {
 
 interface Job {
   readonly rid: number;
+  /** The channel the render is for (the chat event's channel id): the unit of fair scheduling. */
+  readonly channel: string;
   readonly template: CompiledTemplate;
   readonly code: string;
   readonly variables: string;
@@ -127,7 +130,10 @@ export class TemplateSandbox {
   readonly limits: TemplateSandboxLimits;
   private readonly logger: TemplateSandboxOptions["logger"];
   private process: SandboxProcess | null = null;
-  private readonly queue: Job[] = [];
+  /** Renders waiting, per channel, taken round-robin; channels that keep hitting limits go last. */
+  private readonly queue = new FairQueue<Job>();
+  /** Batches in flight that hold a noisy channel's render (at most one at a time). */
+  private readonly noisyBatches = new Set<number>();
   /** Renders in flight when the sandbox process died, re-sent one at a time. */
   private readonly suspects: Job[] = [];
   private readonly inFlight = new Map<number, Job[]>();
@@ -250,6 +256,7 @@ export class TemplateSandbox {
     return new Promise<string>((resolve, reject) => {
       this.enqueue({
         rid: this.nextRenderId++,
+        channel: channelOf(variables),
         template,
         code,
         variables: json,
@@ -270,9 +277,10 @@ export class TemplateSandbox {
     if (this.closed) return;
     this.closed = true;
     const error = new TemplateRenderError("closed", "The template sandbox was closed before the render finished");
-    for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
+    for (const job of [...this.suspects.splice(0), ...this.queue.drain()]) job.reject(error);
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     this.inFlight.clear();
+    this.noisyBatches.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
     for (const id of [...this.statsRequests.keys()]) this.answerStats(id, null);
@@ -282,7 +290,7 @@ export class TemplateSandbox {
   }
 
   private enqueue(job: Job): void {
-    this.queue.push(job);
+    this.queue.push(job.channel, job);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -293,7 +301,7 @@ export class TemplateSandbox {
   /** Refs the sandbox process's handles while work is pending (changed only on transitions). */
   private updateBusy(): void {
     const busy =
-      this.queue.length > 0 ||
+      this.queue.size > 0 ||
       this.suspects.length > 0 ||
       this.inFlight.size > 0 ||
       this.waitingForFunctions > 0 ||
@@ -324,7 +332,7 @@ export class TemplateSandbox {
    */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.closed || (this.queue.length === 0 && this.suspects.length === 0)) return;
+    if (this.closed || (this.queue.size === 0 && this.suspects.length === 0)) return;
     const process = this.ensureProcess();
     if (this.suspects.length > 0) {
       if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1));
@@ -332,13 +340,21 @@ export class TemplateSandbox {
       return;
     }
     const maxInFlight = this.limits.poolSize * 4;
-    while (this.queue.length > 0 && this.inFlight.size < maxInFlight) {
-      this.send(process, this.queue.splice(0, MAX_BATCH_ITEMS));
+    while (this.inFlight.size < maxInFlight) {
+      const batch = this.queue.takeQuiet(MAX_BATCH_ITEMS);
+      if (batch.length === 0) break;
+      this.send(process, batch);
+    }
+    // Noisy channels (recent time/memory limit hits) get one render at a time, alone in its batch,
+    // so a bomb occupies at most one isolate and never drags quiet renders into a re-run.
+    if (this.noisyBatches.size === 0 && this.inFlight.size < maxInFlight) {
+      const job = this.queue.takeNoisy();
+      if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
     }
     this.updateBusy();
   }
 
-  private send(process: SandboxProcess, jobs: Job[]): void {
+  private send(process: SandboxProcess, jobs: Job[]): number {
     const tids = [...new Set(jobs.map((job) => job.template.id))];
     const fresh = tids.filter((tid) => !this.childCodes.has(tid));
     const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
@@ -359,6 +375,7 @@ export class TemplateSandbox {
     this.inFlight.set(batchId, jobs);
     this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
     process.write(parts.join(""));
+    return batchId;
   }
 
 
@@ -380,6 +397,7 @@ export class TemplateSandbox {
     const jobs = this.inFlight.get(batchId);
     if (!jobs) return;
     this.inFlight.delete(batchId);
+    this.noisyBatches.delete(batchId);
     clearTimeout(this.watchdogs.get(batchId));
     this.watchdogs.delete(batchId);
     this.startsWithoutProgress = 0;
@@ -394,7 +412,7 @@ export class TemplateSandbox {
     for (const job of byId.values()) {
       job.reject(new TemplateRenderError("runtime", "The template sandbox returned no result for this render"));
     }
-    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
+    if ((this.queue.size > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
@@ -423,6 +441,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.timeout:
+        this.queue.penalize(job.channel);
         job.reject(
           new TemplateRenderError("timeout", `Template exceeded its time limit of ${limits.timeoutMs} ms and was stopped`, {
             details: { limit: limits.timeoutMs },
@@ -430,6 +449,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.memory:
+        this.queue.penalize(job.channel);
         job.reject(
           new TemplateRenderError("memory", `Template exceeded its memory limit of ${limits.memoryLimitMb} MB and was stopped`, {
             details: { limit: limits.memoryLimitMb },
@@ -512,23 +532,33 @@ export class TemplateSandbox {
     for (const jobs of this.inFlight.values()) {
       for (const job of jobs) {
         if (job.crashes++ === 0) this.suspects.push(job);
-        else job.reject(error);
+        else {
+          this.queue.penalize(job.channel);
+          job.reject(error);
+        }
       }
     }
     const hadWork = this.inFlight.size > 0;
     this.inFlight.clear();
+    this.noisyBatches.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
     if (hadWork) this.startsWithoutProgress++;
     if (this.startsWithoutProgress >= MAX_STARTS_WITHOUT_PROGRESS) {
       this.startsWithoutProgress = 0;
-      for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
+      for (const job of [...this.suspects.splice(0), ...this.queue.drain()]) job.reject(error);
     }
-    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
+    if ((this.queue.size > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
   }
+}
+
+/** The scheduling key of a render: the chat event's channel id ("" when the variables have none). */
+function channelOf(variables: TemplateVariables): string {
+  const channel = (variables.event as Partial<ChatEvent> | undefined)?.channel;
+  return typeof channel?.id === "string" ? channel.id : "";
 }
 
 function stripUndefined(options: TemplateSandboxOptions): Partial<TemplateSandboxLimits> {
