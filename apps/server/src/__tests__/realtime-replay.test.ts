@@ -15,8 +15,8 @@ let room: string;
 const sockets: ClientSocket[] = [];
 
 /** A browser source as the page is: connects with its token, joins, records notifysub ids, acks on demand. */
-async function browserSource(): Promise<{ socket: ClientSocket; seen: string[]; controls: string[] }> {
-  const socket = await connect(url, { browserSourceToken: sourceToken });
+async function browserSource(token = sourceToken): Promise<{ socket: ClientSocket; seen: string[]; controls: string[] }> {
+  const socket = await connect(url, { browserSourceToken: token });
   sockets.push(socket);
   const seen: string[] = [];
   const controls: string[] = [];
@@ -143,11 +143,7 @@ describe("nothing lost", () => {
   test("a browser source that has never connected starts with no backlog, though its record is older than the alerts (issue 10)", async () => {
     const scene = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", "never-connected-" + Date.now());
     const before = await alert("Sent before the first connection");
-    const socket = await connect(url, { browserSourceToken: scene.record.access_token });
-    sockets.push(socket);
-    const seen: string[] = [];
-    socket.on("notifysub", (n) => seen.push(n.notification.id));
-    await join(socket, room);
+    const { seen } = await browserSource(scene.record.access_token);
     const marker = await alert("After");
     await waitFor(() => seen.includes(marker), 10_000, "marker");
     expect(seen).toEqual([marker]);
@@ -156,9 +152,7 @@ describe("nothing lost", () => {
 
   test(`a reconnecting browser source gets what it missed, at most ${BROWSER_SOURCE_BACKLOG_MAX_AGE_MS / 60_000} minutes old`, async () => {
     const scene = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", "gap-" + Date.now());
-    const first = await connect(url, { browserSourceToken: scene.record.access_token });
-    await join(first, room);
-    first.close();
+    (await browserSource(scene.record.access_token)).socket.close();
     // Pretend the source first joined an hour ago and the gap held an old and a recent alert.
     const now = Date.now();
     app.ovation.repos.store.extension<Record<string, number>>("browser_source_first_joined", () => ({})).update((joined) => (joined[String(scene.record.id)] = now - 3_600_000));
@@ -169,11 +163,7 @@ describe("nothing lost", () => {
     });
     app.ovation.repos.alertLog.append(alice.userId, notification(`too-old-${now}`), true, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS - 60_000);
     app.ovation.repos.alertLog.append(alice.userId, notification(`missed-${now}`), true, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS + 60_000);
-    const second = await connect(url, { browserSourceToken: scene.record.access_token });
-    sockets.push(second);
-    const seen: string[] = [];
-    second.on("notifysub", (n) => seen.push(n.notification.id));
-    await join(second, room);
+    const { seen } = await browserSource(scene.record.access_token);
     const marker = await alert("Live");
     await waitFor(() => seen.includes(marker), 10_000, "marker");
     expect(seen).toContain(`missed-${now}`);

@@ -6,13 +6,11 @@ import { createRepositories } from "../repositories.js";
 import { STORE_DIR } from "../file-backend.js";
 import { Store } from "../store.js";
 
-const dirs: Array<{ remove(): void }> = [];
-const dir = () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d.dir;
-};
-afterAll(() => dirs.forEach((d) => d.remove()));
+const temp = tempDataDir();
+afterAll(() => temp.remove());
+let made = 0;
+/** A fresh directory inside the test's temporary directory. */
+const dir = (): string => join(temp.dir, `case-${++made}`);
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
