@@ -134,6 +134,12 @@ export class TemplateSandbox {
   private readonly queue = new FairQueue<Job>();
   /** Batches in flight that hold a noisy channel's render (at most one at a time). */
   private readonly noisyBatches = new Set<number>();
+  /**
+   * No noisy render is sent before this time: after a limit hit the sandbox is replacing an isolate,
+   * and a second bomb sent meanwhile would take the only isolate left from the quiet channels.
+   */
+  private noisyNotBefore = 0;
+  private noisyTimer: NodeJS.Timeout | null = null;
   /** Renders in flight when the sandbox process died, re-sent one at a time. */
   private readonly suspects: Job[] = [];
   private readonly inFlight = new Map<number, Job[]>();
@@ -281,6 +287,8 @@ export class TemplateSandbox {
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     this.inFlight.clear();
     this.noisyBatches.clear();
+    if (this.noisyTimer !== null) clearTimeout(this.noisyTimer);
+    this.noisyTimer = null;
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
     for (const id of [...this.statsRequests.keys()]) this.answerStats(id, null);
@@ -348,10 +356,33 @@ export class TemplateSandbox {
     // Noisy channels (recent time/memory limit hits) get one render at a time, alone in its batch,
     // so a bomb occupies at most one isolate and never drags quiet renders into a re-run.
     if (this.noisyBatches.size === 0 && this.inFlight.size < maxInFlight) {
-      const job = this.queue.takeNoisy();
-      if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
+      const wait = this.noisyNotBefore - Date.now();
+      if (wait > 0) this.flushLater(wait);
+      else {
+        const job = this.queue.takeNoisy();
+        if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
+      }
     }
     this.updateBusy();
+  }
+
+  /** Flushes again after `ms` (noisy renders waiting for their turn); one timer at a time. */
+  private flushLater(ms: number): void {
+    if (this.noisyTimer !== null) return;
+    this.noisyTimer = setTimeout(() => {
+      this.noisyTimer = null;
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }, ms);
+    this.noisyTimer.unref();
+  }
+
+  /** A render of `job` hit a limit: penalise its channel and hold noisy renders while the isolate is replaced. */
+  private limitHit(job: Job): void {
+    this.queue.penalize(job.channel);
+    this.noisyNotBefore = Date.now() + ISOLATE_REPLACEMENT_MS;
   }
 
   private send(process: SandboxProcess, jobs: Job[]): number {
@@ -441,7 +472,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.timeout:
-        this.queue.penalize(job.channel);
+        this.limitHit(job);
         job.reject(
           new TemplateRenderError("timeout", `Template exceeded its time limit of ${limits.timeoutMs} ms and was stopped`, {
             details: { limit: limits.timeoutMs },
@@ -449,7 +480,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.memory:
-        this.queue.penalize(job.channel);
+        this.limitHit(job);
         job.reject(
           new TemplateRenderError("memory", `Template exceeded its memory limit of ${limits.memoryLimitMb} MB and was stopped`, {
             details: { limit: limits.memoryLimitMb },
@@ -533,7 +564,7 @@ export class TemplateSandbox {
       for (const job of jobs) {
         if (job.crashes++ === 0) this.suspects.push(job);
         else {
-          this.queue.penalize(job.channel);
+          this.limitHit(job);
           job.reject(error);
         }
       }
