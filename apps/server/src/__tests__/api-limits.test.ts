@@ -93,6 +93,26 @@ describe("per-user caps", () => {
   });
 });
 
+describe("a store holding compile bombs (written before the bounds)", () => {
+  test("still starts quickly: each bomb is refused by the compile bounds, logged and skipped; valid commands load", async () => {
+    const dir = tempDataDir();
+    const first = await testApp(dir.dir);
+    const user = seedUser(first, "Bomber");
+    const base = { command_aliases: [], command_regex: null, permissions: 0, price: 0, send_as: "say", enable_when: "both", user_cooldown: 0, global_cooldown: 0, is_visible: true };
+    for (let i = 0; i < 40; i++) first.ovation.repos.commands.create(user.userId, { ...base, command: `bomb${i}`, response: `{{ f${"()".repeat(900 + i)} }}` });
+    first.ovation.repos.commands.create(user.userId, { ...base, command: "hug", response: "{{ event.user.username }} hugs {{ args[1] }}" });
+    await first.close();
+    const second = await testApp(dir.dir);
+    try {
+      expect((await second.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+      expect(second.ovation.commands.runtime.commands(String(user.userId)).map((c) => c.command)).toEqual(["hug"]);
+    } finally {
+      await second.close();
+      dir.remove();
+    }
+  });
+});
+
 describe("a store that breaks a cap", () => {
   test("still starts, and each breach is logged as a warning", async () => {
     const dir = tempDataDir();
