@@ -35,6 +35,7 @@ import { CommandHost } from "./commands/command-host.js";
 import { overlaySwitches, presentGoalBar } from "./http/routes/goal-bar-view.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
+import { reportCapBreaches } from "./store/user-caps.js";
 import type { OvationServices } from "./services.js";
 
 /** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
@@ -126,6 +127,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     httpServer: app.server,
     repos,
     verifiers,
+    failedAuth,
     authenticators: socketAuthenticators,
     hub,
     serverId: config.serverId,
@@ -134,18 +136,27 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
 
   // Plugins register after the command host; their user()/channel() lookups are read per call.
-  const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
-    app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
+  const commands = new CommandHost(
+    repos,
+    logger,
+    config.outboundAllowlist,
+    (platform) => (app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined),
+    () => {
+      const address = app.server.address();
+      return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
+    },
   );
   const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
   botModules.attach(null, {
     goalBarUpdated: (userId, goal) => hub.goalBarUpdated(userId, presentGoalBar(goal)),
     overlaySettings: (userId, settings) => hub.overlaySettings(userId, overlaySwitches(settings)),
   });
+  reportCapBreaches(repos, (channel) => commands.keyValues.channelTables(channel), logger);
   const services: OvationServices = {
     config,
     repos,
     verifiers,
+    failedAuth,
     socketAuthenticators,
     hub,
     commands,

@@ -1,5 +1,6 @@
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Logger } from "pino";
+import type { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
 import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import type { BotModulesHost } from "./commands/bot-modules-host.js";
@@ -14,6 +15,8 @@ export interface OvationServices {
   readonly repos: Repositories;
   /** Bearer-token verifiers; the identity module registers its OAuth tokens here. */
   readonly verifiers: TokenVerifierChain;
+  /** Failed authentications per source and per credential (HTTP and socket handshakes share it). */
+  readonly failedAuth: FailedAuthThrottle;
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
   readonly hub: AlertHub;

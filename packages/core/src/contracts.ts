@@ -29,7 +29,21 @@ export type {
   SocketErrorPayload,
   ServerToClientEvents,
   ClientToServerEvents,
+  ConsoleClientEvents,
+  ConsoleServerEvents,
+  ConsoleLineResult,
+  ConsoleOutput,
+  ConsoleModeration,
+  ConsoleReady,
 } from "./realtime/events.js";
+export {
+  REALTIME_INBOUND_LIMITS,
+  INBOUND_EVENT_SCHEMAS,
+  CONSOLE_INBOUND_EVENT_SCHEMAS,
+  roomEventArgsSchema,
+  ackEventArgsSchema,
+  consoleLineArgsSchema,
+} from "./realtime/inbound.js";
 
 // Plugin contract (the host side, PluginHost and checkPlugin, is in @ovation/core/plugins).
 export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";

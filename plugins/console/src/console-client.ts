@@ -82,6 +82,7 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
     // On a terminal, readline echoes and keeps a prompt; answers are printed above it.
     const tty = (options.output as Writable & { isTTY?: boolean }).isTTY === true;
     let lines: Interface | null = null;
+    socket.on("error", (error) => write(options.errors, `error: ${error.message} (${error.code})`));
     socket.on("say", (output) => {
       if (tty) options.output.write("\r\x1b[2K");
       write(options.output, formatOutput(output));

@@ -40,4 +40,6 @@ export interface IdentityContext {
   readonly jwks: { keys: JsonWebKey[] };
   /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
   provider(): Provider;
+  /** The host's hook after an account was deleted. */
+  readonly onAccountDeleted?: (userId: number) => void;
 }

@@ -63,6 +63,8 @@ export interface IdentityModuleOptions {
   platforms?: readonly PlatformOAuthSettings[];
   /** oidc-provider storage in the host's store (set when the store is PostgreSQL). */
   oidcAdapters?: ProviderDeps["oidcAdapters"];
+  /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
+  onAccountDeleted?: (userId: number) => void;
 }
 
 /** The identity module: a fastify plugin plus what the host needs in-process. */
@@ -167,6 +169,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     idBase,
     jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
+    ...(options.onAccountDeleted ? { onAccountDeleted: options.onAccountDeleted } : {}),
   };
 
   return {

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
-import { JSONFile } from "lowdb/node";
+import { PrivateDataFile } from "../store/private-files.js";
 import { OvationError } from "@ovation/core";
 
 /** An OAuth client registered with `ovation client create` (kept in `oauth-clients.json`). The secret is kept only as a SHA-256 hash. */
@@ -196,7 +196,7 @@ export class IdentityStore {
   static async open(dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
     await mkdir(dataDir, { recursive: true });
     const path = join(dataDir, fileName);
-    const db = new Low<IdentityData>(new JSONFile<IdentityData>(path), emptyData());
+    const db = new Low<IdentityData>(new PrivateDataFile<IdentityData>(path, { parse: JSON.parse, stringify: (d) => JSON.stringify(d, null, 2) }), emptyData());
     try {
       await db.read();
     } catch (cause) {

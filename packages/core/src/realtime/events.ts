@@ -47,6 +47,10 @@ export interface SocketErrorPayload {
   code: string;
   message: string;
   room?: string;
+  /** The inbound event that was refused or failed. */
+  event?: string;
+  /** Scopes the token lacks (`OVATION_ERR_REALTIME_MISSING_SCOPE`). */
+  missing_scopes?: string[];
 }
 
 /** Events the server emits to clients. */
@@ -73,4 +77,46 @@ export interface ClientToServerEvents {
   room: (roomId: string) => void;
   /** A browser source acknowledges that it has shown (or dropped) the alert with this notification id. */
   ack: (notificationId: string) => void;
+}
+
+/** What the server answers for a line typed in the console (`/console` namespace). */
+export type ConsoleLineResult = { accepted: true; id: string } | { accepted: false; message: string };
+
+/** A bot answer shown in the console. */
+export interface ConsoleOutput {
+  text: string;
+  send_as: string;
+  reply_to: string | null;
+}
+
+/** A moderation action the bot took on the console's channel (auto-moderation, for example). */
+export interface ConsoleModeration {
+  action: "delete" | "timeout" | "ban";
+  /** The deleted message's id (`delete`). */
+  message_id: string | null;
+  /** Who was timed out or banned. */
+  user_platform_id: string | null;
+  seconds: number | null;
+  reason: string | null;
+}
+
+/** Who the console speaks as, told once connected. */
+export interface ConsoleReady {
+  channel: string;
+  as: string;
+  badges: string[];
+}
+
+/** Events a console client emits on the `/console` namespace. */
+export interface ConsoleClientEvents {
+  line: (text: string, ack: (result: ConsoleLineResult) => void) => void;
+}
+
+/** Events the server emits on the `/console` namespace. */
+export interface ConsoleServerEvents {
+  ready: (info: ConsoleReady) => void;
+  say: (output: ConsoleOutput) => void;
+  moderation: (action: ConsoleModeration) => void;
+  /** A refused or failed event (bad payload, handler failure), as on the main namespace. */
+  error: (payload: SocketErrorPayload) => void;
 }

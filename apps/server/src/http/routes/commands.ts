@@ -7,6 +7,7 @@ import { ApiError } from "../../errors.js";
 import { issuesToApiError } from "../issue-errors.js";
 import { commandFields } from "../../store/commands.js";
 import type { CommandRecord } from "../../store/records.js";
+import { USER_CAPS } from "../../store/user-caps.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -152,6 +153,11 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const userId = resolveUserParam(request, request.params.user);
+      const count = repos.commands.listForUser(userId).length;
+      if (count >= USER_CAPS.commands) {
+        const message = `You have ${count} commands; the limit is ${USER_CAPS.commands} per user (commands). Delete one first.`;
+        throw new ApiError("OVATION_ERR_COMMANDS_LIMIT_REACHED", { message, errors: { command: [message] } });
+      }
       const record = repos.commands.create(userId, commandFields(prepare(userId, request.body, null)));
       host.reload(userId);
       await repos.store.persisted();
