@@ -24,7 +24,8 @@ export class KickWebhookSender {
   readonly #untrusted: KeyObject;
   #seq = 0;
 
-  constructor(readonly url: string) {
+  /** @param url where deliveries go (the server's webhook route; may be set later). */
+  constructor(public url = "") {
     const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
     this.#privateKey = pair.privateKey;
     this.publicKeyPem = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
