@@ -1,10 +1,12 @@
 import { PluginHost } from "@ovation/core/plugins";
 import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
 import { ConsolePlugin } from "@ovation/plugin-console";
+import { KickPlugin } from "@ovation/plugin-kick";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
+import { kickWebhookRoute } from "./kick-wiring.js";
 import { pluginBotOutput } from "./plugin-bot-output.js";
 import { loadPlugins } from "./plugin-loader.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
@@ -78,6 +80,13 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       }
     }
     for (const plugin of options.extra ?? []) host.register(plugin);
+    if (loaded.some((item) => item.factory.id === "kick")) {
+      // Kick delivers its events to the server: the route exists whenever the kick plugin is loaded.
+      await kickWebhookRoute(app, () => {
+        const plugin = host.names().includes("kick") ? host.get("kick") : null;
+        return plugin instanceof KickPlugin ? plugin : null;
+      });
+    }
     app.decorate("platformPlugins", host);
     services.botModules.attach(pluginBotOutput(host), null);
     app.decorate("pluginReports", reports);
