@@ -14,8 +14,6 @@ export const KICK_ERROR_CODES = {
   sendQueueFull: "OVATION_ERR_KICK_SEND_QUEUE_FULL",
   /** The plugin is not connected (or was disconnected before the answer went out). */
   offline: "OVATION_ERR_KICK_OFFLINE",
-  /** A webhook request was refused (bad signature, stale timestamp, replay, malformed). */
-  webhookRefused: "OVATION_ERR_KICK_WEBHOOK_REFUSED",
 } as const;
 
 /** A Kick plugin error code. */

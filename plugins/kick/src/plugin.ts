@@ -4,7 +4,7 @@ import { SendQueue, splitChatText } from "@ovation/plugin-youtube";
 import type { z } from "zod";
 import { apiFailure, KickApiClient } from "./api/client.js";
 import type { KickTokens } from "./api/client.js";
-import { getMe, sendChat, subscribeEvents } from "./api/endpoints.js";
+import { getMe, getPublicKey, sendChat, subscribeEvents } from "./api/endpoints.js";
 import { KICK_EVENTS } from "./api/wire.js";
 import { mapWebhookEvent } from "./chat/map.js";
 import type { MapOutcome } from "./chat/map.js";
@@ -14,6 +14,7 @@ import type { KickPluginOptions } from "./options.js";
 import { mapSocketFrame, WEBHOOK_ONLY_EVENTS } from "./pusher/map.js";
 import { KickChatSocket } from "./pusher/socket.js";
 import type { PusherFrame } from "./pusher/wire.js";
+import { parseKickPublicKey } from "./webhook/signature.js";
 import { KickWebhookVerifier } from "./webhook/verifier.js";
 import type { KickWebhookRequest, WebhookVerdict } from "./webhook/verifier.js";
 
@@ -142,15 +143,40 @@ export class KickPlugin implements PlatformPlugin {
       this.#openSocket(context);
       return;
     }
+    const keyProblem = await this.#checkPublicKey(context);
     if (this.#o.subscribe) {
       const answers = await subscribeEvents(api, me.user_id, KICK_EVENTS);
       const failed = answers.filter((a) => a.error);
       for (const f of failed) context.logger.warn({ event: f.name, error: f.error }, "Kick refused an event subscription");
-      context.setStatus(failed.length === 0 ? "connected" : "degraded", `webhooks: ${answers.length - failed.length} of ${KICK_EVENTS.length} events subscribed${failed.length ? ` (refused: ${failed.map((f) => f.name).join(", ")})` : ""}; Kick posts to ${KICK_WEBHOOK_PATH}`);
+      const detail = `webhooks: ${answers.length - failed.length} of ${KICK_EVENTS.length} events subscribed${failed.length ? ` (refused: ${failed.map((f) => f.name).join(", ")})` : ""}; Kick posts to ${KICK_WEBHOOK_PATH}`;
+      context.setStatus(failed.length === 0 && !keyProblem ? "connected" : "degraded", keyProblem ? `${detail}; ${keyProblem}` : detail);
     } else {
-      context.setStatus("connected", `webhooks: events managed on kick.com; Kick posts to ${KICK_WEBHOOK_PATH}`);
+      const detail = `webhooks: events managed on kick.com; Kick posts to ${KICK_WEBHOOK_PATH}`;
+      context.setStatus(keyProblem ? "degraded" : "connected", keyProblem ? `${detail}; ${keyProblem}` : detail);
     }
     context.logger.info({ broadcaster: me.user_id, mode: this.#o.mode }, "Kick plugin connected");
+  }
+
+  /**
+   * Compares the key Kick publishes (GET /public-key, app token) with the trusted one; returns the
+   * problem in words when they differ. A failed lookup is logged and not a problem.
+   */
+  async #checkPublicKey(context: PluginContext): Promise<string | null> {
+    let published: string;
+    try {
+      published = await getPublicKey(this.#requireApi());
+    } catch (err) {
+      context.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "Kick public key not checked (the app token or the lookup failed)");
+      return null;
+    }
+    const der = (pem: string): string => parseKickPublicKey(pem).export({ type: "spki", format: "der" }).toString("base64");
+    try {
+      if (der(published) === der(this.#o.webhookPublicKey)) return null;
+    } catch {
+      return "Kick published a webhook key that cannot be read; webhooks are checked against the configured key";
+    }
+    context.logger.warn("Kick signs webhooks with a different key than the trusted one");
+    return "Kick now signs webhooks with a different key than the trusted one: set OVATION_KICK_WEBHOOK_PUBLIC_KEY to the key of GET /public/v1/public-key";
   }
 
   #retrySetUp(context: PluginContext, wait: number): void {

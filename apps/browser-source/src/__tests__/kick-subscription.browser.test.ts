@@ -35,6 +35,7 @@ beforeAll(async () => {
   buildAssets();
   kick = await FakeKick.start();
   sender = new KickWebhookSender();
+  kick.publicKeyPem = sender.publicKeyPem;
   dataDir = mkdtempSync(path.join(tmpdir(), "ovation-kick-subscription-"));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;

@@ -95,6 +95,7 @@ describe("Kick plugin against loopback fakes of Kick", () => {
 
   it("webhook mode: subscribes every event, answers a chat command through POST /chat, maps a subscription", { timeout: 30_000 }, async () => {
     const sender = new KickWebhookSender();
+    kick.publicKeyPem = sender.publicKeyPem;
     await start({ webhookPublicKey: sender.publicKeyPem }, hug);
     sender.url = await webhookEndpoint();
     // Tokens: refreshed at connect (no access token given) and handed to the persistence hook.
@@ -118,6 +119,7 @@ describe("Kick plugin against loopback fakes of Kick", () => {
 
   it("refuses forged, stale, tampered and replayed webhooks with a logged reason and emits nothing for them", { timeout: 30_000 }, async () => {
     const sender = new KickWebhookSender();
+    kick.publicKeyPem = sender.publicKeyPem;
     await start({ webhookPublicKey: sender.publicKeyPem });
     sender.url = await webhookEndpoint();
 
@@ -162,6 +164,16 @@ describe("Kick plugin against loopback fakes of Kick", () => {
     const outcomes = await Promise.all(burst);
     expect(outcomes.filter((o) => o.includes("send queue is full"))).toHaveLength(2);
     expect(outcomes.some((o) => o.includes("rate limit"))).toBe(true);
+  });
+
+  it("checks with the app token that Kick still signs with the trusted key, and says so when it does not", async () => {
+    await start({});
+    expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "connected" });
+    expect(kick.requests).toContain("GET /public/v1/public-key");
+    await host.stop();
+    kick.publicKeyPem = new KickWebhookSender().publicKeyPem;
+    await start({});
+    expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "degraded", detail: expect.stringContaining("set OVATION_KICK_WEBHOOK_PUBLIC_KEY") });
   });
 
   it("a revoked link makes connect fail with the step that fixes it", async () => {

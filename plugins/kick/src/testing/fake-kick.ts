@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { KICK_PUBLIC_KEY_PEM } from "../webhook/signature.js";
 import { apiFixtures } from "./fixtures.js";
 
 type Json = Record<string, unknown>;
@@ -35,8 +36,8 @@ export class FakeKick {
   /** The next N chat sends answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimitNext = 0;
   retryAfterSeconds = 0;
-  /** The public key GET /public-key serves (set to the webhook sender's). */
-  publicKeyPem = "";
+  /** The public key GET /public-key serves: Kick's published one, or set it to the webhook sender's. */
+  publicKeyPem = KICK_PUBLIC_KEY_PEM;
   readonly #server: Server;
   readonly #access = new Set<string>();
   readonly #app = new Set<string>();
@@ -120,6 +121,7 @@ export class FakeKick {
       case "GET /users":
         return user ? send(200, apiFixtures.users) : send(401, apiFixtures.unauthorized);
       case "GET /public-key":
+        if (!app) return send(401, apiFixtures.unauthorized);
         return send(200, { data: { public_key: this.publicKeyPem }, message: "OK" });
       case "POST /events/subscriptions": {
         const body = JSON.parse(raw) as { broadcaster_user_id: number; events: { name: string; version: number }[]; method: string };

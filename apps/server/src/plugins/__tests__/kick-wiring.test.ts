@@ -39,6 +39,7 @@ describe("the kick plugin wired from OVATION_PLUGINS=kick", () => {
   beforeAll(async () => {
     kick = await FakeKick.start();
     sender = new KickWebhookSender();
+    kick.publicKeyPem = sender.publicKeyPem;
     app = await buildApp({ config: testConfig(data.dir), logger, platforms: { env: env() } });
     const result = bootstrap(app.ovation.repos);
     app.ovation.commands.reload(result.user.id);
