@@ -228,6 +228,8 @@ export class KickPlugin implements PlatformPlugin {
         );
       } catch (err) {
         context?.logger.warn({ err, text: part.slice(0, 80) }, "Kick answer not sent");
+        // A token Kick refuses for good (revoked, expired refresh) shows in the status with the fix.
+        if (err instanceof KickError && err.code === KICK_ERROR_CODES.unauthorized) context?.setStatus("failed", `${err.message}; ${RELINK}`);
         throw err;
       }
     }

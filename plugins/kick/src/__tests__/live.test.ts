@@ -176,6 +176,15 @@ describe("Kick plugin against loopback fakes of Kick", () => {
     expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "degraded", detail: expect.stringContaining("set OVATION_KICK_WEBHOOK_PUBLIC_KEY") });
   });
 
+  it("a link revoked while running turns the status to failed with the fix at the next answer", async () => {
+    await start({ subscribe: false });
+    const channel = plugin.channels()[0];
+    if (!channel) throw new Error("no channel");
+    kick.revoke();
+    await expect(plugin.send({ channel, text: "hello", send_as: "say", reply_to: null })).rejects.toThrow(/Kick refused the refresh token/);
+    expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "failed", detail: expect.stringContaining("link Kick again under Connections") });
+  });
+
   it("a revoked link makes connect fail with the step that fixes it", async () => {
     kick.revoke();
     await expect(start({})).rejects.toThrow(/link Kick again under Connections/);
