@@ -5,8 +5,8 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
-import { chatEventSchema } from "@ovation/core";
-import type { ChatChannel } from "@ovation/core";
+import { chatEventSchema } from "@ovation/core/contracts";
+import type { ChatChannel } from "@ovation/core/contracts";
 import { KickWebhookVerifier, mapSocketFrame, mapWebhookEvent, pusherFrameSchema } from "@ovation/plugin-kick";
 
 const webhooks = JSON.parse(readFileSync(new URL("../../../fixtures/kick/webhooks.json", import.meta.url), "utf8")) as {

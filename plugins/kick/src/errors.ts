@@ -1,4 +1,4 @@
-import { OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the Kick plugin raises. */
 export const KICK_ERROR_CODES = {

@@ -1,5 +1,5 @@
-import { RecentIds } from "@ovation/core";
-import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core";
+import { RecentIds } from "@ovation/core/contracts";
+import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
 import { SendQueue, splitChatText } from "@ovation/plugin-youtube";
 import type { z } from "zod";
 import { apiFailure, KickApiClient } from "./api/client.js";

@@ -1,8 +1,9 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PluginHost } from "@ovation/core";
-import type { ChatEvent, ChatRoomEvent, NotifySub } from "@ovation/core";
+import type { ChatEvent, NotifySub } from "@ovation/core/contracts";
+import { PluginHost } from "@ovation/core/plugins";
+import type { ChatRoomEvent } from "@ovation/core/plugins";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KickTokens } from "../api/client.js";

@@ -1,5 +1,5 @@
-import { chatEventSchema, notifySubSchema } from "@ovation/core";
-import type { ChatChannel } from "@ovation/core";
+import { chatEventSchema, notifySubSchema } from "@ovation/core/contracts";
+import type { ChatChannel } from "@ovation/core/contracts";
 import { describe, expect, it } from "vitest";
 import { mapWebhookEvent } from "../chat/map.js";
 import type { MapOutcome } from "../chat/map.js";

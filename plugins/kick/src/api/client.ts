@@ -1,4 +1,4 @@
-import type { PluginContext } from "@ovation/core";
+import type { PluginContext } from "@ovation/core/contracts";
 import type { z } from "zod";
 import { KICK_ERROR_CODES, KickError } from "../errors.js";
 import { tokenResponseSchema } from "./wire.js";

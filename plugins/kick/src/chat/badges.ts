@@ -1,5 +1,5 @@
-import type { ChatBadge } from "@ovation/core";
-import { CHAT_LIMITS } from "@ovation/core";
+import type { ChatBadge } from "@ovation/core/contracts";
+import { CHAT_LIMITS } from "@ovation/core/contracts";
 
 /** Kick badge types and the common type each becomes (Kick already uses most common names). */
 const COMMON: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-import type { ChatFragment } from "@ovation/core";
+import type { ChatFragment } from "@ovation/core/contracts";
 
 // Kick writes emotes inline as `[emote:<id>:<name>]` (both in webhooks and on the chat socket);
 // `@name` is a mention.

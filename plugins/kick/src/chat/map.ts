@@ -1,4 +1,4 @@
-import type { ChatChannel, ChatEvent, ModerationEvent, NotifySub } from "@ovation/core";
+import type { ChatChannel, ChatEvent, ModerationEvent, NotifySub } from "@ovation/core/contracts";
 import type { z } from "zod";
 import {
   channelFollowedSchema,

@@ -1,4 +1,4 @@
-import type { ChatChannel, NotifySub } from "@ovation/core";
+import type { ChatChannel, NotifySub } from "@ovation/core/contracts";
 import { toMicrosecondIso } from "@ovation/plugin-youtube";
 
 /**

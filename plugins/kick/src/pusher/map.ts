@@ -1,4 +1,4 @@
-import type { ChatChannel } from "@ovation/core";
+import type { ChatChannel } from "@ovation/core/contracts";
 import type { z } from "zod";
 import { kickBadges } from "../chat/badges.js";
 import { kickChatEvent } from "../chat/chat-event.js";

@@ -1,4 +1,4 @@
-import type { PluginContext } from "@ovation/core";
+import type { PluginContext } from "@ovation/core/contracts";
 import WebSocket from "ws";
 import { pusherFrameSchema } from "./wire.js";
 import type { PusherFrame } from "./wire.js";

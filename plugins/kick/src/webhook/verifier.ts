@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { RecentIds } from "@ovation/core";
+import { RecentIds } from "@ovation/core/contracts";
 import { parseKickPublicKey, verifyKickSignature } from "./signature.js";
 
 /** Kick's webhook headers (lower case, as Node gives them). */
