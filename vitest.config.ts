@@ -16,6 +16,8 @@ export default defineConfig({
       { find: /^@ovation\/plugin-console$/, replacement: src("./plugins/console/src/index.ts") },
       { find: /^@ovation\/plugin-youtube$/, replacement: src("./plugins/youtube/src/index.ts") },
       { find: /^@ovation\/plugin-youtube\/testing$/, replacement: src("./plugins/youtube/src/testing/index.ts") },
+      { find: /^@ovation\/plugin-kick$/, replacement: src("./plugins/kick/src/index.ts") },
+      { find: /^@ovation\/plugin-kick\/testing$/, replacement: src("./plugins/kick/src/testing/index.ts") },
       { find: /^@ovation\/server$/, replacement: src("./apps/server/src/index.ts") },
     ],
   },

@@ -31,9 +31,13 @@ import { AlertHub } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
+import { BotModulesHost } from "./commands/bot-modules-host.js";
+import type { BotModulesHostOptions } from "./commands/bot-modules-host.js";
 import { CommandHost } from "./commands/command-host.js";
+import { overlaySwitches, presentGoalBar } from "./http/routes/goal-bar-view.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
+import { reportCapBreaches } from "./store/user-caps.js";
 import type { OvationServices } from "./services.js";
 
 /** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
@@ -62,6 +66,8 @@ export interface BuildAppOptions {
   platforms?: PlatformPluginsOptions | false;
   /** Interval of the `.chat` rooms' `ingress-event` heartbeat in ms (default 30 000; tests shorten it). */
   chatHeartbeatMs?: number;
+  /** Options of the bot modules (timers, giveaways, moderation); a clock for tests. */
+  botModules?: BotModulesHostOptions;
 }
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
@@ -125,6 +131,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     httpServer: app.server,
     repos,
     verifiers,
+    failedAuth,
     authenticators: socketAuthenticators,
     hub,
     serverId: config.serverId,
@@ -133,16 +140,31 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
 
   // Plugins register after the command host; their user()/channel() lookups are read per call.
-  const commands = new CommandHost(repos, logger, config.outboundAllowlist, (platform) =>
-    app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined,
+  const commands = new CommandHost(
+    repos,
+    logger,
+    config.outboundAllowlist,
+    (platform) => (app.hasDecorator("platformPlugins") ? (app.platformPlugins.lookups(platform) ?? undefined) : undefined),
+    () => {
+      const address = app.server.address();
+      return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
+    },
   );
+  const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
+  botModules.attach(null, {
+    goalBarUpdated: (userId, goal) => hub.goalBarUpdated(userId, presentGoalBar(goal)),
+    overlaySettings: (userId, settings) => hub.overlaySettings(userId, overlaySwitches(settings)),
+  });
+  reportCapBreaches(repos, (channel) => commands.keyValues.channelTables(channel), logger);
   const services: OvationServices = {
     config,
     repos,
     verifiers,
+    failedAuth,
     socketAuthenticators,
     hub,
     commands,
+    botModules,
     io,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
@@ -152,8 +174,10 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   app.decorateRequest("principal", null);
 
   const heartbeat = startChatHeartbeat(io, options.chatHeartbeatMs ?? CHAT_HEARTBEAT_INTERVAL_MS);
+  app.addHook("onReady", async () => botModules.start());
   app.addHook("preClose", async () => {
     heartbeat.stop();
+    botModules.stop();
     io.disconnectSockets(true);
     io.engine.close();
   });

@@ -164,7 +164,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     throw new ConfigError([`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${badEntries.join(", ")})`]);
   }
   const identity = identityMode(e);
-  const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  // Any-address and loopback hosts are shown as localhost: security keys (WebAuthn) refuse IP addresses.
+  const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" || e.HOST === "::1" || (isIP(e.HOST) === 4 && e.HOST.startsWith("127.")) ? "localhost" : e.HOST;
   const publicUrl = e.OVATION_PUBLIC_URL ?? `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${e.PORT}`;
   return Object.freeze({
     port: e.PORT,

@@ -1,7 +1,9 @@
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Logger } from "pino";
+import type { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
 import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
+import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
 import type { AlertHub } from "./realtime/alert-hub.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
@@ -13,11 +15,15 @@ export interface OvationServices {
   readonly repos: Repositories;
   /** Bearer-token verifiers; the identity module registers its OAuth tokens here. */
   readonly verifiers: TokenVerifierChain;
+  /** Failed authentications per source and per credential (HTTP and socket handshakes share it). */
+  readonly failedAuth: FailedAuthThrottle;
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
   readonly hub: AlertHub;
   /** The bot runtime with every user's commands (channel id = user id). */
   readonly commands: CommandHost;
+  /** The bot modules (timers, giveaways, auto-moderation, system commands) and goal-bar progress. */
+  readonly botModules: BotModulesHost;
   readonly io: OvationIo;
   readonly logger: Logger;
   /** A preHandler requiring a bearer token with every one of `scopes`. */

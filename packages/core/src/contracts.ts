@@ -34,13 +34,31 @@ export {
 export type { NotifySub, NotificationExtras, NotificationPayload } from "./notifications/notifysub.js";
 export { CHAT_HEARTBEAT_INTERVAL_MS } from "./realtime/events.js";
 export type { IngressEvent } from "./realtime/events.js";
+export { GOAL_BAR_KINDS, goalBarSchema, goalBarStyleSchema, goalIncrement, goalProgress } from "./goals/goal-bar.js";
+export type { GoalBar, GoalBarInput, GoalBarKind, GoalBarProgress, GoalBarStyle } from "./goals/goal-bar.js";
 export type {
   BrowserSourceUpdated,
+  GoalBarView,
+  OverlaySettings,
   QueueControl,
   SocketErrorPayload,
   ServerToClientEvents,
   ClientToServerEvents,
+  ConsoleClientEvents,
+  ConsoleServerEvents,
+  ConsoleLineResult,
+  ConsoleOutput,
+  ConsoleModeration,
+  ConsoleReady,
 } from "./realtime/events.js";
+export {
+  REALTIME_INBOUND_LIMITS,
+  INBOUND_EVENT_SCHEMAS,
+  CONSOLE_INBOUND_EVENT_SCHEMAS,
+  roomEventArgsSchema,
+  ackEventArgsSchema,
+  consoleLineArgsSchema,
+} from "./realtime/inbound.js";
 
 // Plugin contract (the host side, PluginHost and checkPlugin, is in @ovation/core/plugins).
 export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";
@@ -48,6 +66,8 @@ export type {
   SendAs,
   OutgoingMessage,
   ModerationCapabilities,
+  ModerationActions,
+  ModerationTarget,
   PluginCapabilities,
   PluginMetadata,
   ModerationEvent,

@@ -4,7 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { io as connect } from "socket.io-client";
 import type { Socket } from "socket.io-client";
 import { CONSOLE_NAMESPACE } from "./protocol.js";
-import type { ConsoleAuth, ConsoleClientEvents, ConsoleLineResult, ConsoleOutput, ConsoleServerEvents } from "./protocol.js";
+import type { ConsoleAuth, ConsoleClientEvents, ConsoleLineResult, ConsoleModeration, ConsoleOutput, ConsoleServerEvents } from "./protocol.js";
 
 /** Options of {@link runConsoleChat}. */
 export interface ConsoleChatOptions {
@@ -20,6 +20,19 @@ export interface ConsoleChatOptions {
   lingerMs?: number;
   /** How long to wait for the connection (default 10 s). */
   connectTimeoutMs?: number;
+}
+
+/** How the console prints a moderation action of the bot. */
+export function formatModeration(action: ConsoleModeration): string {
+  const reason = action.reason ? ` (${action.reason})` : "";
+  switch (action.action) {
+    case "delete":
+      return `[moderation] message ${action.message_id ?? "?"} deleted${reason}`;
+    case "timeout":
+      return `[moderation] ${action.user_platform_id ?? "?"} timed out for ${action.seconds ?? "?"} s${reason}`;
+    case "ban":
+      return `[moderation] ${action.user_platform_id ?? "?"} banned${reason}`;
+  }
 }
 
 /** How the console prints a bot answer. */
@@ -69,9 +82,15 @@ export function runConsoleChat(options: ConsoleChatOptions): Promise<number> {
     // On a terminal, readline echoes and keeps a prompt; answers are printed above it.
     const tty = (options.output as Writable & { isTTY?: boolean }).isTTY === true;
     let lines: Interface | null = null;
+    socket.on("error", (error) => write(options.errors, `error: ${error.message} (${error.code})`));
     socket.on("say", (output) => {
       if (tty) options.output.write("\r\x1b[2K");
       write(options.output, formatOutput(output));
+      if (tty) lines?.prompt(true);
+    });
+    socket.on("moderation", (action) => {
+      if (tty) options.output.write("\r\x1b[2K");
+      write(options.output, formatModeration(action));
       if (tty) lines?.prompt(true);
     });
     socket.once("ready", (info) => {

@@ -9,7 +9,7 @@ import type {
 } from "@ovation/core/contracts";
 import { consoleChatEvent } from "./console-event.js";
 import type { ConsoleSpeaker } from "./console-event.js";
-import type { ConsoleOutput } from "./protocol.js";
+import type { ConsoleModeration, ConsoleOutput } from "./protocol.js";
 
 /** The plugin's version (kept equal to package.json). */
 export const CONSOLE_PLUGIN_VERSION = "0.1.0";
@@ -40,10 +40,11 @@ export class ConsolePlugin implements PlatformPlugin {
   };
   readonly capabilities: PluginCapabilities = {
     send: ["say", "reply", "action", "announce"],
-    moderation: { deleteMessage: false, timeout: false },
+    moderation: { deleteMessage: true, timeout: true, ban: true },
   };
 
   readonly #outputs = new Map<string, Set<(output: ConsoleOutput) => void>>();
+  readonly #moderationListeners = new Map<string, Set<(action: ConsoleModeration) => void>>();
   readonly #channels = new Map<string, ChatChannel>();
   #context: PluginContext | null = null;
 
@@ -59,11 +60,46 @@ export class ConsolePlugin implements PlatformPlugin {
   async disconnect(): Promise<void> {
     this.#context = null;
     this.#outputs.clear();
+    this.#moderationListeners.clear();
   }
 
   async send(message: OutgoingMessage): Promise<void> {
     const output: ConsoleOutput = { text: message.text, send_as: message.send_as, reply_to: message.reply_to };
     for (const deliver of this.#outputs.get(message.channel.id) ?? []) deliver(output);
+  }
+
+  /** Deletes a message: every console on the channel is told, and the `.chat` room gets `delete-message`. */
+  async deleteMessage(channel: ChatChannel, messageId: string): Promise<void> {
+    this.#moderate(channel, { action: "delete", message_id: messageId, user_platform_id: null, seconds: null, reason: null });
+    this.#context?.emitModeration({ type: "delete-message", channel, id: messageId });
+  }
+
+  /** Times a user out: the consoles are told, and the `.chat` room gets `clear-chat` for that user. */
+  async timeout(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void> {
+    this.#moderate(channel, { action: "timeout", message_id: null, user_platform_id: userPlatformId, seconds, reason });
+    this.#context?.emitModeration({ type: "clear-chat", channel, user_platform_id: userPlatformId });
+  }
+
+  /** Bans a user: the consoles are told, and the `.chat` room gets `clear-chat` for that user. */
+  async ban(channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void> {
+    this.#moderate(channel, { action: "ban", message_id: null, user_platform_id: userPlatformId, seconds: null, reason });
+    this.#context?.emitModeration({ type: "clear-chat", channel, user_platform_id: userPlatformId });
+  }
+
+  /** Listens to the moderation actions taken on a channel (the `/console` namespace forwards them as `moderation`). */
+  onModeration(channelId: string, listener: (action: ConsoleModeration) => void): () => void {
+    let listeners = this.#moderationListeners.get(channelId);
+    if (!listeners) {
+      listeners = new Set();
+      this.#moderationListeners.set(channelId, listeners);
+    }
+    listeners.add(listener);
+    const set = listeners;
+    return () => set.delete(listener);
+  }
+
+  #moderate(channel: ChatChannel, action: ConsoleModeration): void {
+    for (const listener of this.#moderationListeners.get(channel.id) ?? []) listener(action);
   }
 
   /**

@@ -15,30 +15,5 @@ export interface ConsoleAuth {
   badges?: string[];
 }
 
-/** What the server answers for a typed line. */
-export type ConsoleLineResult = { accepted: true; id: string } | { accepted: false; message: string };
-
-/** A bot answer shown in the console. */
-export interface ConsoleOutput {
-  text: string;
-  send_as: string;
-  reply_to: string | null;
-}
-
-/** Who the console speaks as, told once connected. */
-export interface ConsoleReady {
-  channel: string;
-  as: string;
-  badges: string[];
-}
-
-/** Events the console client sends. */
-export interface ConsoleClientEvents {
-  line: (text: string, ack: (result: ConsoleLineResult) => void) => void;
-}
-
-/** Events the server sends to a console client. */
-export interface ConsoleServerEvents {
-  ready: (info: ConsoleReady) => void;
-  say: (output: ConsoleOutput) => void;
-}
+// The console's event maps live in core's realtime contracts, beside the main namespace's.
+export type { ConsoleClientEvents, ConsoleLineResult, ConsoleModeration, ConsoleOutput, ConsoleReady, ConsoleServerEvents } from "@ovation/core";

@@ -1,6 +1,7 @@
 import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core/contracts";
 import type {
   ChatChannel,
+  ChatEvent,
   OutgoingMessage,
   PlatformLookups,
   PlatformPlugin,
@@ -13,9 +14,11 @@ import type { z } from "zod";
 import { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";
 import { mapEventSubNotification } from "./eventsub/map.js";
 import { EventSubSocket } from "./eventsub/socket.js";
+import type { EventSubNotification } from "./eventsub/wire.js";
 import { SUBSCRIPTIONS } from "./eventsub/subscriptions.js";
 import { HelixClient } from "./helix/client.js";
 import {
+  banUser,
   createEventSubSubscription,
   deleteChatMessage,
   getTokenUser,
@@ -81,6 +84,7 @@ export class TwitchPlugin implements PlatformPlugin {
   #context: PluginContext | null = null;
   #client: tmi.Client | null = null;
   #eventsub: EventSubSocket | null = null;
+  #eventSubLive = false;
   #selfId: string | null = null;
   #joined = new Set<string>();
   #onJoined: (() => void) | null = null;
@@ -123,7 +127,7 @@ export class TwitchPlugin implements PlatformPlugin {
     const canSend = token !== undefined;
     this.capabilities = {
       send: canSend ? (this.#helix ? ["say", "reply", "action", "announce"] : ["say", "reply", "action"]) : [],
-      moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null },
+      moderation: { deleteMessage: this.#helix !== null, timeout: this.#helix !== null, ban: this.#helix !== null },
     };
     if (this.#helix) this.lookups = helixLookups(this.#helix);
     const prefixes = new Set([...GLOBAL_CHEERMOTE_PREFIXES, ...(parsed.data.cheermotePrefixes ?? []).map((p) => p.toLowerCase())]);
@@ -165,6 +169,7 @@ export class TwitchPlugin implements PlatformPlugin {
   async disconnect(): Promise<void> {
     this.#eventsub?.stop();
     this.#eventsub = null;
+    this.#eventSubLive = false;
     const client = this.#client;
     this.#client = null;
     if (client) {
@@ -210,6 +215,11 @@ export class TwitchPlugin implements PlatformPlugin {
     await timeoutUser(this.#requireHelix(), served.platform_id, this.#requireSelf(), userPlatformId, seconds, reason);
   }
 
+  async ban(channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void> {
+    const served = this.#served(channel);
+    await banUser(this.#requireHelix(), served.platform_id, this.#requireSelf(), userPlatformId, reason);
+  }
+
   /** Handles one IRC message as tmi.js parsed it (tags still raw); public for the bench and tests. */
   handleIrcMessage(message: IrcMessage): void {
     const context = this.#context;
@@ -229,9 +239,34 @@ export class TwitchPlugin implements PlatformPlugin {
       context.emitModeration(outcome.event);
       return;
     }
+    if (outcome.kind === "usernotice") {
+      // Subs, gifts and raids come from EventSub while it is connected; from IRC otherwise.
+      if (!this.#eventSubLive) for (const notification of outcome.notifications) this.#emitEventSub(context, notification);
+      if (outcome.event) this.#emitChatOnce(context, outcome.event);
+      return;
+    }
+    this.#emitChatOnce(context, outcome.event);
+  }
+
+  /** True while the EventSub session is up with every subscription in place. */
+  get eventSubLive(): boolean {
+    return this.#eventSubLive;
+  }
+
+  #emitChatOnce(context: PluginContext, event: ChatEvent): void {
     // Twitch may replay messages across a reconnect: each id counts once.
-    if (!this.#seenChat.add(outcome.event.id)) return;
-    context.emitChat(outcome.event);
+    if (!this.#seenChat.add(event.id)) return;
+    context.emitChat(event);
+  }
+
+  /** Maps an EventSub notification (from the socket, or rewritten from IRC) and emits it. */
+  #emitEventSub(context: PluginContext, notification: EventSubNotification): void {
+    const mapped = mapEventSubNotification(notification);
+    if (!mapped.ok) {
+      context.logger.warn({ type: notification.subscription.type }, mapped.reason);
+      return;
+    }
+    for (const mappedNotification of mapped.notifications) context.emitNotification(mappedNotification);
   }
 
   async #connectChat(context: PluginContext): Promise<void> {
@@ -306,19 +341,14 @@ export class TwitchPlugin implements PlatformPlugin {
         }
         if (failures.length > 0) throw new Error(failures.join(", "));
       },
-      onNotification: (notification) => {
-        const mapped = mapEventSubNotification(notification);
-        if (!mapped.ok) {
-          context.logger.warn({ type: notification.subscription.type }, mapped.reason);
-          return;
-        }
-        for (const mappedNotification of mapped.notifications) context.emitNotification(mappedNotification);
-      },
+      onNotification: (notification) => this.#emitEventSub(context, notification),
       onRevocation: (subscription) => {
         context.logger.warn({ type: subscription.type, status: subscription.status }, "EventSub subscription revoked");
         context.setStatus("degraded", `EventSub ${subscription.type} revoked (${subscription.status})`);
       },
       onState: (state, detail) => {
+        // IRC stands in for EventSub (subs, gifts, raids) unless every subscription is in place.
+        this.#eventSubLive = state === "connected" && detail === null;
         if (state === "reconnecting") context.setStatus("degraded", detail);
         else context.setStatus(detail ? "degraded" : "connected", detail);
       },

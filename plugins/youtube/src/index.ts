@@ -16,7 +16,7 @@ export { QuotaBudget, QUOTA_COSTS, pacificDay } from "./api/quota.js";
 export type { QuotaBudgetOptions, QuotaMethod, QuotaSnapshot } from "./api/quota.js";
 export { liveChatMessageSchema } from "./api/wire.js";
 export type { LiveChatMessage, LiveBroadcast } from "./api/wire.js";
-export { mapLiveChatMessage, microsToAmount, youtubeNotification } from "./chat/map.js";
+export { mapLiveChatMessage, microsToAmount, toMicrosecondIso, youtubeNotification } from "./chat/map.js";
 export type { MapOutcome } from "./chat/map.js";
 export { buildFragments } from "./chat/fragments.js";
 export { authorBadges, authorPermission, authorRole } from "./chat/badges.js";

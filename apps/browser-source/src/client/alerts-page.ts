@@ -6,8 +6,9 @@ import type { AlertOutcome } from "./alert-queue.js";
 import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
 import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
-import { keepConnected, openSocket } from "./connection.js";
+import { keepConnected, openSocket, reportConnection } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
+import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js";
 import { planAlert, readNotification } from "./resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
 import { retryDelayMs } from "./retry.js";
@@ -35,6 +36,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   if (!config) return;
 
   const socket = openSocket(bootstrap);
+  let overlay = readOverlaySettings(config.overlay);
   const acked: string[] = [];
   const remember = (id: string): void => {
     acked.push(id);
@@ -43,7 +45,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
 
   const queue = new AlertQueue<QueuedAlert>({
     play: async (item, signal) => {
-      const plan = planAlert(item.notification, config?.alert_set ?? null, resolveStored, nonce);
+      const plan = applyOverlaySettings(planAlert(item.notification, config?.alert_set ?? null, resolveStored, nonce), overlay);
       if (plan.kind === "disabled") {
         stage.dataset.lastDisabled = `${item.id}: ${plan.reason}`;
         return;
@@ -73,21 +75,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   };
   const checkToken = revocationCheck(bootstrap, stop);
 
-  socket.on("connect", () => {
-    status.state("connecting");
-    if (config) socket.emit("room", config.room);
-  });
-  socket.on("joined", () => status.state("connected"));
-  socket.on("disconnect", () => status.state("disconnected"));
-  socket.on("connect_error", (error) => {
-    status.state("disconnected");
-    status.error(`socket: ${error.message}`);
-    checkToken();
-  });
-  socket.on("error", (payload) => {
-    status.error(`${payload.code}: ${payload.message}`);
-    checkToken();
-  });
+  reportConnection(socket, status, () => config?.room ?? null, checkToken);
 
   socket.on("notifysub", (payload) => {
     const notification = readNotification(payload);
@@ -101,6 +89,11 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       return;
     }
     queue.enqueue({ id, notification });
+  });
+
+  socket.on("overlay-settings", (settings) => {
+    overlay = readOverlaySettings(settings);
+    stage.dataset.overlay = `visuals:${overlay.visuals ? "on" : "off"} sounds:${overlay.sounds ? "on" : "off"}`;
   });
 
   socket.on("queue-control", (control: QueueControl) => {

@@ -7,6 +7,10 @@ export interface BrowserSourceConfig {
   room: string;
   /** The AE4 alert set of this source, or null. */
   alert_set: Record<string, unknown> | null;
+  /** The goal bar of a `goalbars` source (configuration and progress), or null. */
+  goal_bar: Record<string, unknown> | null;
+  /** The overlay switches (`!visuals`, `!effects`, `!sounds`); absent means all on. */
+  overlay: Record<string, unknown> | null;
 }
 
 /** A config request that failed; `status` is the HTTP status, 0 for a network failure or timeout. */
@@ -58,5 +62,15 @@ export function parseConfig(body: unknown): BrowserSourceConfig {
   if (alertSet !== null && (typeof alertSet !== "object" || Array.isArray(alertSet))) {
     throw new ConfigFetchError("config.alert_set must be an object or null", 200);
   }
-  return { browser_source: source as Record<string, unknown>, room: record.room, alert_set: alertSet as Record<string, unknown> | null };
+  const goalBar = record.goal_bar ?? null;
+  if (goalBar !== null && (typeof goalBar !== "object" || Array.isArray(goalBar))) throw new ConfigFetchError("config.goal_bar must be an object or null", 200);
+  const overlay = record.overlay ?? null;
+  if (overlay !== null && (typeof overlay !== "object" || Array.isArray(overlay))) throw new ConfigFetchError("config.overlay must be an object or null", 200);
+  return {
+    browser_source: source as Record<string, unknown>,
+    room: record.room,
+    alert_set: alertSet as Record<string, unknown> | null,
+    goal_bar: goalBar as Record<string, unknown> | null,
+    overlay: overlay as Record<string, unknown> | null,
+  };
 }

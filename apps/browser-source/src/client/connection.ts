@@ -2,6 +2,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from "@ovation/core/c
 import { io } from "socket.io-client";
 import type { Socket } from "socket.io-client";
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
+import type { PageStatus } from "./page-state.js";
 import { retryDelayMs } from "./retry.js";
 
 /** The page's typed socket. */
@@ -44,4 +45,28 @@ export function keepConnected(socket: BrowserSourceSocket, isStopped: () => bool
     if (reason === "io server disconnect") retry();
   });
   socket.on("connect_error", () => retry());
+}
+
+/**
+ * Mirrors the socket's life on the page status: joins `room()` on every connect, reports
+ * connecting/connected/disconnected, records socket errors, and runs `checkToken` after a refused
+ * connection or an `error` event (so a revoked address stops the page).
+ */
+export function reportConnection(socket: BrowserSourceSocket, status: PageStatus, room: () => string | null, checkToken: () => void): void {
+  socket.on("connect", () => {
+    status.state("connecting");
+    const id = room();
+    if (id !== null) socket.emit("room", id);
+  });
+  socket.on("joined", () => status.state("connected"));
+  socket.on("disconnect", () => status.state("disconnected"));
+  socket.on("connect_error", (error) => {
+    status.state("disconnected");
+    status.error(`socket: ${error.message}`);
+    checkToken();
+  });
+  socket.on("error", (payload) => {
+    status.error(`${payload.code}: ${payload.message}`);
+    checkToken();
+  });
 }

@@ -1,6 +1,7 @@
 import { ROOT_ELEMENT_ID } from "../bootstrap.js";
 import { runAlertsPage } from "./alerts-page.js";
 import { readBootstrap, readNonce } from "./bootstrap-reader.js";
+import { runGoalBarPage } from "./goal-bar-page.js";
 import { PageStatus } from "./page-state.js";
 import { runStatusPage } from "./status-page.js";
 
@@ -11,7 +12,11 @@ function start(): void {
   try {
     const bootstrap = readBootstrap(document);
     const run =
-      bootstrap.type === "alerts" ? runAlertsPage(bootstrap, root, status, readNonce(document)) : runStatusPage(bootstrap, root, status);
+      bootstrap.type === "alerts"
+        ? runAlertsPage(bootstrap, root, status, readNonce(document))
+        : bootstrap.type === "goalbars"
+          ? runGoalBarPage(bootstrap, root, status)
+          : runStatusPage(bootstrap, root, status);
     run.catch((error: unknown) => {
       status.state("error");
       status.error(error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
 import { keepConnected, openSocket } from "./connection.js";
+import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
 import { revocationCheck } from "./revocation.js";
 
@@ -12,8 +13,8 @@ const LABELS: Record<BrowserSourceBootstrap["type"], string> = {
 };
 
 /**
- * The page of effect alerts, scenes and goal bars: it loads its configuration, joins the room and
- * shows whether it is connected.
+ * The page of effect alerts and scenes: it loads its configuration, joins the room and shows whether
+ * it is connected. An effect-alerts page hides itself while `!effects off` holds.
  */
 export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus): Promise<void> {
   const badge = stage.ownerDocument.createElement("div");
@@ -28,7 +29,12 @@ export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HT
     show("this browser source address is no longer valid");
     return;
   }
+  const honour = (value: unknown) => {
+    if (bootstrap.type === "effect-alerts") stage.style.visibility = readOverlaySettings(value).effects ? "visible" : "hidden";
+  };
+  honour(config.overlay);
   const socket = openSocket(bootstrap);
+  socket.on("overlay-settings", honour);
   let stopped = false;
   keepConnected(socket, () => stopped);
   const checkToken = revocationCheck(bootstrap, () => {

@@ -124,3 +124,26 @@ describe("signed outbound calls", () => {
     }
   }, 90_000);
 });
+
+describe("the server's own API", () => {
+  test("is not reachable from templates through an allowlisted 127.0.0.1 unless the entry names its port (issue 10)", async () => {
+    const dir = tempDataDir();
+    const local = await testApp(dir.dir, { OVATION_OUTBOUND_ALLOWLIST: "localhost,127.0.0.1" });
+    try {
+      await local.listen({ port: 0, host: "127.0.0.1" });
+      const port = (local.server.address() as AddressInfo).port;
+      const carol = seedUserWithoutEmail(local, "Carol");
+      const save = await local.inject({ method: "POST", url: "/v1/bots/@me/commands", headers: bearer(carol.token), payload: { command: "me", response: `{{ proxy_pass('http://127.0.0.1:${port}/health') }}` } });
+      expect(save.statusCode).toBe(201);
+      const run = await local.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers: bearer(carol.token), payload: { message: "!me" } });
+      expect(run.json()).toMatchObject({ status: "error", error: expect.stringContaining("own API") });
+      // Another local service on the allowlisted address stays reachable.
+      await local.inject({ method: "POST", url: "/v1/bots/@me/commands", headers: bearer(carol.token), payload: { command: "bal", response: `{{ proxy_pass('${targetUrl}') }}` } });
+      const other = await local.inject({ method: "POST", url: "/v1/bots/@me/commands/test", headers: bearer(carol.token), payload: { message: "!bal" } });
+      expect(other.json()).toMatchObject({ status: "sent", text: "Your balance is 42 points" });
+    } finally {
+      await local.close();
+      dir.remove();
+    }
+  });
+});

@@ -108,11 +108,30 @@ describe("failed bearer-token checks", () => {
       expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
       expect(last?.json().code).toBe("OVATION_ERR_AUTH_TOO_MANY_FAILURES");
       expect(Number(last?.headers["retry-after"])).toBeGreaterThan(0);
-      // Even a valid token from the throttled address waits: the check happens before any lookup.
+      // Someone else's failures never lock a valid credential out: Bob's token from the throttled address works.
       const valid = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer(bob.token), remoteAddress: "203.0.113.7" });
-      expect(valid.statusCode).toBe(429);
+      expect(valid.statusCode).toBe(200);
+      const missing = await limited.inject({ method: "GET", url: "/v1/users", remoteAddress: "203.0.113.7" });
+      expect(missing.statusCode).toBe(429);
       const other = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer(bob.token), remoteAddress: "198.51.100.9" });
       expect(other.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+      dir.remove();
+    }
+  });
+
+  test("one invalid token repeated from many addresses is throttled per credential", async () => {
+    const dir = tempDataDir();
+    const limited = await testApp(dir.dir, { OVATION_RATE_LIMIT_PER_MINUTE: "100" });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 22; i++) {
+        const res = await limited.inject({ method: "GET", url: "/v1/users", headers: bearer("ovpat_9_the-same-guess"), remoteAddress: `198.51.100.${i + 1}` });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
     } finally {
       await limited.close();
       dir.remove();

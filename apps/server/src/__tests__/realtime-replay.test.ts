@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NotifySub } from "@ovation/core";
 import type { OvationApp } from "../app.js";
+import { BROWSER_SOURCE_BACKLOG_MAX_AGE_MS } from "../realtime/alert-hub.js";
 import { bearer, seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
 import { connect, join, listen, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
@@ -14,8 +15,8 @@ let room: string;
 const sockets: ClientSocket[] = [];
 
 /** A browser source as the page is: connects with its token, joins, records notifysub ids, acks on demand. */
-async function browserSource(): Promise<{ socket: ClientSocket; seen: string[]; controls: string[] }> {
-  const socket = await connect(url, { browserSourceToken: sourceToken });
+async function browserSource(token = sourceToken): Promise<{ socket: ClientSocket; seen: string[]; controls: string[] }> {
+  const socket = await connect(url, { browserSourceToken: token });
   sockets.push(socket);
   const seen: string[] = [];
   const controls: string[] = [];
@@ -137,6 +138,36 @@ describe("nothing lost", () => {
     await waitFor(() => seen.includes(marker) && viewerSeen.includes(marker), 10_000, "marker");
     expect(seen).toEqual([marker]);
     expect(viewerSeen).toEqual([marker]);
+  });
+
+  test("a browser source that has never connected starts with no backlog, though its record is older than the alerts (issue 10)", async () => {
+    const scene = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", "never-connected-" + Date.now());
+    const before = await alert("Sent before the first connection");
+    const { seen } = await browserSource(scene.record.access_token);
+    const marker = await alert("After");
+    await waitFor(() => seen.includes(marker), 10_000, "marker");
+    expect(seen).toEqual([marker]);
+    expect(seen).not.toContain(before);
+  });
+
+  test(`a reconnecting browser source gets what it missed, at most ${BROWSER_SOURCE_BACKLOG_MAX_AGE_MS / 60_000} minutes old`, async () => {
+    const scene = app.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", "gap-" + Date.now());
+    (await browserSource(scene.record.access_token)).socket.close();
+    // Pretend the source first joined an hour ago and the gap held an old and a recent alert.
+    const now = Date.now();
+    app.ovation.repos.store.extension<Record<string, number>>("browser_source_first_joined", () => ({})).update((joined) => (joined[String(scene.record.id)] = now - 3_600_000));
+    const notification = (id: string) => ({
+      subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } },
+      notification: { id, created_at: new Date().toISOString() },
+      event: { data: { name: id }, random: 1, template: null, test: true },
+    });
+    app.ovation.repos.alertLog.append(alice.userId, notification(`too-old-${now}`), true, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS - 60_000);
+    app.ovation.repos.alertLog.append(alice.userId, notification(`missed-${now}`), true, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS + 60_000);
+    const { seen } = await browserSource(scene.record.access_token);
+    const marker = await alert("Live");
+    await waitFor(() => seen.includes(marker), 10_000, "marker");
+    expect(seen).toContain(`missed-${now}`);
+    expect(seen).not.toContain(`too-old-${now}`);
   });
 
   test("regenerating a browser source disconnects its sockets", async () => {

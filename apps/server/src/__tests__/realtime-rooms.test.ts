@@ -46,12 +46,25 @@ describe("rooms", () => {
   test("a socket joins only its own user's rooms; a refused join answers an error event", async () => {
     const s = track(await connect(url, { token: bob.token }));
     expect(await join(s, `${alice.uuid}.ovation.${alice.userId}`)).toEqual({
-      error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN", message: expect.any(String), room: `${alice.uuid}.ovation.${alice.userId}` },
+      error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN", message: expect.any(String), room: `${alice.uuid}.ovation.${alice.userId}`, event: "room" },
     });
     expect(await join(s, `${bob.uuid}.twitch.106415581`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
     expect(await join(s, `${bob.uuid}.ovation.${alice.userId}`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_FORBIDDEN" } });
     expect(await join(s, "not a room")).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_ROOM_INVALID" } });
     expect(await join(s, `${alice.uuid}.twitch.106415581.chat`)).toEqual({ joined: `${alice.uuid}.twitch.106415581.chat` });
+  });
+
+  test("a bearer socket needs the scope of the room's kind: alerts:manage or widgets:manage for private rooms, none for .chat", async () => {
+    const { token: readOnly } = app.ovation.repos.tokens.create({ user_id: alice.userId, name: "profile only", scopes: ["user:read"] });
+    const s = track(await connect(url, { token: readOnly }));
+    expect(await join(s, `${alice.uuid}.ovation.${alice.userId}`)).toMatchObject({
+      error: { code: "OVATION_ERR_REALTIME_MISSING_SCOPE", missing_scopes: ["alerts:manage", "widgets:manage"] },
+    });
+    expect(await join(s, `${alice.uuid}.twitch.106415581`)).toMatchObject({ error: { code: "OVATION_ERR_REALTIME_MISSING_SCOPE" } });
+    expect(await join(s, `${alice.uuid}.twitch.106415581.chat`)).toEqual({ joined: `${alice.uuid}.twitch.106415581.chat` });
+    const { token: widgets } = app.ovation.repos.tokens.create({ user_id: alice.userId, name: "widgets", scopes: ["widgets:manage"] });
+    const w = track(await connect(url, { token: widgets }));
+    expect(await join(w, `${alice.uuid}.ovation.${alice.userId}`)).toEqual({ joined: `${alice.uuid}.ovation.${alice.userId}` });
   });
 
   test("an anonymous socket may read public .chat rooms only", async () => {

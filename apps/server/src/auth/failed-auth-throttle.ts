@@ -1,8 +1,8 @@
 /**
- * Counts failed bearer-token checks per client address in fixed one-minute windows. The global rate
- * limit is keyed by token, so a client sending a different invalid token on every request would
- * never reach it; this closes that gap: past `maxFailures` failures in a window, the address gets 429
- * until the window ends, before any token is looked at.
+ * Counts failed authentications per key (a client address, or a credential's hash; see
+ * `checkBearer`) in fixed one-minute windows. The global rate limit is keyed by token, so a client
+ * sending a different invalid token on every request would never reach it; this closes that gap: past
+ * `maxFailures` failures in a window, the key is throttled (429) until the window ends.
  */
 export class FailedAuthThrottle {
   private readonly windows = new Map<string, { start: number; failures: number }>();
@@ -13,14 +13,14 @@ export class FailedAuthThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until `address` may try again, or 0 when it is not throttled. */
+  /** Seconds until `address` (any key) may try again, or 0 when it is not throttled. */
   retryAfterSeconds(address: string): number {
     const window = this.current(address);
     if (!window || window.failures < this.maxFailures) return 0;
     return Math.max(1, Math.ceil((window.start + this.windowMs - this.now()) / 1000));
   }
 
-  /** Records one failed check from `address`. */
+  /** Records one failed check for `address` (any key). */
   recordFailure(address: string): void {
     const window = this.current(address);
     if (window) window.failures++;

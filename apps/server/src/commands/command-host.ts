@@ -22,24 +22,30 @@ export function commandInput(record: CommandRecord): BotCommandInput {
  */
 export class CommandHost {
   readonly runtime: CommandRuntime;
+  /** The templates' key-value store (in the store file, capped per user). */
+  readonly keyValues: Repositories["kv"];
   readonly #sandbox: TemplateSandbox;
 
   /**
    * `outboundAllowlist` (OVATION_OUTBOUND_ALLOWLIST) lists the hosts/CIDRs that `proxy_pass` and
    * `json` may reach although they are not public addresses. `lookups` gives the templates'
-   * `user()`/`channel()` per platform (the platform plugins that offer them).
+   * `user()`/`channel()` per platform (the platform plugins that offer them). `selfPorts` are the
+   * server's own listening ports: templates never reach them on this machine unless an allowlist
+   * entry names the port (`localhost:8080`).
    */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
     outboundAllowlist: readonly string[] = [],
     lookups?: (platform: string) => PlatformLookups | undefined,
+    selfPorts?: () => readonly number[],
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
+    this.keyValues = repos.kv;
     this.runtime = new CommandRuntime({
-      store: repos.kv,
+      store: this.keyValues,
       renderer: this.#sandbox,
-      http: new GuardedHttpClient({ allow: outboundAllowlist }),
+      http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),
       logger,
       ...(lookups === undefined ? {} : { lookups }),
     });

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { checkBearer } from "../auth/bearer-check.js";
 import type { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
 import type { Principal } from "../auth/principal.js";
 import { hasScope } from "../auth/principal.js";
@@ -15,24 +16,20 @@ declare module "fastify" {
 
 /**
  * A preHandler that requires a valid bearer token (401 `Unauthenticated.` otherwise) holding every
- * scope in `scopes` (403 listing the missing ones otherwise). An address with too many failed checks in
- * a minute gets 429 before its token is looked at.
+ * scope in `scopes` (403 listing the missing ones otherwise). An address or a credential with too many
+ * failed checks in a minute gets 429 for further bad tokens; a valid token always passes (see `checkBearer`).
  */
 export function authenticate(verifiers: TokenVerifierChain, throttle: FailedAuthThrottle, ...scopes: string[]): preHandlerAsyncHookHandler {
   return async function requireToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const retryAfter = throttle.retryAfterSeconds(request.ip);
-    if (retryAfter > 0) {
-      void reply.header("retry-after", String(retryAfter));
+    const check = await checkBearer(verifiers, throttle, request.ip, bearerToken(request.headers.authorization));
+    if (!check.ok) {
+      if (check.retryAfterSeconds === 0) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+      void reply.header("retry-after", String(check.retryAfterSeconds));
       throw new ApiError("OVATION_ERR_AUTH_TOO_MANY_FAILURES", {
-        message: `Too Many Attempts. Retry after ${retryAfter} seconds.`,
+        message: `Too Many Attempts. Retry after ${check.retryAfterSeconds} seconds.`,
       });
     }
-    const token = bearerToken(request.headers.authorization);
-    const principal = token === null ? null : await verifiers.verify(token);
-    if (!principal) {
-      throttle.recordFailure(request.ip);
-      throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
-    }
+    const principal = check.principal;
     const missing = scopes.filter((s) => !hasScope(principal, s));
     if (missing.length > 0) {
       throw new ApiError("OVATION_ERR_AUTH_MISSING_SCOPE", {

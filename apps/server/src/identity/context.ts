@@ -1,8 +1,10 @@
+import type { JsonWebKey } from "node:crypto";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
 import type { ConnectionsRepository } from "../store/connections.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
+import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
 import type { IdentityLifetimes } from "./config.js";
 import type { EatService } from "./eat/service.js";
@@ -30,8 +32,14 @@ export interface IdentityContext {
   readonly webauthn: WebAuthnService;
   readonly auth: BearerAuthenticator;
   readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
+  /** The registered OAuth clients. */
+  readonly clients: ClientRegistry;
   /** The identity host without a trailing slash (fixed once the server listens). */
   idBase(): string;
+  /** The public signing keys (`/.well-known/jwks.json`). */
+  readonly jwks: { keys: JsonWebKey[] };
   /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
   provider(): Provider;
+  /** The host's hook after an account was deleted. */
+  readonly onAccountDeleted?: (userId: number) => void;
 }

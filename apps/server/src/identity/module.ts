@@ -20,12 +20,15 @@ import { BearerAuthenticator } from "./http/auth.js";
 import { allowRegisteredOrigins } from "./http/cors.js";
 import type { ForeignTokenVerifier } from "./http/auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
+import { openidRoutes } from "./http/openid-routes.js";
+import { pageRoutes } from "./http/page-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
 import { loadOrCreateKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
-import { WebAuthnService } from "./mfa/webauthn.js";
+import { WebAuthnService, securityKeyUrlProblem } from "./mfa/webauthn.js";
+import { publicJwks } from "./oidc/access-token-jwt.js";
 import { createOAuthProvider } from "./oidc/provider.js";
 import type { ProviderDeps } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
@@ -60,6 +63,8 @@ export interface IdentityModuleOptions {
   platforms?: readonly PlatformOAuthSettings[];
   /** oidc-provider storage in the host's store (set when the store is PostgreSQL). */
   oidcAdapters?: ProviderDeps["oidcAdapters"];
+  /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
+  onAccountDeleted?: (userId: number) => void;
 }
 
 /** The identity module: a fastify plugin plus what the host needs in-process. */
@@ -83,9 +88,15 @@ export interface IdentityModule {
 }
 
 function errorHandler(logger: Logger) {
-  return (error: FastifyError, _request: unknown, reply: { code(n: number): { send(b: unknown): unknown } }) => {
-    if (error instanceof IdentityError) return reply.code(error.status).send(error.toBody());
+  return (error: FastifyError, _request: unknown, reply: { code(n: number): { send(b: unknown): unknown }; header(name: string, value: string): unknown }) => {
+    if (error instanceof IdentityError) {
+      const body = error.toBody();
+      // Every 429 says when to come back.
+      if (error.status === 429) reply.header("retry-after", String(typeof body.retry_after === "number" ? body.retry_after : 60));
+      return reply.code(error.status).send(body);
+    }
     const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status === 429) reply.header("retry-after", "60");
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ message: error.message, code: status === 429 ? "OVATION_ERR_IDENTITY_RATE_LIMITED" : "OVATION_ERR_IDENTITY_BAD_REQUEST" });
     }
@@ -108,12 +119,20 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
 
   let server: Server | undefined;
   let base: string | undefined = configured?.replace(/\/+$/, "");
+  const warnIfIpUrl = (url: string) => {
+    const problem = securityKeyUrlProblem(url);
+    if (problem !== null) logger.warn({ id_url: url }, problem);
+  };
+  if (base !== undefined) warnIfIpUrl(base);
   const idBase = (): string => {
     if (base !== undefined) return base;
     const address = server?.listening ? server.address() : null;
     if (address === null || typeof address === "string" || address === undefined) return "http://localhost";
+    // An any-address listener is named localhost (security keys need a host name); a listener on an
+    // IP keeps it, with the warning that names the fix.
     const host = address.address === "0.0.0.0" || address.address === "::" ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
     base = `http://${host}:${address.port}`;
+    warnIfIpUrl(base);
     return base;
   };
   let provider: Provider | undefined;
@@ -146,8 +165,11 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     webauthn: new WebAuthnService(store, clock, idBase),
     auth: new BearerAuthenticator(getProvider, options.foreignTokens),
     platforms,
+    clients,
     idBase,
+    jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
+    ...(options.onAccountDeleted ? { onAccountDeleted: options.onAccountDeleted } : {}),
   };
 
   return {
@@ -162,6 +184,8 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
       });
       await app.register(async (oauth) => {
         oauth.setErrorHandler(errorHandler(logger));
+        await openidRoutes(oauth, ctx);
+        await pageRoutes(oauth, ctx);
         await oauthRoutes(oauth, ctx);
         await platformRoutes(oauth, ctx);
       });

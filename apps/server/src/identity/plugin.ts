@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { createIdentityModule } from "./module.js";
 import type { IdentityModule, IdentityModuleOptions } from "./module.js";
+import { revokeUserAccess } from "../realtime/revoke-user.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
-export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger">> & {
+export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted">> & {
   /** Receives the module once built (tests, CLI). */
   onReady?: (module: IdentityModule) => void;
 };
@@ -26,6 +27,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       foreignTokens: services.verifiers,
       logger: services.logger,
       oidcAdapters: services.repos.store.oidcAdapters ?? undefined,
+      onAccountDeleted: (userId) => revokeUserAccess(services, userId),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

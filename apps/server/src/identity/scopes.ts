@@ -1,15 +1,36 @@
-/** The scopes an access token can carry (reference-facts.md, "Identity and OAuth 2.0"). */
+/**
+ * The 24 documented scopes an access token can carry (reference-facts.md, "Identity and OAuth 2.0").
+ * A scope that guards nothing here is still granted and listed on the token.
+ */
 export const SCOPES = [
-  "user:read",
-  "user:manage",
-  "user:manage:credentials",
-  "connections",
+  "academy:read",
+  "academy:manage",
   "alerts:manage",
+  "affiliate:manage",
+  "analytics:read",
   "chatbot:read",
   "chatbot:manage",
   "chatbot:manage:commands",
+  "chatbot:manage:moderation",
+  "chatbot:manage:timers",
+  "chatbot:manage:giveaways",
+  "connections",
+  "donations:read",
+  "donations:manage",
+  "entitlements:read",
+  "extensions:read",
+  "extensions:manage",
+  "linkspree:manage",
+  "orders:manage",
+  "subscription:read",
+  "user:read",
+  "user:manage",
+  "user:manage:credentials",
   "widgets:manage",
 ] as const;
+
+/** OpenID Connect scopes: `openid` (an ID token and `/oauth/userinfo`), `profile`, `email`, `offline_access`. */
+export const OIDC_SCOPES = ["openid", "profile", "email", "offline_access"] as const;
 
 /** A named scope. */
 export type Scope = (typeof SCOPES)[number];
@@ -31,6 +52,23 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "chatbot:manage": "Manage your chat-bot",
   "chatbot:manage:commands": "Create, change and delete your chat-bot commands",
   "widgets:manage": "Manage your widgets and browser sources",
+  "academy:read": "Read your academy progress",
+  "academy:manage": "Manage your academy progress",
+  "affiliate:manage": "Manage your affiliate settings",
+  "analytics:read": "Read your analytics",
+  "chatbot:manage:moderation": "Manage your chat-bot's moderation",
+  "chatbot:manage:timers": "Manage your chat-bot's timers",
+  "chatbot:manage:giveaways": "Manage your chat-bot's giveaways",
+  "donations:read": "Read your donations",
+  "donations:manage": "Manage your donations",
+  "entitlements:read": "Read your entitlements",
+  "extensions:read": "Read your extensions",
+  "extensions:manage": "Manage your extensions",
+  "linkspree:manage": "Manage your link page",
+  "orders:manage": "Manage your orders",
+  "subscription:read": "Read your subscription",
+  profile: "Read your name and avatar",
+  email: "Read your email address",
   "*": "Full access to your account",
   openid: "Know who you are",
   offline_access: "Stay connected while you are away",
@@ -40,3 +78,6 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
 export function hasScope(granted: readonly string[], needed: string): boolean {
   return granted.includes(WILDCARD_SCOPE) || granted.includes(needed);
 }
+
+/** Every scope value an authorization request may name; anything else is `invalid_scope`. */
+export const AUTHORIZE_SCOPES: ReadonlySet<string> = new Set<string>([...ALL_SCOPE_VALUES, ...OIDC_SCOPES]);

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
-import { JSONFile } from "lowdb/node";
+import { PrivateDataFile } from "../store/private-files.js";
 import { OvationError } from "@ovation/core";
 
 /** An OAuth client registered with `ovation client create` (kept in `oauth-clients.json`). The secret is kept only as a SHA-256 hash. */
@@ -113,8 +113,18 @@ export interface PlatformStateRecord {
   interaction_uid: string | null;
   code_verifier: string;
   expires_at: number;
+  /** Where to send the browser afterwards (`GET /oauth/{provider}?continue=`), already checked. */
+  continue_url?: string;
   /** Set once the platform answered: the signed-in user, redeemable once by the interaction page. */
   resolved_user_id?: number;
+}
+
+/** A pending password reset (the link mailed by "Forgot your password?"), stored hashed. Times are epoch milliseconds. */
+export interface PasswordResetRecord {
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
 }
 
 /** Everything the identity module keeps in its own lowdb file. */
@@ -130,6 +140,7 @@ export interface IdentityData {
   webauthn_challenges: WebAuthnChallengeRecord[];
   pending_key_logins: PendingKeyLoginRecord[];
   platform_states: PlatformStateRecord[];
+  password_resets: PasswordResetRecord[];
 }
 
 function emptyData(): IdentityData {
@@ -145,6 +156,7 @@ function emptyData(): IdentityData {
     webauthn_challenges: [],
     pending_key_logins: [],
     platform_states: [],
+    password_resets: [],
   };
 }
 
@@ -158,6 +170,7 @@ const COLLECTIONS = [
   "webauthn_challenges",
   "pending_key_logins",
   "platform_states",
+  "password_resets",
 ] as const;
 
 /** The identity file exists but is not an identity store; it is left untouched. */
@@ -183,7 +196,7 @@ export class IdentityStore {
   static async open(dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
     await mkdir(dataDir, { recursive: true });
     const path = join(dataDir, fileName);
-    const db = new Low<IdentityData>(new JSONFile<IdentityData>(path), emptyData());
+    const db = new Low<IdentityData>(new PrivateDataFile<IdentityData>(path, { parse: JSON.parse, stringify: (d) => JSON.stringify(d, null, 2) }), emptyData());
     try {
       await db.read();
     } catch (cause) {

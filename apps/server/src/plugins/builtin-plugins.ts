@@ -15,6 +15,7 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, BuiltInPluginLoader>> = {
   console: async () => (await import("@ovation/plugin-console")).consoleFactory,
   twitch: async () => (await import("@ovation/plugin-twitch")).twitchFactory,
   youtube: async (services) => (await import("./youtube-wiring.js")).youtubeFactory(services),
+  kick: async (services) => (await import("./kick-wiring.js")).kickFactory(services),
 };
 
 /** Whether `name` is a built-in plugin name. */

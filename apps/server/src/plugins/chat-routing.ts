@@ -26,10 +26,16 @@ export function publishChatRoomEvent(services: OvationServices, event: ChatRoomE
   }
 }
 
+/** The platform id of whoever caused a notification (a follower...), from the raw platform event when the plugin kept it. */
+function notifierId(notification: NotifySub): string | null {
+  const raw = (notification.ovation?.platform_data as { event?: { user_id?: unknown } } | undefined)?.event?.user_id;
+  return typeof raw === "string" && raw.length > 0 && raw.length <= 256 ? raw : null;
+}
+
 /**
  * Delivers a plugin's notification: to the alert log and the owner's rooms (through the alert hub,
- * which de-duplicates by notification id), and for stream.online/offline to the bot runtime's
- * `enable_when` state. The owner is the served channel whose platform id the notification names.
+ * which de-duplicates by notification id), to the bot modules (goal bars, known followers), and
+ * for stream.online/offline to the bot runtime's `enable_when` state. The owner is the served channel whose platform id the notification names.
  */
 export function deliverNotification(services: OvationServices, logger: Logger, plugin: PlatformPlugin, notification: NotifySub): void {
   const { condition, type } = notification.subscription;
@@ -43,6 +49,9 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
     services.commands.runtime.applyNotification(String(userId), notification);
   }
   const platformData = notification.ovation?.platform_data;
+  const event = notification.event;
+  const fields = typeof event === "object" && event !== null && !Array.isArray(event) ? (event as Record<string, unknown>) : {};
+  services.botModules.onNotification(userId, type, condition.platform, fields, notifierId(notification));
   services.hub.publish({
     userId,
     type,

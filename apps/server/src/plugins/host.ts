@@ -1,11 +1,13 @@
 import { PluginHost } from "@ovation/core/plugins";
 import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
 import { ConsolePlugin } from "@ovation/plugin-console";
+import { KickPlugin } from "@ovation/plugin-kick";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
-import { answerCounterKeyword } from "../commands/counter-keywords.js";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
+import { kickWebhookRoute } from "./kick-wiring.js";
+import { pluginBotOutput } from "./plugin-bot-output.js";
 import { loadPlugins } from "./plugin-loader.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
 import { PluginReports } from "./plugin-reports.js";
@@ -34,8 +36,9 @@ export interface PlatformPluginsOptions {
 /**
  * The server's platform plugins: loads those named in `OVATION_PLUGINS` (default `console`; built-in
  * names, package names or paths, see plugin-loader) and the given factories, validates every
- * plugin's settings before anything starts, and wires a {@link PluginHost} to the command runtime
- * (chat -> answers -> plugin send), the alert hub (notifications -> alert log -> rooms) and the
+ * plugin's settings before anything starts, and wires a {@link PluginHost} to the bot modules and
+ * the command runtime (chat -> moderation, giveaways, system commands, commands -> answers -> plugin
+ * send; timers and announcements), the alert hub (notifications -> alert log -> rooms) and the
  * public `.chat` rooms. The console is served on the socket namespace `/console`. Factories declared
  * `createOn: "listen"` (Twitch) are called once the server listens, after the first-run bootstrap.
  */
@@ -52,10 +55,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const logger = services.logger.child({ area: "plugins" });
     const host: PluginHost = new PluginHost({
       logger,
-      runtime: async (event) => {
-        const action = (await services.commands.runtime.handle(event)) ?? (await answerCounterKeyword(services.repos.counters, event));
-        return action ? [action] : [];
-      },
+      runtime: (event, source) => services.botModules.handleChat(event, source.name),
       alerts: (notification, source) => deliverNotification(services, logger, host.get(source.name), notification),
       chatRoom: (event) => publishChatRoomEvent(services, event),
     });
@@ -80,7 +80,15 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       }
     }
     for (const plugin of options.extra ?? []) host.register(plugin);
+    if (loaded.some((item) => item.factory.id === "kick")) {
+      // Kick delivers its events to the server: the route exists whenever the kick plugin is loaded.
+      await kickWebhookRoute(app, () => {
+        const plugin = host.names().includes("kick") ? host.get("kick") : null;
+        return plugin instanceof KickPlugin ? plugin : null;
+      });
+    }
     app.decorate("platformPlugins", host);
+    services.botModules.attach(pluginBotOutput(host), null);
     app.decorate("pluginReports", reports);
 
     app.addHook("onReady", async () => {

@@ -1,15 +1,12 @@
-import { createHash } from "node:crypto";
 import { definePlugin } from "@ovation/core/contracts";
 import type { PluginFactory } from "@ovation/core/contracts";
 import { YouTubePlugin, youtubeSettingsSchema } from "@ovation/plugin-youtube";
-import type { GoogleTokens, YouTubeSettings } from "@ovation/plugin-youtube";
+import type { YouTubeSettings } from "@ovation/plugin-youtube";
 import type { OvationServices } from "../services.js";
-import type { PlatformTokens } from "../store/connections.js";
+import { linkedTokens } from "./linked-tokens.js";
 
 /** YouTube plugin settings read from `OVATION_YOUTUBE_<KEY>` (see the plugin's README). */
 export type YouTubeEnv = YouTubeSettings;
-
-const sha256 = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex");
 
 /**
  * The YouTube plugin for one user: its tokens come from the user's YouTube connection (linked under
@@ -19,29 +16,14 @@ const sha256 = (value: string): string => createHash("sha256").update(value, "ut
  * environment) and the tokens are stored with the link.
  */
 export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): YouTubePlugin {
-  const { users, connections } = services.repos;
-  const userId = settings.user ?? users.list()[0]?.id;
-  if (userId === undefined) throw new Error("OVATION_YOUTUBE_USER: there is no user yet to serve");
-  const linked = connections.listForUser(userId).find((c) => c.platform === "youtube" && connections.tokensOf(c.id)?.refresh_token);
-  const stored = linked ? connections.tokensOf(linked.id) : null;
-  const envHash = settings.refreshToken ? sha256(settings.refreshToken) : undefined;
-  // A new OVATION_YOUTUBE_REFRESH_TOKEN (different from the one the stored tokens grew from) wins.
-  const useStored = stored !== null && stored.refresh_token !== null && (envHash === undefined || stored.env_hash === undefined || stored.env_hash === envHash);
+  const tokens = linkedTokens(services, "youtube", settings);
   // Without tokens the plugin still registers: its failed connect tells the user to link YouTube.
-  const refreshToken = useStored ? stored.refresh_token : settings.refreshToken;
-  let connectionId = useStored && linked ? linked.id : null;
-  let latest: PlatformTokens | null = null;
-  const persist = (): void => {
-    if (connectionId !== null && latest !== null) connections.saveTokens(connectionId, latest);
-  };
-  const plugin: YouTubePlugin = new YouTubePlugin(
+  return new YouTubePlugin(
     {
-      channelId: String(userId),
+      channelId: String(tokens.userId),
       clientId: settings.clientId,
       clientSecret: settings.clientSecret,
-      ...(refreshToken
-        ? { tokens: { refreshToken, ...(useStored && stored.access_token ? { accessToken: stored.access_token, expiresAt: stored.expires_at } : {}) } }
-        : {}),
+      ...(tokens.refreshToken ? { tokens: { refreshToken: tokens.refreshToken, ...(tokens.access ?? {}) } } : {}),
       ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
       ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
       quota: {
@@ -51,26 +33,8 @@ export function youtubePlugin(settings: YouTubeEnv, services: OvationServices): 
       ...(settings.offlinePollSeconds !== undefined ? { offlinePollSeconds: settings.offlinePollSeconds } : {}),
       ...(settings.subscribersPollSeconds !== undefined ? { subscribersPollSeconds: settings.subscribersPollSeconds } : {}),
     },
-    {
-      onTokensRefreshed: (tokens: GoogleTokens) => {
-        latest = {
-          access_token: tokens.accessToken,
-          refresh_token: tokens.refreshToken,
-          expires_at: tokens.expiresAt,
-          scopes: stored?.scopes ?? [],
-          ...(useStored ? (stored.env_hash ? { env_hash: stored.env_hash } : {}) : envHash ? { env_hash: envHash } : {}),
-        };
-        persist();
-      },
-      onChannel: (channel) => {
-        if (connectionId === null) {
-          connectionId = connections.upsert({ user_id: userId, platform: "youtube", platform_user_id: channel.platform_id, username: channel.username, avatar_url: channel.avatar_url || null }).id;
-        }
-        persist();
-      },
-    },
+    { onTokensRefreshed: (t) => tokens.refreshed(t), onChannel: (channel) => tokens.account(channel) },
   );
-  return plugin;
 }
 
 /**

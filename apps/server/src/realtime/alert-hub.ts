@@ -1,17 +1,27 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { NON_ALERT_TYPES } from "@ovation/core";
-import type { BrowserSourceUpdated, NotificationPayload, NotifySub, QueueControl } from "@ovation/core";
+import type { BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
 import { timestamp } from "../store/records.js";
+import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
 import type { OvationIo, OvationSocket } from "./socket-types.js";
 
 /** How many real notification ids per user the de-duplication memory keeps. */
 export const DEDUP_MEMORY_PER_USER = 10_000;
+
+/**
+ * The oldest unacknowledged alert a reconnecting browser source is sent again: 10 minutes. A source
+ * that has never connected gets no backlog at all (docs/security.md, docs/contracts.md).
+ */
+export const BROWSER_SOURCE_BACKLOG_MAX_AGE_MS = 10 * 60_000;
+
+/** Store extension: when each browser source (by id) first joined its room, in ms. */
+const FIRST_JOINED = "browser_source_first_joined";
 
 /** An alert to publish to a user's browser sources. */
 export interface AlertInput {
@@ -86,8 +96,16 @@ export class AlertHub {
     return user ? userRooms(this.repos, user) : [];
   }
 
-  /** Logs and emits an alert (unless its id is a known duplicate of a real alert). */
+  /**
+   * Logs and emits an alert (unless its id is a known duplicate of a real alert). Throws 422
+   * `OVATION_ERR_ALERTS_DATA_TOO_LARGE` when `data` is larger than `USER_CAPS.alertDataBytes`.
+   */
   publish(input: AlertInput): PublishResult {
+    const bytes = jsonBytes(input.event);
+    if (bytes > USER_CAPS.alertDataBytes) {
+      const message = `The data field must be at most ${USER_CAPS.alertDataBytes} bytes of JSON (alertDataBytes); it is ${bytes}.`;
+      throw new ApiError("OVATION_ERR_ALERTS_DATA_TOO_LARGE", { message, errors: { data: [message] } });
+    }
     const id = input.notificationId ?? randomUUID();
     if (!input.test && input.notificationId !== undefined && this.#seen.get(input.userId)?.has(id)) {
       const earlier = this.repos.alertLog.find(input.userId, id);
@@ -117,17 +135,23 @@ export class AlertHub {
 
   /**
    * Called when a browser-source socket joins one of its user's rooms: sends the queue state and
-   * every alert this source has not acknowledged, once per socket, oldest first. Runs
-   * synchronously right after the join, so no live alert can slip in between or arrive twice.
+   * every alert this source has not acknowledged, once per socket, oldest first, from the time the
+   * source first joined (so a source that never connected starts with no backlog) and at most
+   * {@link BROWSER_SOURCE_BACKLOG_MAX_AGE_MS} old. Runs synchronously right after the join, so no
+   * live alert can slip in between or arrive twice.
    */
-  replayTo(socket: OvationSocket): void {
+  replayTo(socket: OvationSocket, now = Date.now()): void {
     const identity = socket.data.identity;
     if (identity.kind !== "browser-source" || socket.data.replayed) return;
     socket.data.replayed = true;
     const source = this.repos.browserSources.get(identity.browserSourceId);
     if (!source || source.browser_source_type !== "alerts") return;
     if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
-    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, Date.parse(source.created_at));
+    const firstJoined = this.repos.store.extension<Record<string, number>>(FIRST_JOINED, () => ({}));
+    const since = firstJoined.read()[String(source.id)];
+    if (since === undefined) firstJoined.update((joined) => (joined[String(source.id)] = now));
+    const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
+    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, from);
     for (const entry of pending) socket.emit("notifysub", current(entry));
     if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
   }
@@ -164,6 +188,30 @@ export class AlertHub {
   /** Tells the user's browser sources to reload their configuration. */
   browserSourceUpdated(userId: number, update: BrowserSourceUpdated): void {
     this.#io?.to(this.#rooms(userId)).emit("browser-source-updated", update);
+  }
+
+  /** Tells the user's browser sources that a goal bar moved or changed (the `goalbars` source redraws it). */
+  goalBarUpdated(userId: number, goal: GoalBarView): void {
+    this.#io?.to(this.#rooms(userId)).emit("goal-bar-updated", goal);
+  }
+
+  /** Tells the user's browser sources the overlay switches (`!visuals`, `!effects`, `!sounds`). */
+  overlaySettings(userId: number, settings: OverlaySettings): void {
+    this.#io?.to(this.#rooms(userId)).emit("overlay-settings", settings);
+  }
+
+  /** Disconnects every socket of a user on every namespace (bearer, browser-source, session, console). */
+  disconnectUser(userId: number): void {
+    if (!this.#io) return;
+    for (const namespace of this.#io._nsps.values()) {
+      for (const socket of namespace.sockets.values()) {
+        const data = socket.data as { identity?: { userId?: number }; userId?: number } | undefined;
+        if (data?.identity?.userId === userId || data?.userId === userId) {
+          socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This account was deleted." });
+          socket.disconnect(true);
+        }
+      }
+    }
   }
 
   /** Disconnects the sockets of a browser source whose token was revoked. */

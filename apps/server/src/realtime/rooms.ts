@@ -1,3 +1,4 @@
+import { hasScope } from "../identity/scopes.js";
 import type { Repositories } from "../store/repositories.js";
 import type { UserRecord } from "../store/records.js";
 
@@ -39,4 +40,23 @@ export function isUsersRoom(repos: Repositories, user: Pick<UserRecord, "uuid" |
   if (room.platform === OWN_PLATFORM) return room.platformUserId === String(user.id);
   const connection = repos.connections.findByPlatformId(room.platform, room.platformUserId);
   return connection !== null && connection.user_id === user.id;
+}
+
+/**
+ * The scopes a bearer-token socket needs to join a room, by kind (any one of them suffices): a
+ * private room (own or linked platform account) carries alerts (`notifysub`), queue control and
+ * browser-source updates, so it needs `alerts:manage` or `widgets:manage`; a public `.chat` room
+ * needs none. Browser-source tokens and sign-in sessions are not scoped (a browser-source token is
+ * already limited to its user's private rooms). Documented in docs/security.md.
+ */
+export const ROOM_SCOPES: Readonly<Record<"private" | "chat", readonly string[]>> = {
+  private: ["alerts:manage", "widgets:manage"],
+  chat: [],
+};
+
+/** The scopes of the room's kind when `granted` holds none of them; empty when it may join. */
+export function missingRoomScopes(room: RoomId, granted: readonly string[]): string[] {
+  const needed = ROOM_SCOPES[room.chat ? "chat" : "private"];
+  if (needed.length === 0 || needed.some((scope) => hasScope(granted, scope))) return [];
+  return [...needed];
 }

@@ -2,12 +2,18 @@ import type { IncomingMessage } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import type { Logger } from "pino";
+import { z } from "zod";
+import { INBOUND_EVENT_SCHEMAS } from "@ovation/core";
+import type { ClientToServerEvents } from "@ovation/core";
+import { checkBearer, sourceThrottleKey } from "../auth/bearer-check.js";
+import type { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
 import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
 import { bearerToken } from "../auth/token-verifier-chain.js";
 import { ERROR_CODES } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
 import type { AlertHub } from "./alert-hub.js";
-import { isUsersRoom, parseRoom } from "./rooms.js";
+import { isUsersRoom, missingRoomScopes, parseRoom } from "./rooms.js";
+import { onGuardedEvent, refuseUnknownEvents } from "./socket-guard.js";
 import type { OvationIo, OvationSocket, SocketAuthenticator, SocketIdentity } from "./socket-types.js";
 
 /** Name of the sticky-session cookie. */
@@ -18,6 +24,8 @@ export interface SocketServerOptions {
   httpServer: HttpServer;
   repos: Repositories;
   verifiers: TokenVerifierChain;
+  /** The failed-authentication throttle shared with HTTP: failed handshakes count like failed requests. */
+  failedAuth: FailedAuthThrottle;
   authenticators: readonly SocketAuthenticator[];
   hub: AlertHub;
   serverId: string;
@@ -40,24 +48,40 @@ function cookieValue(req: IncomingMessage, name: string): string | null {
   return null;
 }
 
-async function identify(socket: OvationSocket, options: SocketServerOptions): Promise<SocketIdentity | null> {
-  const auth = socket.handshake.auth as Record<string, unknown>;
-  const token = typeof auth["token"] === "string" ? auth["token"].replace(/^Bearer\s+/i, "").trim() : null;
-  if (token !== null) {
-    const principal = await options.verifiers.verify(token);
-    return principal ? { kind: "bearer", userId: principal.userId, scopes: principal.scopes } : null;
+/** The handshake `auth` object: every field optional, each a bounded string when present. */
+const handshakeAuthSchema = z.looseObject({
+  token: z.string().max(8192).optional(),
+  browserSourceToken: z.string().max(8192).optional(),
+});
+
+/** Who the handshake is, or why not: `null` for a bad credential, a number of seconds when throttled. */
+type Identified = SocketIdentity | null | { throttled: number };
+
+async function bearerIdentity(options: SocketServerOptions, source: string, token: string): Promise<Identified> {
+  const check = await checkBearer(options.verifiers, options.failedAuth, source, token);
+  if (check.ok) return { kind: "bearer", userId: check.principal.userId, scopes: check.principal.scopes };
+  return check.retryAfterSeconds > 0 ? { throttled: check.retryAfterSeconds } : null;
+}
+
+async function identify(socket: OvationSocket, options: SocketServerOptions): Promise<Identified> {
+  const source = socket.handshake.address;
+  const parsed = handshakeAuthSchema.safeParse(socket.handshake.auth);
+  if (!parsed.success) {
+    options.failedAuth.recordFailure(sourceThrottleKey(source));
+    return null;
   }
-  const sourceToken = auth["browserSourceToken"];
-  if (typeof sourceToken === "string") {
-    if (sourceToken.length > 128) return null;
-    const source = options.repos.browserSources.findByAccessToken(sourceToken);
-    return source ? { kind: "browser-source", userId: source.user_id, browserSourceId: source.id } : null;
+  const auth = parsed.data;
+  if (auth.token !== undefined) return bearerIdentity(options, source, auth.token.replace(/^Bearer\s+/i, "").trim());
+  const sourceToken = auth.browserSourceToken;
+  if (sourceToken !== undefined) {
+    const wait = options.failedAuth.retryAfterSeconds(sourceThrottleKey(source));
+    const found = sourceToken.length > 128 ? null : options.repos.browserSources.findByAccessToken(sourceToken);
+    if (found) return { kind: "browser-source", userId: found.user_id, browserSourceId: found.id };
+    options.failedAuth.recordFailure(sourceThrottleKey(source));
+    return wait > 0 ? { throttled: wait } : null;
   }
   const header = bearerToken(socket.handshake.headers.authorization);
-  if (header !== null) {
-    const principal = await options.verifiers.verify(header);
-    return principal ? { kind: "bearer", userId: principal.userId, scopes: principal.scopes } : null;
-  }
+  if (header !== null) return bearerIdentity(options, source, header);
   const origin = socket.handshake.headers.origin;
   if (origin !== undefined && !options.trustedOrigins.includes(origin)) return { kind: "anonymous" };
   for (const authenticator of options.authenticators) {
@@ -68,13 +92,25 @@ async function identify(socket: OvationSocket, options: SocketServerOptions): Pr
 }
 
 function refuse(socket: OvationSocket, code: "OVATION_ERR_REALTIME_ROOM_INVALID" | "OVATION_ERR_REALTIME_ROOM_FORBIDDEN", room: string): void {
-  socket.emit("error", { code, message: ERROR_CODES[code].message, room });
+  socket.emit("error", { code, message: ERROR_CODES[code].message, room, event: "room" });
 }
+
+function handshakeError(code: "OVATION_ERR_REALTIME_UNAUTHENTICATED" | "OVATION_ERR_REALTIME_TOO_MANY_FAILURES", retryAfter?: number): Error {
+  const message = retryAfter === undefined ? ERROR_CODES[code].message : `${ERROR_CODES[code].message} Retry after ${retryAfter} seconds.`;
+  const error = new Error(message) as Error & { data?: unknown };
+  error.data = retryAfter === undefined ? { code } : { code, retry_after: retryAfter };
+  return error;
+}
+
+/** The events of the main namespace, each with its schema (core's realtime contracts). */
+const EVENTS = Object.keys(INBOUND_EVENT_SCHEMAS) as Array<keyof ClientToServerEvents>;
 
 /**
  * Attaches socket.io to the HTTP server: handshake authentication (bearer token, browser-source
- * token, registered authenticators, else anonymous), the `serverid` sticky cookie, `room` joins
- * restricted to the socket's own user (or public `.chat` rooms) and `ack` for the alert log.
+ * token, registered authenticators, else anonymous; failed handshakes throttled like failed HTTP
+ * authentications), the `serverid` sticky cookie, `room` joins restricted to the socket's own user
+ * and the scope of the room's kind (or public `.chat` rooms) and `ack` for the alert log. Every
+ * inbound event is schema-checked and its handler guarded (socket-guard.ts).
  */
 export function createSocketServer(options: SocketServerOptions): OvationIo {
   const io: OvationIo = new Server(options.httpServer, {
@@ -93,9 +129,11 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
     identify(socket, options).then(
       (identity) => {
         if (!identity) {
-          const error = new Error(ERROR_CODES.OVATION_ERR_REALTIME_UNAUTHENTICATED.message) as Error & { data?: unknown };
-          error.data = { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED" };
-          next(error);
+          next(handshakeError("OVATION_ERR_REALTIME_UNAUTHENTICATED"));
+          return;
+        }
+        if ("throttled" in identity) {
+          next(handshakeError("OVATION_ERR_REALTIME_TOO_MANY_FAILURES", identity.throttled));
           return;
         }
         socket.data.identity = identity;
@@ -110,10 +148,11 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
   });
 
   io.on("connection", (socket) => {
-    socket.on("room", (roomId: unknown) => {
-      const shown = typeof roomId === "string" ? roomId.slice(0, 256) : String(roomId).slice(0, 64);
+    const guard = { logger: options.logger };
+    refuseUnknownEvents(socket, EVENTS);
+    onGuardedEvent(socket, "room", INBOUND_EVENT_SCHEMAS.room, guard, ([roomId]) => {
       const room = parseRoom(roomId);
-      if (!room || typeof roomId !== "string") return refuse(socket, "OVATION_ERR_REALTIME_ROOM_INVALID", shown);
+      if (!room) return refuse(socket, "OVATION_ERR_REALTIME_ROOM_INVALID", roomId);
       if (room.chat) {
         void socket.join(roomId);
         socket.emit("joined", { room: roomId });
@@ -122,11 +161,17 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
       const identity = socket.data.identity;
       const user = identity.kind === "anonymous" ? null : options.repos.users.get(identity.userId);
       if (!user || !isUsersRoom(options.repos, user, room)) return refuse(socket, "OVATION_ERR_REALTIME_ROOM_FORBIDDEN", roomId);
+      const missing = identity.kind === "bearer" ? missingRoomScopes(room, identity.scopes) : [];
+      if (missing.length > 0) {
+        const code = "OVATION_ERR_REALTIME_MISSING_SCOPE";
+        socket.emit("error", { code, message: `${ERROR_CODES[code].message} It needs one of: ${missing.join(", ")}.`, room: roomId, event: "room", missing_scopes: missing });
+        return;
+      }
       void socket.join(roomId);
       socket.emit("joined", { room: roomId });
       options.hub.replayTo(socket);
     });
-    socket.on("ack", (notificationId: unknown) => options.hub.acknowledge(socket, notificationId));
+    onGuardedEvent(socket, "ack", INBOUND_EVENT_SCHEMAS.ack, guard, ([notificationId]) => options.hub.acknowledge(socket, notificationId));
   });
 
   options.hub.attach(io);

@@ -1,4 +1,5 @@
 import type { AlertLogEntry } from "./records.js";
+import { USER_CAPS, alertLogEntryBytes } from "./user-caps.js";
 
 /** How many alerts of one user the log keeps (oldest dropped first); replay covers these. */
 export const ALERT_LOG_LIMIT_PER_USER = 500;
@@ -15,14 +16,22 @@ export type AlertLogEvent =
 
 /**
  * Applies an event to a user's entries (oldest first) in place; the one definition used both when
- * a change is made and when the log is read back. Adding beyond the limit drops the oldest.
+ * a change is made and when the log is read back. Adding beyond the count limit or the byte cap
+ * (`USER_CAPS.alertLogBytes`) drops the oldest.
  */
 export function applyAlertLogEvent(entries: AlertLogEntry[], event: AlertLogEvent): void {
   switch (event.t) {
-    case "add":
+    case "add": {
       entries.push(event.e);
       if (entries.length > ALERT_LOG_LIMIT_PER_USER) entries.splice(0, entries.length - ALERT_LOG_LIMIT_PER_USER);
+      // And by bytes (USER_CAPS.alertLogBytes): the oldest go first, the new entry stays.
+      let bytes = 0;
+      for (const entry of entries) bytes += alertLogEntryBytes(entry);
+      let drop = 0;
+      while (bytes > USER_CAPS.alertLogBytes && drop < entries.length - 1) bytes -= alertLogEntryBytes(entries[drop++] as AlertLogEntry);
+      if (drop > 0) entries.splice(0, drop);
       return;
+    }
     case "ack": {
       const entry = findBySeq(entries, event.seq);
       if (entry && !entry.acked_by.includes(event.bs)) entry.acked_by.push(event.bs);

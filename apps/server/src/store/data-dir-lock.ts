@@ -1,6 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
+import { securePrivateDir } from "./private-files.js";
 
 /** File name of the lock that keeps two servers off one data directory. */
 export const LOCK_FILE = "ovation.lock";
@@ -51,12 +53,15 @@ export function acquireLock(dataDir: string): string {
 }
 
 /**
- * Creates `dataDir` (0700) when missing and locks it for this process; returns the lock's path.
+ * Creates `dataDir` (0700) when missing, tightens the modes of it and everything in it (files 0600,
+ * directories 0700: a directory written by an older version is fixed at start, and the paths changed
+ * are logged) and locks it for this process; returns the lock's path.
  * Errors name the directory: OVATION_ERR_STORE_LOCKED, or OVATION_ERR_STORE_UNUSABLE with the reason.
  */
-export function lockDataDir(dataDir: string): string {
+export function lockDataDir(dataDir: string, logger?: Logger): string {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const fixed = securePrivateDir(dataDir);
+    if (fixed.length > 0) logger?.warn({ paths: fixed }, "data directory permissions tightened (files 0600, directories 0700)");
     return acquireLock(dataDir);
   } catch (error) {
     if (error instanceof ApiError) throw error;

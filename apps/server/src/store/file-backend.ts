@@ -73,7 +73,7 @@ export class FileBackend implements StoreBackend {
 
   /** Locks `dataDir`, creates the layout and migrates a legacy `ovation.json`. */
   static async open(dataDir: string, options: { logger?: Logger } = {}): Promise<FileBackend> {
-    const lockPath = lockDataDir(dataDir);
+    const lockPath = lockDataDir(dataDir, options.logger);
     try {
       const root = join(dataDir, STORE_DIR);
       for (const sub of ["", "users", "kv", "ext", "alerts"]) mkdirSync(join(root, sub), { recursive: true, mode: DIR_MODE });

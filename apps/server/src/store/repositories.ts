@@ -1,5 +1,6 @@
 import { AlertLogRepository } from "./alert-log.js";
 import { AlertSetsRepository } from "./alert-sets.js";
+import { BotStateRepository, GoalBarsRepository, TimersRepository } from "./bot-modules.js";
 import { BrowserSourcesRepository } from "./browser-sources.js";
 import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
@@ -27,6 +28,9 @@ export interface Repositories {
   readonly kv: StoreKeyValueStore;
   /** Counters, kept in `kv` (the `counters` table templates reach). */
   readonly counters: CountersService;
+  readonly timers: TimersRepository;
+  readonly goalBars: GoalBarsRepository;
+  readonly botState: BotStateRepository;
 }
 
 /** Builds the repositories of a store. Every new user gets the default alert set (see `UsersRepository`). */
@@ -46,5 +50,8 @@ export function createRepositories(store: Store): Repositories {
     signingSecrets: new SigningSecretsRepository(store),
     kv,
     counters: new CountersService(kv),
+    timers: new TimersRepository(store),
+    goalBars: new GoalBarsRepository(store),
+    botState: new BotStateRepository(store),
   });
 }

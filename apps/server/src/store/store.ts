@@ -70,7 +70,7 @@ export class Store {
    */
   static async openConfigured(config: { dataDir: string; databaseUrl: string | null }, options: { logger?: Logger } = {}): Promise<Store> {
     if (config.databaseUrl === null) return Store.open(config.dataDir, options);
-    const lockPath = lockDataDir(config.dataDir);
+    const lockPath = lockDataDir(config.dataDir, options.logger);
     let backend: PostgresBackend;
     try {
       backend = await PostgresBackend.open(config.databaseUrl, { ...options, onClose: () => rmSync(lockPath, { force: true }) });

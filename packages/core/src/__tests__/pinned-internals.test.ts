@@ -60,21 +60,36 @@ describe("pinned packages whose internals are patched", () => {
     const pkg = "nunjucks";
     const parserMissing = hasMethods(njParser.Parser.prototype, [
       "nextToken", "peekToken", "parsePrimary", "parseExpression", "parseAsRoot", "advanceAfterBlockEnd", "fail",
-      "parseCompare", "parseConcat", "parsePostfix",
+      "parseCompare", "parseConcat", "parsePostfix", "parseUnary", "parseAnd", "parseNot", "parseSignature",
+      "parseFilterName", "parseFilterArgs", "parseUntilBlocks",
     ]);
     internal(pkg, `nunjucks/src/parser Parser.prototype lacks ${parserMissing.join(", ")}`, parserMissing.length === 0);
     const parser = new njParser.Parser(njLexer.lex("{{ a }}", {}));
     internal(pkg, "Parser instances no longer have the tokens/peeked/extensions fields", "tokens" in parser && "peeked" in parser && Array.isArray(parser.extensions));
-    const compilerMissing = hasMethods(njCompiler.Compiler.prototype, ["compile", "getCode", "_emit", "_tmpid", "_compileExpression", "compileConcat"]);
+    const compilerMissing = hasMethods(njCompiler.Compiler.prototype, ["compile", "getCode", "_emit", "_tmpid", "_compileExpression", "compileConcat", "compilePair", "compileIn"]);
     internal(pkg, `nunjucks/src/compiler Compiler.prototype lacks ${compilerMissing.join(", ")}`, compilerMissing.length === 0);
     internal(pkg, "nunjucks/src/lexer lex() is gone", typeof njLexer.lex === "function");
-    for (const token of ["TOKEN_OPERATOR", "TOKEN_SYMBOL", "TOKEN_WHITESPACE", "TOKEN_LEFT_PAREN", "TOKEN_RIGHT_PAREN", "TOKEN_COMMA", "TOKEN_COLON", "TOKEN_VARIABLE_START", "TOKEN_VARIABLE_END", "TOKEN_INT", "TOKEN_FLOAT"] as const) {
+    for (const token of ["TOKEN_OPERATOR", "TOKEN_SYMBOL", "TOKEN_WHITESPACE", "TOKEN_LEFT_PAREN", "TOKEN_RIGHT_PAREN", "TOKEN_COMMA", "TOKEN_COLON", "TOKEN_VARIABLE_START", "TOKEN_VARIABLE_END", "TOKEN_INT", "TOKEN_FLOAT", "TOKEN_STRING", "TOKEN_COMMENT", "TOKEN_BLOCK_START", "TOKEN_LEFT_CURLY", "TOKEN_RIGHT_CURLY", "TOKEN_RIGHT_BRACKET"] as const) {
       internal(pkg, `nunjucks/src/lexer ${token} is gone`, typeof njLexer[token] === "string");
     }
     internal(pkg, "nunjucks/src/transformer transform() is gone", typeof njTransformer.transform === "function");
+    // The Twig lexer (twig-lexer.ts) reads and advances the tokenizer's position.
+    const tokenizer = njLexer.lex("{{ a }}", { trimBlocks: true }) as unknown as Record<string, unknown>;
+    internal(
+      pkg,
+      "the tokenizer no longer has str/index/in_code/lineno/colno/forward()",
+      typeof tokenizer["str"] === "string" && typeof tokenizer["index"] === "number" && typeof tokenizer["in_code"] === "boolean" &&
+        typeof tokenizer["lineno"] === "number" && typeof tokenizer["colno"] === "number" && typeof tokenizer["forward"] === "function",
+    );
+    // The block form of set keeps its body outside `fields` (walkers read it through childFields).
+    const setBlock = new njParser.Parser(njLexer.lex("{% set x %}y{% endset %}", {})).parseAsRoot().children[0] as unknown as { typename: string; body?: unknown };
+    internal(pkg, "{% set %}...{% endset %} no longer keeps its Capture in `body`", setBlock.typename === "Set" && setBlock.body !== undefined);
     const fields: Record<string, readonly string[]> = {
       If: ["cond", "body", "else_"], InlineIf: ["cond", "body", "else_"], Not: ["target"], And: ["left", "right"], Or: ["left", "right"],
       Filter: ["name", "args"], Is: ["left", "right"], Symbol: ["value"], Literal: ["value"], LookupVal: ["target", "val"], FunCall: ["name", "args"],
+      Concat: ["left", "right"], Capture: ["body"], Output: ["children"], Set: ["targets", "value"], KeywordArgs: ["children"], Pair: ["key", "value"],
+      TemplateData: ["value"], Neg: ["target"], Pos: ["target"], Pow: ["left", "right"], Import: ["template", "target"], FromImport: ["template", "names"],
+      For: ["arr", "name", "body", "else_"], Macro: ["name", "args", "body"], Dict: ["children"],
     };
     for (const [node, expected] of Object.entries(fields)) {
       const type = (njNodes as unknown as Record<string, { prototype: { fields?: string[] } } | undefined>)[node];

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { ALERT_LIMITS } from "./limits.js";
 
 /**
- * JsonLogic operators a variation condition may use. Logic, comparison, arithmetic, string and
- * array tests of jsonlogic.com; operators of json-logic-engine beyond the JsonLogic standard (`throw`,
- * `try`, `preserve`, `val`, `map`, `reduce`...) are refused so a saved config stays portable to any
- * JsonLogic implementation.
+ * JsonLogic operators a variation condition may use: every operator of jsonlogic.com (logic,
+ * comparison, arithmetic, string, array: `map`, `filter`, `reduce`, `merge`, `all`, `some`, `none`);
+ * operators of json-logic-engine beyond the JsonLogic standard (`throw`, `try`, `preserve`, `val`...)
+ * are refused so a saved config stays portable to any JsonLogic implementation. The array operators
+ * iterate over alert data only (bounded by the alert's own size limits) and their rules count
+ * against the same node and depth limits as the rest of the condition.
  */
 export const CONDITION_OPERATORS = [
   "var", "missing", "missing_some",
@@ -14,7 +16,7 @@ export const CONDITION_OPERATORS = [
   "==", "===", "!=", "!==", ">", ">=", "<", "<=",
   "in", "cat", "substr",
   "+", "-", "*", "/", "%", "min", "max",
-  "some", "all", "none",
+  "some", "all", "none", "map", "filter", "reduce", "merge",
 ] as const;
 
 /** A JsonLogic operator allowed in conditions. */
@@ -22,8 +24,14 @@ export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 const allowed: ReadonlySet<string> = new Set(CONDITION_OPERATORS);
 
-/** A JsonLogic condition as stored in a variation. */
+/** A JsonLogic condition as stored in a variation (the AE4 format stores an object). */
 export type Condition = { [operator: string]: unknown };
+
+/**
+ * Any JsonLogic rule: an operation object, or a literal (`true`, `false`, `null`, a number, a
+ * string, an array of rules), which is a valid rule on jsonlogic.com and evaluates to itself.
+ */
+export type JsonLogicRule = Condition | boolean | number | string | null | readonly unknown[];
 
 /** One problem found in a condition: where (relative to the condition) and which rule it breaks. */
 export interface ConditionIssue {
@@ -35,7 +43,8 @@ export interface ConditionIssue {
 /**
  * Checks a condition against the rules applied when a config is saved: only allowed operators, one
  * operator per object, `var` takes a path (and optionally a default), depth and size bounded. The
- * empty object `{}` is allowed at the top only and means "always".
+ * empty object `{}` is allowed at the top only and means "always"; a literal rule (`false`, `1`...)
+ * is valid and means its own truthiness.
  */
 export function conditionIssues(condition: unknown): ConditionIssue[] {
   const issues: ConditionIssue[] = [];
@@ -114,10 +123,7 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
     }
     issues.push({ path, rule: "shape", message: 'var takes a variable path ("amount", "user.name") or [path, default]' });
   };
-  if (condition === null || typeof condition !== "object" || Array.isArray(condition)) {
-    return [{ path: [], rule: "shape", message: "a condition must be a JsonLogic object" }];
-  }
-  if (Object.keys(condition).length === 0) return [];
+  if (isAlways(condition)) return [];
   walk(condition, [], 1);
   return issues;
 }
@@ -187,7 +193,9 @@ function createEngine(): LogicEngine {
         },
         compile: (data: unknown, buildState: BuildState) => {
           if (!Array.isArray(data)) return false;
-          if (data.length === 2) return buildState.compile`(${data[0]} ${{ [COMPILED]: operator }} ${data[1]})`;
+          // Each operand is bracketed: an operand may compile to a ternary (all, missing...) that
+          // would otherwise take the comparison into its last branch.
+          if (data.length === 2) return buildState.compile`((${data[0]}) ${{ [COMPILED]: operator }} (${data[1]}))`;
           // "between" (a < b < c): a direct call, no argument array.
           if (between && data.length === 3) {
             const test = (a: unknown, b: unknown, c: unknown): boolean => compare(a, b) && compare(b, c);
@@ -270,6 +278,69 @@ for (const [operator, compile] of Object.entries(logicCompilers)) {
   const definition = typeof original === "function" ? { method: original, lazy: false } : original;
   engine.addMethod(operator, { ...definition, compile } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
 }
+/**
+ * The array operators with json-logic-js's semantics, which json-logic-engine 5 does not share: a
+ * value that is not an array is the empty set (`all` of it is false, `map` gives `[]`, `reduce` its
+ * initial value), and the sub-rule sees each item as its whole data (`reduce`: `current` and
+ * `accumulator`). They run the sub-rule through the engine's interpreter, once per item of alert data.
+ * `missing` and `missing_some` count null and "" as missing, as json-logic-js does.
+ */
+type LazyMethod = (args: unknown, context: unknown) => unknown;
+function items(args: unknown, context: unknown): { list: unknown[] | undefined; rule: unknown; rest: unknown[] } {
+  const [source, rule, ...rest] = Array.isArray(args) ? (args as unknown[]) : [args];
+  const value = engine.run(source, context);
+  return { list: Array.isArray(value) ? value : undefined, rule, rest };
+}
+const arrayOperators: Record<string, LazyMethod> = {
+  all: (args, context) => {
+    const { list, rule } = items(args, context);
+    return !!list && list.length > 0 && list.every((item) => truthy(engine.run(rule, item)));
+  },
+  some: (args, context) => {
+    const { list, rule } = items(args, context);
+    return !!list && list.some((item) => truthy(engine.run(rule, item)));
+  },
+  none: (args, context) => {
+    const { list, rule } = items(args, context);
+    return !list || !list.some((item) => truthy(engine.run(rule, item)));
+  },
+  map: (args, context) => {
+    const { list, rule } = items(args, context);
+    return list ? list.map((item) => engine.run(rule, item)) : [];
+  },
+  filter: (args, context) => {
+    const { list, rule } = items(args, context);
+    return list ? list.filter((item) => truthy(engine.run(rule, item))) : [];
+  },
+  reduce: (args, context) => {
+    const { list, rule, rest } = items(args, context);
+    const initial = rest.length > 0 && rest[0] !== undefined ? engine.run(rest[0], context) : null;
+    if (!list) return initial;
+    return list.reduce((accumulator: unknown, current) => engine.run(rule, { current, accumulator }), initial);
+  },
+};
+/** The keys of `keys` whose variable is undefined, null or "" (json-logic-js's definition of missing). */
+function missingKeys(keys: unknown[], context: unknown): unknown[] {
+  return keys.filter((key) => {
+    const value = engine.run({ var: key }, context);
+    return value === undefined || value === null || value === "";
+  });
+}
+function evaluatedKeys(args: unknown, context: unknown): unknown[] {
+  const values = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => engine.run(arg, context));
+  return Array.isArray(values[0]) ? (values[0] as unknown[]) : values;
+}
+arrayOperators["missing"] = (args, context) => missingKeys(evaluatedKeys(args, context), context);
+arrayOperators["missing_some"] = (args, context) => {
+  const [need, options] = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => engine.run(arg, context));
+  const keys = Array.isArray(options) ? (options as unknown[]) : [];
+  const missing = missingKeys(keys, context);
+  return keys.length - missing.length >= Number(need) ? [] : missing;
+};
+for (const [operator, method] of Object.entries(arrayOperators)) {
+  engine.addMethod(operator, { lazy: true, method } as unknown as Parameters<LogicEngine["addMethod"]>[1], { deterministic: false });
+}
+
 engine.addMethod(
   MASK_OPERATOR,
   {
@@ -293,6 +364,17 @@ engine.addMethod(
 );
 
 const always: CompiledCondition = () => true;
+const never: CompiledCondition = () => false;
+
+/** The empty object `{}`: the condition that always holds. */
+function isAlways(condition: unknown): boolean {
+  return condition !== null && typeof condition === "object" && !Array.isArray(condition) && Object.keys(condition).length === 0;
+}
+
+/** A literal rule (not an operation): its value does not depend on the data. */
+function isLiteral(condition: unknown): boolean {
+  return condition === null || typeof condition !== "object";
+}
 
 /**
  * Compiles a (validated) condition to a function with json-logic-engine. A comparison the engine
@@ -300,8 +382,9 @@ const always: CompiledCondition = () => true;
  * way JsonLogic's reference interpreter answers it. Where the page forbids `new Function` (a strict
  * Content-Security-Policy), the engine's interpreter is used instead.
  */
-export function compileCondition(condition: Condition): CompiledCondition {
-  if (Object.keys(condition).length === 0) return always;
+export function compileCondition(condition: unknown): CompiledCondition {
+  if (isAlways(condition)) return always;
+  if (isLiteral(condition)) return truthy(condition) ? always : never;
   let run: (context: ConditionContext) => unknown;
   try {
     run = buildSync(condition);
@@ -328,7 +411,7 @@ export type CompiledConditionMask = (context: ConditionContext) => number;
  * number), that call falls back to evaluating each condition on its own, with the same answers as
  * {@link compileCondition}.
  */
-export function compileConditionMask(conditions: readonly Condition[]): CompiledConditionMask {
+export function compileConditionMask(conditions: readonly unknown[]): CompiledConditionMask {
   if (conditions.length > MASK_WIDTH) throw new RangeError(`at most ${MASK_WIDTH} conditions per mask`);
   const singles = conditions.map(compileCondition);
   const slow: CompiledConditionMask = (context) => {
@@ -336,7 +419,7 @@ export function compileConditionMask(conditions: readonly Condition[]): Compiled
     for (let i = 0; i < singles.length; i++) if ((singles[i] as CompiledCondition)(context)) mask += 2 ** i;
     return mask;
   };
-  const logic = { [MASK_OPERATOR]: conditions.map((c) => (Object.keys(c).length === 0 ? true : c)) };
+  const logic = { [MASK_OPERATOR]: conditions.map((c) => (isAlways(c) ? true : c)) };
   let run: (context: ConditionContext) => unknown;
   try {
     run = buildSync(logic);

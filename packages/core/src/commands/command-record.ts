@@ -20,6 +20,13 @@ export type EnableWhen = (typeof ENABLE_WHEN)[number];
 
 const levelNames = Object.keys(PERMISSION_LEVELS) as [PermissionLevelName, ...PermissionLevelName[]];
 
+/**
+ * Matches names WITHOUT control (`\p{Cc}`, NUL included) and format characters (`\p{Cf}`: zero-width
+ * space/joiners, bidirectional overrides and isolates, BOM, soft hyphen): they make two names look
+ * alike or a name look like another (issue 10).
+ */
+const INVISIBLE_OR_CONTROL = /^[^\p{Cc}\p{Cf}]*$/u;
+
 /** A command name or alias: one word, the `!` prefix optional on input and removed. */
 export const commandNameSchema = z
   .string()
@@ -30,7 +37,8 @@ export const commandNameSchema = z
       .string()
       .min(1, "must not be empty")
       .max(COMMAND_LIMITS.nameLength, `must be at most ${COMMAND_LIMITS.nameLength} characters`)
-      .regex(/^[^\s!]\S*$/u, "must be one word without spaces and without a second leading !"),
+      .regex(/^[^\s!]\S*$/u, "must be one word without spaces and without a second leading !")
+      .regex(INVISIBLE_OR_CONTROL, "must not contain control characters (NUL...), zero-width characters or bidirectional overrides"),
   );
 
 const permissionSchema = z.union([

@@ -4,8 +4,8 @@ import type { BotCommand } from "./command-record.js";
 
 /** The variables of a command template (interface.md "Bot command"; reference-facts.md "Chat bot"). */
 export interface CommandTemplateVariables {
-  /** The command record. */
-  command: BotCommand;
+  /** The command record (or the record of the module that speaks: a timer, for example). */
+  command: BotCommand | Readonly<Record<string, unknown>>;
   /** The chat event. */
   event: ChatEvent;
   /** The words of the message; the command as typed (with its `!`) at index 0. */

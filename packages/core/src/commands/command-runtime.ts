@@ -162,23 +162,43 @@ export class CommandRuntime {
     }
     const record = parsed.data;
     const regex = record.command_regex === null ? null : CommandRegex.compile(record.command_regex);
-    const plainText = this.#renderer?.isPlainText?.(record.response) ?? looksPlain(record.response);
-    if (plainText) return { record, regex, plain: cut(record.response), compiled: null };
+    return { record, regex, ...this.compileMessage(record.response, "response") };
+  }
+
+  /**
+   * Compiles a bot message (a command response, a timer message) the way responses are compiled:
+   * plain text is kept as it is (trimmed and cut), anything else becomes a sandboxed template.
+   * Throws `CommandError` (`OVATION_ERR_COMMANDS_INVALID_TEMPLATE`) whose issue names `field`.
+   */
+  compileMessage(source: string, field: string): { plain: string | null; compiled: unknown } {
+    const plainText = this.#renderer?.isPlainText?.(source) ?? looksPlain(source);
+    if (plainText) return { plain: cut(source), compiled: null };
     if (this.#renderer === undefined) {
-      const issues = ["response: templates need a template renderer, and this runtime has none"];
+      const issues = [`${field}: templates need a template renderer, and this runtime has none`];
       throw new CommandError(COMMAND_ERROR_CODES.invalidTemplate, issues[0] as string, { details: { issues } });
     }
     try {
-      return { record, regex, plain: null, compiled: this.#renderer.compile(record.response) };
+      return { plain: null, compiled: this.#renderer.compile(source) };
     } catch (error) {
       const where = error as { line?: unknown; column?: unknown };
       const position = typeof where.line === "number" ? ` (line ${where.line}${typeof where.column === "number" ? `, column ${where.column}` : ""})` : "";
-      const issues = [`response: ${(error as Error).message}${(error as Error).message.includes("line") ? "" : position}`];
+      const issues = [`${field}: ${(error as Error).message}${(error as Error).message.includes("line") ? "" : position}`];
       throw new CommandError(COMMAND_ERROR_CODES.invalidTemplate, issues[0] as string, {
         cause: error,
         details: { issues, line: where.line, column: where.column },
       });
     }
+  }
+
+  /**
+   * Renders a message compiled by {@link compileMessage} for `event` in the sandbox, with the same
+   * template functions, store and signing secret as commands; `record` is the template's `command`
+   * variable (a timer record, for example). Resolves to the trimmed, cut text.
+   */
+  async renderMessage(event: ChatEvent, record: Readonly<Record<string, unknown>>, compiled: { plain: string | null; compiled: unknown }): Promise<string> {
+    if (compiled.plain !== null) return compiled.plain;
+    const state = this.#state(event.channel.id);
+    return cut(await this.#renderWith(event, state, record, compiled.compiled, { store: this.#store, cache: this.#cache }));
   }
 
   /** The validated commands of a channel (for the command overview; filter on `is_visible` there). */
@@ -339,10 +359,20 @@ export class CommandRuntime {
   }
 
   #render(event: ChatEvent, state: ChannelState, command: PreparedCommand, ctx: RunContext): Promise<string> {
+    return this.#renderWith(event, state, command.record, command.compiled, ctx);
+  }
+
+  #renderWith(
+    event: ChatEvent,
+    state: ChannelState,
+    record: Readonly<Record<string, unknown>>,
+    compiled: unknown,
+    ctx: Pick<RunContext, "store" | "cache">,
+  ): Promise<string> {
     const renderer = this.#renderer as CommandRenderer;
     const args = event.message.trim().split(WHITESPACE);
     const variables: CommandTemplateVariables = {
-      command: command.record,
+      command: record,
       event,
       args,
       irc: { channel: event.channel.username, message: event.message },
@@ -353,11 +383,11 @@ export class CommandRuntime {
       store: ctx.store,
       cache: ctx.cache,
       signingSecret: state.signingSecret,
-      payload: { event, command: command.record, args },
+      payload: { event, command: record, args },
       ...(this.#http === undefined ? {} : { http: this.#http }),
       ...(lookups === undefined ? {} : { lookups }),
     });
-    return renderer.render(command.compiled, variables, functions);
+    return renderer.render(compiled, variables, functions);
   }
 
   async #failed(event: ChatEvent, command: PreparedCommand, caller: number, error: unknown, ctx: RunContext): Promise<CommandOutcome> {

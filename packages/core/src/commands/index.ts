@@ -20,3 +20,6 @@ export { OverlayTemplateCache, TEMPLATE_CACHE_LIMITS, TemplateCache } from "./te
 export type { TemplateCacheStore } from "./template-cache.js";
 export { TEMPLATE_FUNCTION_LIMITS, createTemplateFunctions } from "./template-functions.js";
 export type { TemplateFunctionsOptions } from "./template-functions.js";
+
+// Bot modules: timers, giveaways, auto-moderation, system commands (each usable alone; their own barrel).
+export * from "./modules/index.js";

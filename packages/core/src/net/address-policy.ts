@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
 import { NET_ERROR_CODES, NetError } from "./net-error.js";
 
 /**
@@ -10,9 +11,44 @@ import { NET_ERROR_CODES, NetError } from "./net-error.js";
 export interface AddressPolicyOptions {
   /**
    * Entries that lift the refusal: a host name (`localhost`, matched case-insensitively, exactly),
-   * an IP address (`127.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`).
+   * an IP address (`127.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`). A host or address
+   * may name a port (`localhost:8080`, `[::1]:8080`): that entry also opens that port when it is one
+   * of `selfPorts`.
    */
   allow?: readonly string[];
+  /**
+   * The ports the embedding server itself listens on (Ovation's API). An address of this machine
+   * (loopback, unspecified, any local interface) on one of them is refused even when allowlisted,
+   * unless an entry names that host or address WITH that port: allowing `localhost` for a local
+   * service must not let templates call the server's own API.
+   */
+  selfPorts?: () => readonly number[];
+}
+
+/** Whether `parsed` is an address of this machine: loopback, unspecified, or a local interface's. */
+function isOwnAddress(parsed: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  const address = parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const range = address.range();
+  if (range === "loopback" || range === "unspecified") return true;
+  const text = address.toNormalizedString();
+  for (const list of Object.values(networkInterfaces())) {
+    for (const info of list ?? []) {
+      try {
+        if (ipaddr.parse(info.address.split("%")[0] ?? "").toNormalizedString() === text) return true;
+      } catch {
+        // an interface address ipaddr.js cannot read is not ours to compare
+      }
+    }
+  }
+  return false;
+}
+
+/** `host:port`, `ip:port` or `[ipv6]:port` split, or null when the entry names no port. */
+function splitPort(value: string): { host: string; port: number } | null {
+  const match = /^\[([0-9a-f:.]+)\]:(\d{1,5})$/.exec(value) ?? /^([^:[\]]+):(\d{1,5})$/.exec(value);
+  if (!match?.[1] || !match[2]) return null;
+  const port = Number(match[2]);
+  return port >= 1 && port <= 65_535 ? { host: match[1], port } : null;
 }
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -21,11 +57,20 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export class AddressPolicy {
   readonly #hosts = new Set<string>();
   readonly #ranges: Range[] = [];
+  /** `host:port` / `address:port` pairs named explicitly (normalised). */
+  readonly #namedPorts = new Set<string>();
+  readonly #selfPorts: () => readonly number[];
 
   /** Throws `TypeError` naming the bad entry when an allowlist entry is neither a host, an IP nor a CIDR. */
   constructor(options: AddressPolicyOptions = {}) {
+    this.#selfPorts = options.selfPorts ?? (() => []);
     for (const entry of options.allow ?? []) {
-      const value = entry.trim().toLowerCase();
+      let value = entry.trim().toLowerCase();
+      const withPort = splitPort(value);
+      if (withPort !== null) {
+        value = withPort.host;
+        this.#namedPorts.add(`${normalizeHost(value)}:${withPort.port}`);
+      }
       if (value.includes("/")) {
         try {
           this.#ranges.push(ipaddr.parseCIDR(value));
@@ -41,6 +86,27 @@ export class AddressPolicy {
         throw new TypeError(`allowlist entry "${entry}" is neither a host name, an IP address nor a CIDR range`);
       }
     }
+  }
+
+  /**
+   * Throws a `NetError` (`OVATION_ERR_NET_ADDRESS_REFUSED`) when `address` is this machine and `port`
+   * one of the server's own ports, unless the allowlist names `hostname:port` or `address:port`.
+   */
+  assertNotSelf(address: string, hostname: string, port: number): void {
+    if (!this.#selfPorts().includes(port)) return;
+    let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      parsed = ipaddr.parse(address);
+    } catch {
+      return; // refusalReason reports malformed addresses
+    }
+    if (!isOwnAddress(parsed)) return;
+    if (this.#namedPorts.has(`${normalizeHost(hostname)}:${port}`) || this.#namedPorts.has(`${normalizeHost(address)}:${port}`)) return;
+    throw new NetError(
+      NET_ERROR_CODES.address,
+      `refused: ${hostname}:${port} is this Ovation server's own API; templates may call it only when the allowlist names ${hostname}:${port} explicitly`,
+      { details: { hostname, address, port, range: "self" } },
+    );
   }
 
   /** True when the host name itself is allowlisted (every address it resolves to is then permitted). */
@@ -89,6 +155,13 @@ export class AddressPolicy {
     }
     return RANGE_NAMES[name] ?? name;
   }
+}
+
+/** A host name lowercased without its trailing dot, or an IP address in normalised form. */
+function normalizeHost(host: string): string {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (isIP(bare) !== 0) return ipaddr.parse(bare).toNormalizedString();
+  return bare.toLowerCase().replace(/\.$/, "");
 }
 
 /** "an" before a range name read with a vowel sound (`an IPv4-mapped`, `an unspecified`), else "a". */

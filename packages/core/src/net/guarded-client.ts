@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
-import { Agent, request } from "undici";
+import { Agent, buildConnector, request } from "undici";
 import { AddressPolicy, ipLiteralOf } from "./address-policy.js";
 import { NET_ERROR_CODES, NetError } from "./net-error.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
@@ -37,6 +37,13 @@ export interface GuardedHttpClientOptions {
   resolve?: HostResolver;
   /** `User-Agent` header sent. */
   userAgent?: string;
+  /** The embedding server's own ports, never reachable on this machine unless named (see `AddressPolicyOptions.selfPorts`). */
+  selfPorts?: () => readonly number[];
+}
+
+/** The port a URL connects to. */
+function portOf(url: URL): number {
+  return url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
 /** One outbound call made for a template of `channel`. */
@@ -106,7 +113,7 @@ export class GuardedHttpClient {
       .filter(([, value, min, max]) => value !== undefined && !(Number.isInteger(value) && (value as number) >= (min as number) && (value as number) <= (max as number)))
       .map(([name, value, min, max]) => `${String(name)} must be an integer from ${String(min)} to ${String(max)}, got ${String(value)}`);
     if (problems.length > 0) throw new RangeError(`GuardedHttpClient options: ${problems.join("; ")}`);
-    this.policy = new AddressPolicy({ allow: options.allow ?? [] });
+    this.policy = new AddressPolicy({ allow: options.allow ?? [], ...(options.selfPorts ? { selfPorts: options.selfPorts } : {}) });
     this.#timeoutMs = options.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
     this.#maxRedirects = options.maxRedirects ?? OUTBOUND_DEFAULTS.maxRedirects;
@@ -118,8 +125,18 @@ export class GuardedHttpClient {
       windowMs: 60_000,
       now: this.#now,
     });
+    // One connector per port, so the lookup that checks each resolved address also knows the port.
+    const connectors = new Map<number, buildConnector.connector>();
+    const connectorFor = (port: number): buildConnector.connector => {
+      let connector = connectors.get(port);
+      if (connector === undefined) {
+        connector = buildConnector({ lookup: (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => this.#lookup(hostname, port, opts, cb), timeout: this.#timeoutMs });
+        connectors.set(port, connector);
+      }
+      return connector;
+    };
     this.#agent = new Agent({
-      connect: { lookup: (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => this.#lookup(hostname, opts, cb), timeout: this.#timeoutMs },
+      connect: (opts, callback) => connectorFor(Number(opts.port) || (opts.protocol === "https:" ? 443 : 80))(opts, callback),
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
       keepAliveTimeout: 4_000,
@@ -144,7 +161,10 @@ export class GuardedHttpClient {
       throw new NetError(NET_ERROR_CODES.url, "refused: URLs with credentials (user:password@) are not allowed");
     }
     const literal = ipLiteralOf(url);
-    if (literal !== null) this.policy.assertAddressAllowed(literal, literal);
+    if (literal !== null) {
+      this.policy.assertAddressAllowed(literal, literal);
+      this.policy.assertNotSelf(literal, literal, portOf(url));
+    }
     return url;
   }
 
@@ -236,7 +256,7 @@ export class GuardedHttpClient {
     return Buffer.concat(chunks, size).toString("utf8");
   }
 
-  #lookup(hostname: string, opts: { all?: boolean }, callback: LookupCallback): void {
+  #lookup(hostname: string, port: number, opts: { all?: boolean }, callback: LookupCallback): void {
     this.#resolve(hostname).then(
       (addresses) => {
         const permitted: LookupAddress[] = [];
@@ -244,6 +264,7 @@ export class GuardedHttpClient {
         for (const entry of addresses) {
           try {
             this.policy.assertAddressAllowed(entry.address, hostname);
+            this.policy.assertNotSelf(entry.address, hostname, port);
             permitted.push(entry);
           } catch (error) {
             refusal ??= error as NetError;

@@ -1,3 +1,4 @@
+import { MIMEType } from "node:util";
 import type { GuardedHttpClient } from "./guarded-client.js";
 import { NET_ERROR_CODES, NetError } from "./net-error.js";
 import { OVATION_PROXY_PASS_VERSION } from "./signature.js";
@@ -20,6 +21,18 @@ export interface ProxyPassBody {
 }
 
 /**
+ * The media type (`type/subtype`, lowercased, parameters dropped) of a `Content-Type` value, or null
+ * when it is not one: `text/plain; charset=utf-8` is `text/plain`, `text/plainx` is not.
+ */
+export function mediaTypeOf(contentType: string): string | null {
+  try {
+    return new MIMEType(contentType).essence;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * `proxy_pass(url)`: POSTs `{version, event, command, args}` as JSON; a 2xx `text/plain` reply is the
  * command's output. Throws `NetError` otherwise (refusal, timeout, status, content type, size).
  */
@@ -36,7 +49,7 @@ export async function proxyPass(client: GuardedHttpClient, context: TemplateCall
   if (res.status < 200 || res.status > 299) {
     throw new NetError(NET_ERROR_CODES.status, `proxy_pass: ${new URL(res.url).host} answered HTTP ${res.status}`, { details: { status: res.status } });
   }
-  if (!res.contentType.startsWith("text/plain")) {
+  if (mediaTypeOf(res.contentType) !== "text/plain") {
     throw new NetError(NET_ERROR_CODES.contentType, `proxy_pass: the reply must be text/plain, got ${res.contentType || "no content type"}`, {
       details: { contentType: res.contentType },
     });

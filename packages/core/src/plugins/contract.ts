@@ -24,6 +24,27 @@ export interface ModerationCapabilities {
   deleteMessage: boolean;
   /** Times a user out for a number of seconds. */
   timeout: boolean;
+  /** Bans a user from the channel (absent = false, for plugins written before it existed). */
+  ban?: boolean;
+}
+
+/**
+ * The optional moderation part of the plugin contract, used by auto-moderation and the host. A
+ * plugin implements the methods it declares in `capabilities.moderation`; the host refuses the
+ * others (`OVATION_ERR_PLUGIN_UNSUPPORTED`) and auto-moderation reports their rules as unavailable.
+ */
+export interface ModerationActions {
+  /** Deletes one message by its platform id. */
+  deleteMessage(channel: ChatChannel, messageId: string): Promise<void>;
+  /** Times a user out for `seconds` (1 to 1 209 600). */
+  timeout(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void>;
+  /** Bans a user from the channel until a moderator lifts it. */
+  ban(channel: ChatChannel, userPlatformId: string, reason: string | null): Promise<void>;
+}
+
+/** One plugin's moderation part with what it declares (`PluginHost.moderationTarget`); auto-moderation acts through it. */
+export interface ModerationTarget extends ModerationActions {
+  support(): Required<ModerationCapabilities>;
 }
 
 /** What a plugin can do, declared up front and checked by the host before it routes an action. */
@@ -50,7 +71,14 @@ export interface PluginMetadata {
 /** Something a moderator (or the platform) did to the chat, published to the `.chat` room. */
 export type ModerationEvent =
   | { type: "delete-message"; channel: ChatChannel; id: string }
-  | { type: "clear-chat"; channel: ChatChannel; user_platform_id: string | null };
+  | {
+      type: "clear-chat";
+      channel: ChatChannel;
+      /** The user whose messages are cleared; null when the whole chat is. */
+      user_platform_id: string | null;
+      /** For one user: seconds of a timeout; null or absent for a permanent ban (or not known). */
+      duration_seconds?: number | null;
+    };
 
 /** Connection state of a plugin. */
 export const PLUGIN_STATUSES = ["idle", "connecting", "connected", "degraded", "disconnected", "failed"] as const;
@@ -95,9 +123,10 @@ export interface PluginContext {
 
 /**
  * A platform plugin: turns one platform's chat and events into Ovation's chat events and NotifySub
- * notifications, and sends the bot's answers back. See `docs/writing-a-plugin.md`.
+ * notifications, and sends the bot's answers back; optionally moderates ({@link ModerationActions},
+ * present as declared in `capabilities.moderation`). See `docs/writing-a-plugin.md`.
  */
-export interface PlatformPlugin {
+export interface PlatformPlugin extends Partial<ModerationActions> {
   readonly metadata: PluginMetadata;
   readonly capabilities: PluginCapabilities;
   /** The channels the plugin serves (`id` is the Ovation channel id). */
@@ -108,10 +137,6 @@ export interface PlatformPlugin {
   disconnect(): Promise<void>;
   /** Sends a message as `send_as` says (only modes declared in `capabilities.send` are asked for). */
   send(message: OutgoingMessage): Promise<void>;
-  /** Deletes a message; present when `capabilities.moderation.deleteMessage`. */
-  deleteMessage?(channel: ChatChannel, messageId: string): Promise<void>;
-  /** Times a user out; present when `capabilities.moderation.timeout`. */
-  timeout?(channel: ChatChannel, userPlatformId: string, seconds: number, reason: string | null): Promise<void>;
   /** Optional platform lookups for the template functions `user()` and `channel()`. */
   readonly lookups?: PlatformLookups;
   /**

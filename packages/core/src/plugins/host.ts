@@ -7,7 +7,9 @@ import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
 import type {
   EmitResult,
+  ModerationCapabilities,
   ModerationEvent,
+  ModerationTarget,
   OutgoingMessage,
   PlatformLookups,
   PlatformPlugin,
@@ -40,7 +42,7 @@ export type PluginSource = Readonly<PluginMetadata>;
 export type ChatRoomEvent =
   | { event: "message"; platform: string; channel: ChatChannel; payload: ChatEvent }
   | { event: "delete-message"; platform: string; channel: ChatChannel; payload: { id: string; channel: string } }
-  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string; user_platform_id?: string } };
+  | { event: "clear-chat"; platform: string; channel: ChatChannel; payload: { channel: string; user_platform_id?: string; duration_seconds?: number } };
 
 /** Options of a {@link PluginHost}. */
 export interface PluginHostOptions {
@@ -112,7 +114,12 @@ export function normalizeSendAs(value: string): SendAs | null {
 
 const moderationEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("delete-message"), channel: chatChannelSchema, id: z.string().min(1).max(256) }),
-  z.object({ type: z.literal("clear-chat"), channel: chatChannelSchema, user_platform_id: z.string().max(256).nullable() }),
+  z.object({
+    type: z.literal("clear-chat"),
+    channel: chatChannelSchema,
+    user_platform_id: z.string().max(256).nullable(),
+    duration_seconds: z.number().int().positive().max(1_209_600).nullable().optional(),
+  }),
 ]);
 
 /**
@@ -292,6 +299,31 @@ export class PluginHost {
     await entry.plugin.timeout(channel, userPlatformId, seconds, reason);
   }
 
+  /** Bans a user through a plugin that declares `moderation.ban`. */
+  async ban(name: string, channel: ChatChannel, userPlatformId: string, reason: string | null = null): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.capabilities.moderation.ban || !entry.plugin.ban) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} cannot ban users`, { details: { plugin: name } });
+    }
+    await entry.plugin.ban(channel, userPlatformId, reason);
+  }
+
+  /** The moderation actions a plugin declared (for auto-moderation's "unavailable" report). */
+  moderationSupport(name: string): Required<ModerationCapabilities> {
+    const { deleteMessage, timeout, ban = false } = this.#entry(name).capabilities.moderation;
+    return { deleteMessage, timeout, ban };
+  }
+
+  /** The moderation part of one plugin, as auto-moderation's `enforceVerdict` takes it. */
+  moderationTarget(name: string): ModerationTarget {
+    return {
+      support: () => this.moderationSupport(name),
+      deleteMessage: (channel, messageId) => this.deleteMessage(name, channel, messageId),
+      timeout: (channel, user, seconds, reason) => this.timeout(name, channel, user, seconds, reason),
+      ban: (channel, user, reason) => this.ban(name, channel, user, reason),
+    };
+  }
+
   #entry(name: string): Entry {
     const entry = this.#entries.get(name);
     if (!entry) {
@@ -375,7 +407,9 @@ export class PluginHost {
         } else {
           const payload = event.user_platform_id === null
             ? { channel: event.channel.id }
-            : { channel: event.channel.id, user_platform_id: event.user_platform_id };
+            : typeof event.duration_seconds === "number"
+              ? { channel: event.channel.id, user_platform_id: event.user_platform_id, duration_seconds: event.duration_seconds }
+              : { channel: event.channel.id, user_platform_id: event.user_platform_id };
           this.#publish({ event: "clear-chat", platform, channel: event.channel, payload }, entry);
         }
         return { accepted: true };

@@ -23,7 +23,7 @@ export const pluginCapabilitiesSchema = z.object({
   send: z
     .array(z.enum(SEND_AS))
     .refine((modes) => modes.length === 0 || modes.includes("say"), "must include 'say' (or be empty for a read-only plugin)"),
-  moderation: z.object({ deleteMessage: z.boolean(), timeout: z.boolean() }),
+  moderation: z.object({ deleteMessage: z.boolean(), timeout: z.boolean(), ban: z.boolean().default(false) }),
 });
 
 /** Formats zod issues as `path: message` lines, naming what is wrong. */
@@ -57,11 +57,10 @@ export function checkPlugin(plugin: PlatformPlugin, coreVersion: string): { meta
     }
   }
   if (capabilities.success) {
-    if (capabilities.data.moderation.deleteMessage && typeof plugin.deleteMessage !== "function") {
-      problems.push("deleteMessage: capabilities.moderation.deleteMessage is true but the method is missing");
-    }
-    if (capabilities.data.moderation.timeout && typeof plugin.timeout !== "function") {
-      problems.push("timeout: capabilities.moderation.timeout is true but the method is missing");
+    for (const method of ["deleteMessage", "timeout", "ban"] as const) {
+      if (capabilities.data.moderation[method] && typeof plugin[method] !== "function") {
+        problems.push(`${method}: capabilities.moderation.${method} is true but the method is missing`);
+      }
     }
   }
   const name = typeof plugin.metadata?.name === "string" ? plugin.metadata.name : "(unnamed)";

@@ -1,4 +1,5 @@
 import type { ChatEvent } from "../chat/event.js";
+import type { GoalBar, GoalBarProgress } from "../goals/goal-bar.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 
 /** Why a browser source should reload its configuration. */
@@ -17,11 +18,39 @@ export type QueueControl =
   | { action: "resume" }
   | { action: "clear" };
 
+/**
+ * A goal bar configuration with its progress, as the API answers and `goal-bar-updated` carries it.
+ * `goalBar` is the deprecated spelling of `goal_bar`, sent beside it until removed.
+ */
+export interface GoalBarView {
+  id: number;
+  goal_bar: GoalBar;
+  /** @deprecated use `goal_bar`. */
+  goalBar: GoalBar;
+  progress: GoalBarProgress;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The overlay switches of `!visuals`, `!effects` and `!sounds`: browser sources honour them. */
+export interface OverlaySettings {
+  /** Show alerts and goal bars at all. */
+  visuals: boolean;
+  /** Play effect alerts. */
+  effects: boolean;
+  /** Play alert sounds. */
+  sounds: boolean;
+}
+
 /** An error the server reports on a socket instead of staying silent (for example a refused join). */
 export interface SocketErrorPayload {
   code: string;
   message: string;
   room?: string;
+  /** The inbound event that was refused or failed. */
+  event?: string;
+  /** Scopes the token lacks (`OVATION_ERR_REALTIME_MISSING_SCOPE`). */
+  missing_scopes?: string[];
 }
 
 /** How often a chat socket receives an `ingress-event` heartbeat, in milliseconds (docs/realtime). */
@@ -44,8 +73,12 @@ export interface ServerToClientEvents {
   message: (event: ChatEvent) => void;
   "delete-message": (payload: { id: string; channel: string }) => void;
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
-  "clear-chat": (payload: { channel: string; user_platform_id?: string }) => void;
+  "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number }) => void;
   "ingress-event": (payload: IngressEvent) => void;
+  /** A goal bar moved or was changed (every browser source of the user; the `goalbars` source of that id redraws). */
+  "goal-bar-updated": (goal: GoalBarView) => void;
+  /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */
+  "overlay-settings": (settings: OverlaySettings) => void;
   joined: (payload: { room: string }) => void;
   error: (payload: SocketErrorPayload) => void;
 }
@@ -56,4 +89,46 @@ export interface ClientToServerEvents {
   room: (roomId: string) => void;
   /** A browser source acknowledges that it has shown (or dropped) the alert with this notification id. */
   ack: (notificationId: string) => void;
+}
+
+/** What the server answers for a line typed in the console (`/console` namespace). */
+export type ConsoleLineResult = { accepted: true; id: string } | { accepted: false; message: string };
+
+/** A bot answer shown in the console. */
+export interface ConsoleOutput {
+  text: string;
+  send_as: string;
+  reply_to: string | null;
+}
+
+/** A moderation action the bot took on the console's channel (auto-moderation, for example). */
+export interface ConsoleModeration {
+  action: "delete" | "timeout" | "ban";
+  /** The deleted message's id (`delete`). */
+  message_id: string | null;
+  /** Who was timed out or banned. */
+  user_platform_id: string | null;
+  seconds: number | null;
+  reason: string | null;
+}
+
+/** Who the console speaks as, told once connected. */
+export interface ConsoleReady {
+  channel: string;
+  as: string;
+  badges: string[];
+}
+
+/** Events a console client emits on the `/console` namespace. */
+export interface ConsoleClientEvents {
+  line: (text: string, ack: (result: ConsoleLineResult) => void) => void;
+}
+
+/** Events the server emits on the `/console` namespace. */
+export interface ConsoleServerEvents {
+  ready: (info: ConsoleReady) => void;
+  say: (output: ConsoleOutput) => void;
+  moderation: (action: ConsoleModeration) => void;
+  /** A refused or failed event (bad payload, handler failure), as on the main namespace. */
+  error: (payload: SocketErrorPayload) => void;
 }

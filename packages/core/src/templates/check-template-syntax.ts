@@ -1,17 +1,19 @@
 import type { TemplateSyntaxError } from "./errors.js";
 import { TemplateSyntaxError as SyntaxErrorClass } from "./errors.js";
+import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig } from "./twig-compiler.js";
 
 /** The outcome of {@link checkTemplateSyntax}. */
 export type TemplateSyntaxCheck = { readonly ok: true } | { readonly ok: false; readonly error: TemplateSyntaxError };
 
 /**
- * Checks that `source` compiles (what a command save does), without rendering it. A failure carries
+ * Checks that `source` compiles within the compile limits (what a command save does), without rendering it. A failure carries
  * the `TemplateSyntaxError` with its 1-based line and column.
  */
 export function checkTemplateSyntax(source: string): TemplateSyntaxCheck {
   try {
-    compileTwig(source);
+    checkCompileBounds(source);
+    checkCompiledCode(compileTwig(source).code);
     return { ok: true };
   } catch (error) {
     if (error instanceof SyntaxErrorClass) return { ok: false, error };

@@ -13,6 +13,8 @@ export type {
 } from "./template-sandbox.js";
 export type { IsolatePoolStats, IsolateReplacementReason } from "./isolate-pool.js";
 export { DEFAULT_SANDBOX_LIMITS } from "./sandbox-limits.js";
+export { TEMPLATE_COMPILE_LIMITS } from "./compile-bounds.js";
+export { FAIR_SCHEDULING } from "./fair-queue.js";
 export type { TemplateSandboxLimits } from "./sandbox-limits.js";
 export { TemplateSyntaxError, TemplateRenderError, TEMPLATE_ERROR_CODES } from "./errors.js";
 export type { TemplateFailure } from "./errors.js";

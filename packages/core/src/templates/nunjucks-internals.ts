@@ -120,6 +120,12 @@ export const njLexer = require("nunjucks/src/lexer") as {
   TOKEN_VARIABLE_END: string;
   TOKEN_INT: string;
   TOKEN_FLOAT: string;
+  TOKEN_STRING: string;
+  TOKEN_COMMENT: string;
+  TOKEN_BLOCK_START: string;
+  TOKEN_LEFT_CURLY: string;
+  TOKEN_RIGHT_CURLY: string;
+  TOKEN_RIGHT_BRACKET: string;
 };
 /** nunjucks/src/nodes. */
 export const njNodes = require("nunjucks/src/nodes") as NjNodes;
@@ -133,6 +139,14 @@ export const njCompiler = require("nunjucks/src/compiler") as {
 export const njTransformer = require("nunjucks/src/transformer") as {
   transform(ast: NjNode, asyncFilters: readonly string[], name?: string): NjNode;
 };
+
+/**
+ * The fields of a node that hold children, for walkers: a node's `fields`, plus `body` on the
+ * block form of `set` (`{% set x %}...{% endset %}`), which nunjucks keeps outside `fields`.
+ */
+export function childFields(node: NjNode): readonly string[] {
+  return node.typename === "Set" && (node as unknown as { body?: unknown }).body ? [...node.fields, "body"] : node.fields;
+}
 
 /** Reads a node's field by name. */
 export function nodeField(node: NjNode, name: string): unknown {

@@ -34,6 +34,8 @@ export const MAX_FUNCTION_RESULT_CHARS = 65_536;
 export const ISOLATE_TEMPLATE_CACHE = 256;
 /** Compiled templates the sandbox process keeps (oldest evicted first; the host resends on need). */
 export const PROCESS_TEMPLATE_CACHE = 4_096;
+/** Compiled templates the host keeps by source (oldest evicted first), so unchanged commands are not recompiled. */
+export const HOST_COMPILE_CACHE = 1_024;
 /** Renders sent to the sandbox process in one message. */
 export const MAX_BATCH_ITEMS = 64;
 /** A template-function call the host has not answered within this time fails the render. */

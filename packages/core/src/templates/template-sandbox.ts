@@ -1,6 +1,7 @@
 import type { ChatEvent } from "../chat/event.js";
 import { TemplateRenderError } from "./errors.js";
 import type { TemplateHostFunctions } from "./host-functions.js";
+import { FairQueue } from "./fair-queue.js";
 import { InsertionCache } from "./insertion-cache.js";
 import type { IsolatePoolStats } from "./isolate-pool.js";
 import { RENDER_STATUS } from "./render-status.js";
@@ -12,6 +13,7 @@ import {
   MAX_BATCH_ITEMS,
   MAX_FUNCTION_RESULT_CHARS,
   PROCESS_TEMPLATE_CACHE,
+  HOST_COMPILE_CACHE,
 } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
 import { assertIsolatedVmInstalled } from "./isolated-vm-check.js";
@@ -19,6 +21,7 @@ import { SandboxProcess } from "./sandbox-process.js";
 import { callTemplateFunction } from "./call-template-function.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";
 import { TEMPLATE_VARIABLES, pruneToNeed } from "./variable-access.js";
@@ -68,6 +71,8 @@ export interface TemplateSandboxStats {
 
 interface Job {
   readonly rid: number;
+  /** The channel the render is for (the chat event's channel id): the unit of fair scheduling. */
+  readonly channel: string;
   readonly template: CompiledTemplate;
   readonly code: string;
   readonly variables: string;
@@ -125,12 +130,23 @@ export class TemplateSandbox {
   readonly limits: TemplateSandboxLimits;
   private readonly logger: TemplateSandboxOptions["logger"];
   private process: SandboxProcess | null = null;
-  private readonly queue: Job[] = [];
+  /** Renders waiting, per channel, taken round-robin; channels that keep hitting limits go last. */
+  private readonly queue = new FairQueue<Job>();
+  /** Batches in flight that hold a noisy channel's render (at most one at a time). */
+  private readonly noisyBatches = new Set<number>();
+  /**
+   * No noisy render is sent before this time: after a limit hit the sandbox is replacing an isolate,
+   * and a second bomb sent meanwhile would take the only isolate left from the quiet channels.
+   */
+  private noisyNotBefore = 0;
+  private noisyTimer: NodeJS.Timeout | null = null;
   /** Renders in flight when the sandbox process died, re-sent one at a time. */
   private readonly suspects: Job[] = [];
   private readonly inFlight = new Map<number, Job[]>();
   private readonly watchdogs = new Map<number, NodeJS.Timeout>();
   private readonly childCodes = new InsertionCache<true>(PROCESS_TEMPLATE_CACHE);
+  /** Compiled templates by source, so unchanged commands are not compiled again on each reload. */
+  private readonly compiledBySource = new InsertionCache<CompiledTemplate>(HOST_COMPILE_CACHE);
   private waitingForFunctions = 0;
   private readonly statsRequests = new Map<number, { resolve: (json: string | null) => void; timer: NodeJS.Timeout }>();
   private nextStatsId = 1;
@@ -199,10 +215,17 @@ export class TemplateSandbox {
 
   /**
    * Parses and compiles `source` on the host (nothing of it runs here). Throws
-   * `TemplateSyntaxError` with line and column when the template does not compile.
+   * `TemplateSyntaxError` with line and column when the template does not compile, nests deeper or
+   * compiles larger than `TEMPLATE_COMPILE_LIMITS`, or compiles to code V8 refuses. Compiling a
+   * source compiled before is a cache lookup, so reloading a user's commands recompiles only the
+   * ones that changed.
    */
   compile(source: string): CompiledTemplate {
+    const cached = this.compiledBySource.get(source);
+    if (cached !== undefined) return cached;
+    if (!isPlainText(source)) checkCompileBounds(source);
     const compiled = compileTwig(source);
+    checkCompiledCode(compiled.code);
     const template: CompiledTemplate = Object.freeze({
       id: templateId(compiled.code),
       source,
@@ -211,6 +234,7 @@ export class TemplateSandbox {
     });
     codeOf.set(template, compiled.code);
     accessOf.set(template, compiled.variables);
+    this.compiledBySource.set(source, template);
     return template;
   }
 
@@ -238,6 +262,7 @@ export class TemplateSandbox {
     return new Promise<string>((resolve, reject) => {
       this.enqueue({
         rid: this.nextRenderId++,
+        channel: channelOf(variables),
         template,
         code,
         variables: json,
@@ -258,9 +283,12 @@ export class TemplateSandbox {
     if (this.closed) return;
     this.closed = true;
     const error = new TemplateRenderError("closed", "The template sandbox was closed before the render finished");
-    for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
+    for (const job of [...this.suspects.splice(0), ...this.queue.drain()]) job.reject(error);
     for (const jobs of this.inFlight.values()) for (const job of jobs) job.reject(error);
     this.inFlight.clear();
+    this.noisyBatches.clear();
+    if (this.noisyTimer !== null) clearTimeout(this.noisyTimer);
+    this.noisyTimer = null;
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
     for (const id of [...this.statsRequests.keys()]) this.answerStats(id, null);
@@ -270,7 +298,7 @@ export class TemplateSandbox {
   }
 
   private enqueue(job: Job): void {
-    this.queue.push(job);
+    this.queue.push(job.channel, job);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -281,7 +309,7 @@ export class TemplateSandbox {
   /** Refs the sandbox process's handles while work is pending (changed only on transitions). */
   private updateBusy(): void {
     const busy =
-      this.queue.length > 0 ||
+      this.queue.size > 0 ||
       this.suspects.length > 0 ||
       this.inFlight.size > 0 ||
       this.waitingForFunctions > 0 ||
@@ -312,7 +340,7 @@ export class TemplateSandbox {
    */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.closed || (this.queue.length === 0 && this.suspects.length === 0)) return;
+    if (this.closed || (this.queue.size === 0 && this.suspects.length === 0)) return;
     const process = this.ensureProcess();
     if (this.suspects.length > 0) {
       if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1));
@@ -320,13 +348,44 @@ export class TemplateSandbox {
       return;
     }
     const maxInFlight = this.limits.poolSize * 4;
-    while (this.queue.length > 0 && this.inFlight.size < maxInFlight) {
-      this.send(process, this.queue.splice(0, MAX_BATCH_ITEMS));
+    while (this.inFlight.size < maxInFlight) {
+      const batch = this.queue.takeQuiet(MAX_BATCH_ITEMS);
+      if (batch.length === 0) break;
+      this.send(process, batch);
+    }
+    // Noisy channels (recent time/memory limit hits) get one render at a time, alone in its batch,
+    // so a bomb occupies at most one isolate and never drags quiet renders into a re-run.
+    if (this.noisyBatches.size === 0 && this.inFlight.size < maxInFlight) {
+      const wait = this.noisyNotBefore - Date.now();
+      if (wait > 0) this.flushLater(wait);
+      else {
+        const job = this.queue.takeNoisy();
+        if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
+      }
     }
     this.updateBusy();
   }
 
-  private send(process: SandboxProcess, jobs: Job[]): void {
+  /** Flushes again after `ms` (noisy renders waiting for their turn); one timer at a time. */
+  private flushLater(ms: number): void {
+    if (this.noisyTimer !== null) return;
+    this.noisyTimer = setTimeout(() => {
+      this.noisyTimer = null;
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }, ms);
+    this.noisyTimer.unref();
+  }
+
+  /** A render of `job` hit a limit: penalise its channel and hold noisy renders while the isolate is replaced. */
+  private limitHit(job: Job): void {
+    this.queue.penalize(job.channel);
+    this.noisyNotBefore = Date.now() + ISOLATE_REPLACEMENT_MS;
+  }
+
+  private send(process: SandboxProcess, jobs: Job[]): number {
     const tids = [...new Set(jobs.map((job) => job.template.id))];
     const fresh = tids.filter((tid) => !this.childCodes.has(tid));
     const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
@@ -347,6 +406,7 @@ export class TemplateSandbox {
     this.inFlight.set(batchId, jobs);
     this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
     process.write(parts.join(""));
+    return batchId;
   }
 
 
@@ -368,6 +428,7 @@ export class TemplateSandbox {
     const jobs = this.inFlight.get(batchId);
     if (!jobs) return;
     this.inFlight.delete(batchId);
+    this.noisyBatches.delete(batchId);
     clearTimeout(this.watchdogs.get(batchId));
     this.watchdogs.delete(batchId);
     this.startsWithoutProgress = 0;
@@ -382,7 +443,7 @@ export class TemplateSandbox {
     for (const job of byId.values()) {
       job.reject(new TemplateRenderError("runtime", "The template sandbox returned no result for this render"));
     }
-    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
+    if ((this.queue.size > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
@@ -411,6 +472,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.timeout:
+        this.limitHit(job);
         job.reject(
           new TemplateRenderError("timeout", `Template exceeded its time limit of ${limits.timeoutMs} ms and was stopped`, {
             details: { limit: limits.timeoutMs },
@@ -418,6 +480,7 @@ export class TemplateSandbox {
         );
         return;
       case RENDER_STATUS.memory:
+        this.limitHit(job);
         job.reject(
           new TemplateRenderError("memory", `Template exceeded its memory limit of ${limits.memoryLimitMb} MB and was stopped`, {
             details: { limit: limits.memoryLimitMb },
@@ -500,23 +563,33 @@ export class TemplateSandbox {
     for (const jobs of this.inFlight.values()) {
       for (const job of jobs) {
         if (job.crashes++ === 0) this.suspects.push(job);
-        else job.reject(error);
+        else {
+          this.limitHit(job);
+          job.reject(error);
+        }
       }
     }
     const hadWork = this.inFlight.size > 0;
     this.inFlight.clear();
+    this.noisyBatches.clear();
     for (const timer of this.watchdogs.values()) clearTimeout(timer);
     this.watchdogs.clear();
     if (hadWork) this.startsWithoutProgress++;
     if (this.startsWithoutProgress >= MAX_STARTS_WITHOUT_PROGRESS) {
       this.startsWithoutProgress = 0;
-      for (const job of [...this.suspects.splice(0), ...this.queue.splice(0)]) job.reject(error);
+      for (const job of [...this.suspects.splice(0), ...this.queue.drain()]) job.reject(error);
     }
-    if ((this.queue.length > 0 || this.suspects.length > 0) && !this.flushScheduled) {
+    if ((this.queue.size > 0 || this.suspects.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
   }
+}
+
+/** The scheduling key of a render: the chat event's channel id ("" when the variables have none). */
+function channelOf(variables: TemplateVariables): string {
+  const channel = (variables.event as Partial<ChatEvent> | undefined)?.channel;
+  return typeof channel?.id === "string" ? channel.id : "";
 }
 
 function stripUndefined(options: TemplateSandboxOptions): Partial<TemplateSandboxLimits> {

@@ -1,20 +1,27 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
-import { isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { TemplateSyntaxError } from "./errors.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import { applyTwigRewrites, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
 import {
   ArrowFunctionNode,
+  BitwiseNode,
   CoalesceNode,
   DoNode,
   ElvisNode,
+  HasNode,
+  SpaceshipNode,
   StringTestNode,
   TruthyNode,
   TwigRangeNode,
+  WithNode,
+  XorNode,
+  nodeClass,
   parseTwig,
 } from "./twig-parser.js";
 
@@ -57,7 +64,100 @@ const baseCompileExpression = (
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
-  private static readonly own: readonly unknown[] = [ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode];
+  private static readonly own: readonly unknown[] = [
+    ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode,
+    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, UndefinedNode,
+  ];
+
+  /** Calls `runtime.<fn>(a, b, ...)` on compiled fields of `node` (string fields are emitted as JSON). */
+  private runtimeCall(fn: string, node: NjNode, frame: NjCompileFrame, fields: readonly string[]): void {
+    this._emit(`runtime.${fn}(`);
+    fields.forEach((field, i) => {
+      if (i > 0) this._emit(", ");
+      const value = nodeField(node, field);
+      if (isNode(value)) this.compile(value, frame);
+      else this._emit(JSON.stringify(value));
+    });
+    this._emit(")");
+  }
+
+  compileTwigPrint(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigPrint", node, frame, ["target"]);
+  }
+
+  compileTwigPairs(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigPairs", node, frame, ["target"]);
+  }
+
+  compileTwigUndefined(): void {
+    this._emit("undefined");
+  }
+
+  /** `open` left `middle` right `close`: a binary node between fixed code. */
+  private binary(node: NjNode, frame: NjCompileFrame, open: string, middle: string, close: string): void {
+    this._emit(open);
+    this.compile(nodeField(node, "left") as NjNode, frame);
+    this._emit(middle);
+    this.compile(nodeField(node, "right") as NjNode, frame);
+    this._emit(close);
+  }
+
+  compileTwigXor(node: NjNode, frame: NjCompileFrame): void {
+    this.binary(node, frame, "(runtime.twigTruthy(", ") !== runtime.twigTruthy(", "))");
+  }
+
+  compileTwigBitwise(node: NjNode, frame: NjCompileFrame): void {
+    const op = String(nodeField(node, "op"));
+    if (op !== "&" && op !== "|" && op !== "^") fail(`unknown bitwise operator ${op}`, node);
+    this.binary(node, frame, "(runtime.twigInt(", `) ${op} runtime.twigInt(`, "))");
+  }
+
+  compileTwigSpaceship(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigSpaceship", node, frame, ["left", "right"]);
+  }
+
+  compileTwigHas(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigHas", node, frame, ["op", "left", "right"]);
+  }
+
+  /** `{% with vars %}`: a new scope (frame) holding the hash's keys as variables. */
+  compileTwigWith(node: NjNode, frame: NjCompileFrame): void {
+    if (nodeField(node, "only") === true) {
+      fail("{% with ... only %} is not supported in command templates (a template cannot hide its variables); drop only", node);
+    }
+    this._emit("frame = frame.push();\n");
+    const vars = nodeField(node, "vars");
+    if (isNode(vars)) {
+      this._emit("runtime.twigWith(frame, ");
+      this.compile(vars, frame);
+      this._emit(");\n");
+    }
+    this.compile(nodeField(node, "body") as NjNode, frame.push());
+    this._emit("frame = frame.pop();\n");
+  }
+
+  /** `a in b` with Twig's semantics: loose comparison in lists, substring in strings and numbers. */
+  compileIn(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigIn", node, frame, ["left", "right"]);
+  }
+
+  /**
+   * Hash keys: names, strings, numbers (Twig `{2: 'two'}`) and `(expression)`. Always computed
+   * (`{["k"]: v}`), so a `__proto__` key is an own key and never sets the object's prototype.
+   */
+  compilePair(node: NjNode, frame: NjCompileFrame): void {
+    const key = nodeField(node, "key") as NjNode;
+    const value = nodeField(key, "value");
+    if (isA(key, njNodes.Symbol) || (isA(key, nodeClass("Literal")) && (typeof value === "string" || typeof value === "number"))) {
+      this._emit(`[${JSON.stringify(String(value))}]`);
+    } else {
+      this._emit("[runtime.twigString(");
+      this.compile(key, frame);
+      this._emit(")]");
+    }
+    this._emit(": ");
+    this._compileExpression(nodeField(node, "value") as NjNode, frame);
+  }
 
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
@@ -78,20 +178,12 @@ class TwigCompiler extends Compiler {
   }
 
   compileTwigRange(node: NjNode, frame: NjCompileFrame): void {
-    this._emit("runtime.twigRange(");
-    this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(", ");
-    this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit(")");
+    this.binary(node, frame, "runtime.twigRange(", ", ", ")");
   }
 
   /** `a ~ b` with Twig's string conversion: null and undefined concatenate as "". */
   compileConcat(node: NjNode, frame: NjCompileFrame): void {
-    this._emit("(runtime.twigString(");
-    this.compile(nodeField(node, "left") as NjNode, frame);
-    this._emit(") + runtime.twigString(");
-    this.compile(nodeField(node, "right") as NjNode, frame);
-    this._emit("))");
+    this.binary(node, frame, "(runtime.twigString(", ") + runtime.twigString(", "))");
   }
 
   /** `a ?? b`; `b` is evaluated only when needed. */
@@ -158,7 +250,7 @@ function fail(message: string, node: NjNode): never {
 /** Walks every node under `node` (fields, node lists), depth first. */
 function walk(node: NjNode, visit: (node: NjNode) => void): void {
   visit(node);
-  for (const field of node.fields) {
+  for (const field of childFields(node)) {
     const value = nodeField(node, field);
     if (Array.isArray(value)) {
       for (const child of value) if (isNode(child)) walk(child, visit);
@@ -234,7 +326,7 @@ export function compileTwig(source: string): CompiledTwig {
     );
   }
   try {
-    const ast = parseTwig(source);
+    const ast = applyTwigRewrites(parseTwig(source), fail);
     const functions = new Set<TemplateFunctionName>();
     walk(ast, (node) => checkNode(node, functions));
     const variables = variableAccess(ast);

@@ -1,5 +1,7 @@
-import type { NjNode, NjNodeList, NjToken, NjTokenizer } from "./nunjucks-internals.js";
+import type { NjNode, NjNodeClass, NjNodeList, NjToken, NjTokenizer } from "./nunjucks-internals.js";
 import { njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+import { lexTwig } from "./twig-lexer.js";
+import type { TwigToken } from "./twig-lexer.js";
 
 /** `params => body`: an arrow function (Twig 3) for the `filter`, `map`, `reduce` and `sort` filters. */
 export const ArrowFunctionNode = njNodes.Node.extend("ArrowFunction", { fields: ["params", "body"] });
@@ -15,6 +17,21 @@ export const StringTestNode = njNodes.Node.extend("TwigStringTest", { fields: ["
 export const DoNode = njNodes.Node.extend("TwigDo", { fields: ["expr"] });
 /** A condition evaluated with Twig (PHP) truthiness: empty arrays, empty objects and "0" are false. */
 export const TruthyNode = njNodes.Node.extend("Truthy", { fields: ["target"] });
+/** `a xor b` (Twig): true when exactly one side is truthy. */
+export const XorNode = njNodes.Node.extend("TwigXor", { fields: ["left", "right"] });
+/** `a b-and b`, `b-or`, `b-xor` (Twig bitwise operators; `op` is `&`, `|` or `^`). */
+export const BitwiseNode = njNodes.Node.extend("TwigBitwise", { fields: ["op", "left", "right"] });
+/** `a <=> b` (Twig): -1, 0 or 1. */
+export const SpaceshipNode = njNodes.Node.extend("TwigSpaceship", { fields: ["left", "right"] });
+/** `list has some v => ...`, `has every` (Twig 3.x); `op` is `some` or `every`. */
+export const HasNode = njNodes.Node.extend("TwigHas", { fields: ["op", "left", "right"] });
+/** `{% with vars [only] %}...{% endwith %}` (Twig): a scope with extra variables. */
+export const WithNode = njNodes.Node.extend("TwigWith", { fields: ["vars", "only", "body"] });
+
+/** Node classes of nunjucks this parser builds, by name. */
+export function nodeClass(name: string): NjNodeClass {
+  return (njNodes as unknown as Record<string, NjNodeClass>)[name] as NjNodeClass;
+}
 
 const OPERATOR = njLexer.TOKEN_OPERATOR;
 
@@ -45,12 +62,101 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     return tok;
   }
 
+  /** The last significant token handed out (to recognize `is divisible by`, `is same as`). */
+  private last: NjToken | null = null;
+
+  /** The raw `n`-th token ahead, whitespace included, without consuming it. */
+  private rawAhead(n: number): NjToken | null {
+    while (this.ahead.length <= n) {
+      const tok = this.tokens.nextToken();
+      if (!tok) return null;
+      this.ahead.push(tok);
+    }
+    return this.ahead[n] ?? null;
+  }
+
+  /** The next significant token ahead (whitespace skipped), without consuming it. */
+  private lookahead(): NjToken | null {
+    for (let i = 0; ; i++) {
+      const tok = this.rawAhead(i);
+      if (!tok || tok.type !== njLexer.TOKEN_WHITESPACE) return tok;
+    }
+  }
+
   override nextToken(withWhitespace?: boolean): NjToken | null {
     if (this.peeked) {
       const peeked = this.peeked;
       this.peeked = null;
       if (withWhitespace || peeked.type !== njLexer.TOKEN_WHITESPACE) return peeked;
     }
+    const tok = this.twigToken(this.rawToken(withWhitespace));
+    if (tok && tok.type !== njLexer.TOKEN_WHITESPACE) this.last = tok;
+    return tok;
+  }
+
+  /** Open brackets of the expression being read (`(`, `[`, `{`), to tell arguments from hash entries. */
+  private readonly brackets: string[] = [];
+
+  /** Twig's multi-token operators, trailing commas and `name: value` arguments, on top of {@link twigMerge}. */
+  private twigToken(tok: NjToken | null): NjToken | null {
+    const out = this.twigMerge(tok);
+    if (!out) return out;
+    if (out.type === njLexer.TOKEN_LEFT_PAREN || out.type === "left-bracket" || out.type === njLexer.TOKEN_LEFT_CURLY) this.brackets.push(out.type);
+    else if (out.type === njLexer.TOKEN_RIGHT_PAREN || out.type === njLexer.TOKEN_RIGHT_BRACKET || out.type === njLexer.TOKEN_RIGHT_CURLY) this.brackets.pop();
+    else if (out.type === "variable-start" || out.type === "block-start") this.brackets.length = 0;
+    else if (
+      out.type === njLexer.TOKEN_SYMBOL &&
+      this.brackets.at(-1) === njLexer.TOKEN_LEFT_PAREN &&
+      this.last !== null &&
+      (this.last.type === njLexer.TOKEN_LEFT_PAREN || this.last.type === njLexer.TOKEN_COMMA)
+    ) {
+      // `trim(side: 'left')`: Twig's other spelling of a named argument (`side='left'`).
+      for (let i = 0; ; i++) {
+        const next = this.rawAhead(i);
+        if (!next || next.type !== njLexer.TOKEN_WHITESPACE) {
+          if (next && next.type === njLexer.TOKEN_COLON) this.ahead[i] = { ...next, type: njLexer.TOKEN_OPERATOR, value: "=" };
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private twigMerge(tok: NjToken | null): NjToken | null {
+    if (!tok) return tok;
+    const closing = (t: NjToken | null): boolean =>
+      t !== null && (t.type === njLexer.TOKEN_RIGHT_BRACKET || t.type === njLexer.TOKEN_RIGHT_CURLY || t.type === njLexer.TOKEN_RIGHT_PAREN);
+    if (tok.type === njLexer.TOKEN_COMMA && closing(this.lookahead())) {
+      // A trailing comma in a list, hash or argument list (Twig allows it).
+      return this.twigMerge(this.rawToken(false));
+    }
+    if (tok.type === njLexer.TOKEN_SYMBOL) {
+      const afterIs = this.last !== null && this.last.type === njLexer.TOKEN_SYMBOL && (this.last.value === "is" || this.last.value === "not");
+      const next = this.lookahead();
+      if (afterIs && next?.type === njLexer.TOKEN_SYMBOL && ((tok.value === "divisible" && next.value === "by") || (tok.value === "same" && next.value === "as"))) {
+        this.rawToken(false);
+        return { ...tok, value: tok.value === "divisible" ? "divisibleby" : "sameas" };
+      }
+      // b-and, b-or, b-xor arrive as `b` `-` `and`.
+      const dash = this.rawAhead(0);
+      const word = this.rawAhead(1);
+      if (tok.value === "b" && isOp(dash, "-") && word?.type === njLexer.TOKEN_SYMBOL && ["and", "or", "xor"].includes(word.value)) {
+        this.ahead.splice(0, 2);
+        return { ...tok, type: njLexer.TOKEN_OPERATOR, value: `b-${word.value}` };
+      }
+    }
+    if (isOp(tok, "<=") && isOp(this.rawAhead(0), ">")) {
+      this.ahead.shift();
+      return { ...tok, value: "<=>" };
+    }
+    if (isOp(tok, "..") && isOp(this.rawAhead(0), ".")) {
+      this.fail("the spread operator (...) is not supported in command templates; use merge()", tok.lineno, tok.colno);
+    }
+    return tok;
+  }
+
+  /** One token with the joins the nunjucks lexer does not make (`=>`, `..`, `?` splitting). */
+  private rawToken(withWhitespace?: boolean): NjToken | null {
     const tok = this.pull(withWhitespace === true);
     if (tok && tok.type === njLexer.TOKEN_SYMBOL && tok.value.includes("?") && !/^\?\??$/.test(tok.value)) {
       // `?` is not a delimiter for the nunjucks lexer: `a?'x':b` arrives as one symbol. Split it at
@@ -94,7 +200,12 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
   }
 
   override parsePrimary(noPostfix?: boolean): NjNode {
-    const first = this.peekToken();
+    const first = this.peekToken() as TwigToken | null;
+    if (first && first.type === njLexer.TOKEN_STRING && first.doubleQuoted && first.value.includes("#{")) {
+      this.nextToken();
+      const node = this.interpolate(first);
+      return noPostfix ? node : this.parsePostfix(node);
+    }
     if (first && first.type === njLexer.TOKEN_SYMBOL) {
       this.nextToken();
       const arrow = this.peekToken();
@@ -109,6 +220,38 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       if (params) return this.arrowBody(first, params);
     }
     return super.parsePrimary(noPostfix);
+  }
+
+  /** `"Hello #{name}!"`: a concatenation of the text and the expressions (Twig string interpolation). */
+  private interpolate(tok: TwigToken): NjNode {
+    const Literal = nodeClass("Literal");
+    const Concat = nodeClass("Concat");
+    const text = tok.value;
+    let node: NjNode = new Literal(tok.lineno, tok.colno, "");
+    let from = 0;
+    for (let at = text.indexOf("#{"); at !== -1; at = text.indexOf("#{", from)) {
+      if (at > from) node = new Concat(tok.lineno, tok.colno, node, new Literal(tok.lineno, tok.colno, text.slice(from, at)));
+      let depth = 1;
+      let end = at + 2;
+      let quote = "";
+      for (; end < text.length && depth > 0; end++) {
+        const ch = text[end];
+        if (quote) {
+          if (ch === quote) quote = "";
+        } else if (ch === "'" || ch === '"') quote = ch;
+        else if (ch === "{") depth++;
+        else if (ch === "}") depth--;
+      }
+      if (depth !== 0) this.fail('unclosed #{ in a "..." string', tok.lineno, tok.colno);
+      const root = new TwigParser(lexTwig(`{{ ${text.slice(at + 2, end - 1)} }}`)).parseAsRoot();
+      const output = root.children[0] as NjNodeList | undefined;
+      const expr = output?.children[0];
+      if (!expr || root.children.length !== 1 || output.children.length !== 1) this.fail("#{...} must hold one expression", tok.lineno, tok.colno);
+      node = new Concat(tok.lineno, tok.colno, node, expr);
+      from = end;
+    }
+    if (from < text.length) node = new Concat(tok.lineno, tok.colno, node, new Literal(tok.lineno, tok.colno, text.slice(from)));
+    return node;
   }
 
   /** Reads `(a, b) =>` if that is what follows; otherwise puts every token back and returns null. */
@@ -171,11 +314,103 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
         return new ElvisNode(tok.lineno, tok.colno, node, this.parseExpression());
       }
       const body = this.parseExpression();
-      const colon = this.nextToken();
+      const colon = this.peekToken();
       if (!colon || colon.type !== njLexer.TOKEN_COLON) {
-        this.fail("expected : in the ?: operator", colon?.lineno ?? tok.lineno, colon?.colno ?? tok.colno);
+        // `cond ? a` (Twig): "" when the condition is false.
+        return new njNodes.InlineIf(tok.lineno, tok.colno, node, body, new (nodeClass("Literal"))(tok.lineno, tok.colno, ""));
       }
+      this.nextToken();
       return new njNodes.InlineIf(tok.lineno, tok.colno, node, body, this.parseExpression());
+    }
+    return node;
+  }
+
+  /**
+   * Postfix lookups, with Twig's slice syntax: `x[start:length]`, `x[:length]`, `x[start:]` become
+   * the `slice` filter (Twig's second number is a length, not an end).
+   */
+  override parsePostfix(node: NjNode): NjNode {
+    const signature = (): NjNode => (this as unknown as { parseSignature(): NjNode }).parseSignature();
+    for (let tok = this.peekToken(); tok; tok = this.peekToken()) {
+      if (tok.type === njLexer.TOKEN_LEFT_PAREN) {
+        node = new njNodes.FunCall(tok.lineno, tok.colno, node, signature());
+        continue;
+      }
+      if (isOp(tok, ".")) {
+        this.nextToken();
+        const name = this.nextToken();
+        if (!name || name.type !== njLexer.TOKEN_SYMBOL) this.fail(`expected a name after ".", got ${name?.value ?? "the end"}`, tok.lineno, tok.colno);
+        node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new (nodeClass("Literal"))(name.lineno, name.colno, name.value));
+        continue;
+      }
+      if (tok.type !== "left-bracket") return node;
+      this.nextToken();
+      const colonFirst = this.peekToken();
+      const start = colonFirst && colonFirst.type === njLexer.TOKEN_COLON ? null : this.parseExpression();
+      const sep = this.peekToken();
+      if (sep && sep.type === njLexer.TOKEN_COLON) {
+        this.nextToken();
+        const end = this.peekToken();
+        const length = end && end.type === njLexer.TOKEN_RIGHT_BRACKET ? null : this.parseExpression();
+        const close = this.nextToken();
+        if (!close || close.type !== njLexer.TOKEN_RIGHT_BRACKET) this.fail("expected ] after a slice", tok.lineno, tok.colno);
+        const Literal = nodeClass("Literal");
+        const args = [node, start ?? new Literal(tok.lineno, tok.colno, 0)];
+        if (length) args.push(length);
+        node = new njNodes.Filter(tok.lineno, tok.colno, new njNodes.Symbol(tok.lineno, tok.colno, "slice"), new njNodes.NodeList(tok.lineno, tok.colno, args));
+        continue;
+      }
+      const close = this.nextToken();
+      if (!close || close.type !== njLexer.TOKEN_RIGHT_BRACKET || !start) this.fail("expected ] after an index", tok.lineno, tok.colno);
+      node = new njNodes.LookupVal(tok.lineno, tok.colno, node, start);
+    }
+    return node;
+  }
+
+  /** Unary `-`/`+` bind looser than `**` in Twig: `-1 ** 0` is `-(1 ** 0)`; `**` is right-associative. */
+  parsePow(): NjNode {
+    const tok = this.peekToken();
+    if (tok && (isOp(tok, "-") || isOp(tok, "+"))) {
+      this.nextToken();
+      const Unary = nodeClass(tok.value === "-" ? "Neg" : "Pos");
+      return new Unary(tok.lineno, tok.colno, this.parsePow());
+    }
+    const base = njParser.Parser.prototype as unknown as { parseUnary(this: TwigParser): NjNode };
+    let node = base.parseUnary.call(this);
+    const pow = this.peekToken();
+    if (pow && isOp(pow, "**")) {
+      this.nextToken();
+      node = new (nodeClass("Pow"))(pow.lineno, pow.colno, node, this.parsePow());
+    }
+    return node;
+  }
+
+  /** `xor` sits between `or` and `and` (Twig precedences 10, 12, 15). */
+  parseAnd(): NjNode {
+    const base = njParser.Parser.prototype as unknown as { parseAnd(this: TwigParser): NjNode };
+    let node = base.parseAnd.call(this);
+    for (let tok = this.peekToken(); tok && tok.type === njLexer.TOKEN_SYMBOL && tok.value === "xor"; tok = this.peekToken()) {
+      this.nextToken();
+      node = new XorNode(tok.lineno, tok.colno, node, base.parseAnd.call(this));
+    }
+    return node;
+  }
+
+  /** `b-or`, `b-xor`, `b-and` sit between `and` and `not`/comparisons (Twig precedences 16, 17, 18). */
+  parseNot(): NjNode {
+    return this.parseBitwise(0);
+  }
+
+  private parseBitwise(level: number): NjNode {
+    const ops = ["b-or", "b-xor", "b-and"] as const;
+    const symbols = { "b-or": "|", "b-xor": "^", "b-and": "&" } as const;
+    const base = njParser.Parser.prototype as unknown as { parseNot(this: TwigParser): NjNode };
+    const operand = (): NjNode => (level === ops.length - 1 ? base.parseNot.call(this) : this.parseBitwise(level + 1));
+    const op = ops[level] as (typeof ops)[number];
+    let node = operand();
+    for (let tok = this.peekToken(); tok && isOp(tok, op); tok = this.peekToken()) {
+      this.nextToken();
+      node = new BitwiseNode(tok.lineno, tok.colno, symbols[op], node, operand());
     }
     return node;
   }
@@ -186,7 +421,22 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     let node = base.parseCompare.call(this);
     for (;;) {
       const tok = this.peekToken();
-      if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) return node;
+      if (!tok) return node;
+      if (isOp(tok, "<=>")) {
+        this.nextToken();
+        node = new SpaceshipNode(tok.lineno, tok.colno, node, base.parseCompare.call(this));
+        continue;
+      }
+      if (tok.type !== njLexer.TOKEN_SYMBOL) return node;
+      if (tok.value === "has") {
+        this.nextToken();
+        const which = this.nextToken();
+        if (!which || which.type !== njLexer.TOKEN_SYMBOL || (which.value !== "some" && which.value !== "every")) {
+          this.fail('expected "has some" or "has every"', tok.lineno, tok.colno);
+        }
+        node = new HasNode(tok.lineno, tok.colno, which.value, node, base.parseCompare.call(this));
+        continue;
+      }
       let op: string;
       if (tok.value === "matches") {
         this.nextToken();
@@ -232,8 +482,47 @@ function relex(piece: string, lineno: number, colno: number): NjToken[] {
 
 /** Parses Twig-syntax template source into a nunjucks AST (throws the nunjucks TemplateError). */
 export function parseTwig(source: string): NjNodeList {
-  const parser = new TwigParser(njLexer.lex(source, {}));
+  const parser = new TwigParser(lexTwig(source));
+  const internal = (p: unknown) =>
+    p as { parseFilterName(): NjNode; parseFilterArgs(node: NjNode): NjNode[]; parseUntilBlocks(...names: string[]): NjNode };
   parser.extensions = [
+    {
+      tags: ["apply"],
+      parse(p) {
+        const tag = p.nextToken() as NjToken;
+        const filters: Array<{ name: NjNode; args: NjNode[] }> = [];
+        for (;;) {
+          const name = internal(p).parseFilterName();
+          filters.push({ name, args: internal(p).parseFilterArgs(name) });
+          if (p.peekToken()?.type !== "pipe") break;
+          p.nextToken();
+        }
+        p.advanceAfterBlockEnd(tag.value);
+        const body = internal(p).parseUntilBlocks("endapply");
+        p.advanceAfterBlockEnd();
+        let node: NjNode = new (nodeClass("Capture"))(tag.lineno, tag.colno, body);
+        for (const { name, args } of filters) {
+          node = new njNodes.Filter(tag.lineno, tag.colno, name, new njNodes.NodeList(tag.lineno, tag.colno, [node, ...args]));
+        }
+        return new (nodeClass("Output"))(tag.lineno, tag.colno, [node]);
+      },
+    },
+    {
+      tags: ["with"],
+      parse(p) {
+        const tag = p.nextToken() as NjToken;
+        let vars: NjNode | null = null;
+        const isOnly = (t: NjToken | null): boolean => t !== null && t.type === njLexer.TOKEN_SYMBOL && t.value === "only";
+        const next = p.peekToken();
+        if (next && next.type !== "block-end" && !isOnly(next)) vars = p.parseExpression();
+        const only = isOnly(p.peekToken());
+        if (only) p.nextToken();
+        p.advanceAfterBlockEnd(tag.value);
+        const body = internal(p).parseUntilBlocks("endwith");
+        p.advanceAfterBlockEnd();
+        return new WithNode(tag.lineno, tag.colno, vars, only, body);
+      },
+    },
     {
       tags: ["do"],
       parse(p) {

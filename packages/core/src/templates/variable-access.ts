@@ -1,5 +1,5 @@
 import type { NjNode } from "./nunjucks-internals.js";
-import { isNode, njNodes, nodeField } from "./nunjucks-internals.js";
+import { childFields, isNode, njNodes, nodeField } from "./nunjucks-internals.js";
 
 /** What a template reads of one value: all of it (`true`), or only some keys (each with its own need). */
 export type AccessNeed = true | ReadonlyMap<string, AccessNeed>;
@@ -61,7 +61,7 @@ export function variableAccess(root: NjNode): ReadonlyMap<string, AccessNeed> {
       record(path);
       return;
     }
-    for (const field of node.fields) {
+    for (const field of childFields(node)) {
       const value = nodeField(node, field);
       if (Array.isArray(value)) {
         for (const child of value) if (isNode(child)) visit(child);

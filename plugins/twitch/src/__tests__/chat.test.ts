@@ -1,5 +1,5 @@
 import { PluginHost } from "@ovation/core";
-import type { ChatEvent, ChatRoomEvent, HostAction } from "@ovation/core";
+import type { ChatEvent, ChatRoomEvent, HostAction, NotifySub } from "@ovation/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TwitchPlugin } from "../plugin.js";
@@ -30,8 +30,10 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
   function setup(options: { username?: string; token?: string }, runtime?: (event: ChatEvent) => HostAction[]) {
     const chat: ChatEvent[] = [];
     const room: ChatRoomEvent[] = [];
+    const alerts: NotifySub[] = [];
     const host = new PluginHost({
       logger,
+      alerts: (notification) => void alerts.push(notification),
       chatRoom: (event) => {
         room.push(event);
         if (event.event === "message") chat.push(event.payload);
@@ -45,8 +47,25 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
       ...options,
     });
     host.register(plugin);
-    return { host, plugin, chat, room };
+    return { host, plugin, chat, room, alerts };
   }
+
+  it("without EventSub, turns USERNOTICE subs, gifts and raids into notifications, and a resub's message into chat", async () => {
+    const { host, plugin, chat, room, alerts } = setup({});
+    await host.connect("twitch");
+    expect(plugin.eventSubLive).toBe(false);
+    for (const name of ["resub-usernotice", "submysterygift", "subgift-in-bundle", "subgift", "announcement", "clearchat-user"]) server.publish("dallas", ircLine(name));
+    server.publish("dallas", ircLine("resub-usernotice")); // a replay counts once
+    await until(() => (alerts.length >= 5 && room.some((e) => e.event === "clear-chat") ? true : undefined), "five notifications and the clear-chat");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alerts.map((n) => n.subscription.type)).toEqual(["re-subscribe", "gift-subscribe", "subscribe", "gift-subscribe", "subscribe"]);
+    expect(chat.map((e) => [e.type, e.message])).toEqual([
+      ["message", "Great stream -- keep it up!"],
+      ["announcement", "Hello chat, new video is up!"],
+    ]);
+    expect(room.find((e) => e.event === "clear-chat")?.payload).toEqual({ channel: "owner-1", user_platform_id: "87654321", duration_seconds: 350 });
+    await host.stop();
+  });
 
   it("reads chat anonymously, normalizes it and refuses to send", async () => {
     const { host, plugin, chat, room } = setup({});

@@ -7,6 +7,7 @@ import { FakeEventSubServer } from "./fake-eventsub-server.js";
 import { FakeHelix } from "./fake-helix.js";
 import { FakeIrcServer } from "./fake-irc-server.js";
 import { SUBSCRIPTIONS } from "../eventsub/subscriptions.js";
+import { ircLine } from "./fixtures.js";
 
 const logger = pino({ level: "silent" });
 
@@ -46,7 +47,12 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     eventsub = await FakeEventSubServer.start();
     eventsub.keepaliveSeconds = keepaliveSeconds;
     const alerts: NotifySub[] = [];
-    host = new PluginHost({ logger, alerts: (n) => void alerts.push(n) });
+    const chat: string[] = [];
+    host = new PluginHost({
+      logger,
+      alerts: (n) => void alerts.push(n),
+      chatRoom: (event) => void (event.event === "message" && chat.push(event.payload.message)),
+    });
     const plugin = new TwitchPlugin({
       channels: [{ id: "owner-1", login: "dallas" }],
       username: "ovationbot",
@@ -62,7 +68,7 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     }, { onTokensRefreshed: (tokens) => void refreshed.push(`${tokens.accessToken}/${tokens.refreshToken ?? ""}`) });
     host.register(plugin);
     await host.connect("twitch");
-    return { host, plugin, alerts };
+    return { host, plugin, alerts, chat };
   }
 
   function subscriptionPosts(sessionId?: string) {
@@ -94,6 +100,18 @@ describe("Twitch EventSub and Helix against loopback fakes", () => {
     expect(alerts.map((n) => n.subscription.type)).toEqual(["follow", "cheer", "stream.online"]);
     expect(alerts[1]?.event).toMatchObject({ name: "Cool_User", amount: 1000 });
     expect(host.health()[0]).toMatchObject({ status: "connected", counters: { notifications: 3 } });
+  });
+
+  it("takes subs from EventSub while it is connected: the same sub on IRC adds its chat message, not a second alert", async () => {
+    const { plugin, alerts, chat } = await connect();
+    await until(() => plugin.eventSubLive, "EventSub live");
+    eventsub.notify("channel.subscription.message");
+    irc.publish("dallas", ircLine("resub-usernotice"));
+    await until(() => alerts.length >= 1 && chat.length >= 1, "the EventSub alert and the chat message");
+    await new Promise((r) => setTimeout(r, 150));
+    expect(alerts.map((n) => n.subscription.type)).toEqual(["re-subscribe"]);
+    expect((alerts[0]?.ovation?.platform_data as { event: Record<string, unknown> }).event["source"]).toBeUndefined();
+    expect(chat).toEqual(["Great stream -- keep it up!"]);
   });
 
   it("follows session_reconnect to the new URL before closing the old, losing and repeating nothing", async () => {

@@ -124,9 +124,17 @@ export class FakeHelix {
       case "DELETE /moderation/chat":
         json(204);
         return;
-      case "POST /moderation/bans":
-        json(200, { data: [{ broadcaster_id: url.searchParams.get("broadcaster_id"), moderator_id: url.searchParams.get("moderator_id"), user_id: "1", created_at: "", end_time: "" }] });
+      case "POST /moderation/bans": {
+        // Like Helix: data.user_id is required; a duration, when given, is 1-1209600 seconds.
+        const data = (call.body as { data?: { user_id?: unknown; duration?: unknown } } | null)?.data;
+        const duration = data?.duration;
+        if (typeof data?.user_id !== "string" || (duration !== undefined && (typeof duration !== "number" || duration < 1 || duration > 1_209_600))) {
+          json(400, { error: "Bad Request", status: 400, message: "Missing or invalid data.user_id or data.duration" });
+          return;
+        }
+        json(200, { data: [{ broadcaster_id: url.searchParams.get("broadcaster_id"), moderator_id: url.searchParams.get("moderator_id"), user_id: data.user_id, created_at: "", end_time: duration === undefined ? null : "" }] });
         return;
+      }
       default:
         json(404, { error: "Not Found", status: 404, message: `no route ${key}` });
     }

@@ -21,9 +21,10 @@ function normalize(name: string): IrcOutcome | null {
 
 function chat(name: string) {
   const outcome = normalize(name);
-  if (outcome?.kind !== "chat") throw new Error(`fixture ${name} is not chat`);
+  const event = outcome?.kind === "chat" || outcome?.kind === "usernotice" ? outcome.event : null;
+  if (!event) throw new Error(`fixture ${name} is not chat`);
   // Every chat event the normalizer yields must pass the core schema.
-  return chatEventSchema.parse(outcome.event);
+  return chatEventSchema.parse(event);
 }
 
 describe("Twitch IRC normalization", () => {
@@ -113,15 +114,14 @@ describe("Twitch IRC normalization", () => {
     expect(normalize("clearmsg")).toEqual({ kind: "moderation", event: { type: "delete-message", channel: dallas, id: "abc-123-def" } });
     expect(normalize("clearchat-user")).toEqual({
       kind: "moderation",
-      event: { type: "clear-chat", channel: dallas, user_platform_id: "87654321" },
+      event: { type: "clear-chat", channel: dallas, user_platform_id: "87654321", duration_seconds: 350 },
     });
     expect(normalize("clearchat-all")).toEqual({ kind: "moderation", event: { type: "clear-chat", channel: dallas, user_platform_id: null } });
     expect(normalize("roomstate")).toEqual({ kind: "room", login: "dallas", roomId: "12345678" });
   });
 
-  it("ignores other channels and non-announcement USERNOTICEs", () => {
+  it("ignores other channels", () => {
     expect(normalize("other-channel")).toBeNull();
-    expect(normalize("resub-usernotice")).toBeNull();
   });
 
   it("drops hostile emote ranges instead of crashing", () => {

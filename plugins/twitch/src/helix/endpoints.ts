@@ -81,6 +81,11 @@ export async function timeoutUser(
   );
 }
 
+/** Bans a user from the channel (`POST /moderation/bans` without a duration; scope moderator:manage:banned_users). */
+export async function banUser(helix: HelixClient, broadcasterId: string, moderatorId: string, userId: string, reason: string | null): Promise<void> {
+  await helix.call("POST", "/moderation/bans", { broadcaster_id: broadcasterId, moderator_id: moderatorId }, { data: { user_id: userId, ...(reason ? { reason } : {}) } });
+}
+
 /** The `user()` and `channel()` template lookups over Helix; null when Twitch knows no such user/channel. */
 export function helixLookups(helix: HelixClient): PlatformLookups {
   return {

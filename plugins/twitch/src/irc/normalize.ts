@@ -1,14 +1,23 @@
+import { createHash } from "node:crypto";
 import type { ChatChannel, ChatEvent, ModerationEvent } from "@ovation/core/contracts";
+import type { EventSubNotification } from "../eventsub/wire.js";
 import { normalizeBadges } from "./badges.js";
 import { buildFragments } from "./fragments.js";
 import { tag, unescapeTag } from "./irc-message.js";
 import type { IrcMessage } from "./irc-message.js";
+import { usernoticeNotifications } from "./usernotice.js";
 
 /** What one IRC line means to Ovation. */
 export type IrcOutcome =
   | { kind: "chat"; event: ChatEvent }
   | { kind: "moderation"; event: ModerationEvent }
-  | { kind: "room"; login: string; roomId: string };
+  | { kind: "room"; login: string; roomId: string }
+  /**
+   * A USERNOTICE: the notifications it stands for (as EventSub notifications, to map and emit while
+   * EventSub is not connected) and the chat event it carries (an announcement, or the message
+   * attached to a sub or resub), either possibly absent.
+   */
+  | { kind: "usernotice"; event: ChatEvent | null; notifications: EventSubNotification[] };
 
 /** How the normalizer finds the served channel of an IRC channel name (login without `#`). */
 export interface NormalizeContext {
@@ -18,6 +27,8 @@ export interface NormalizeContext {
 }
 
 const ACTION_PREFIX = "\u0001ACTION ";
+/** Twitch timeouts last at most two weeks. */
+const MAX_TIMEOUT_SECONDS = 1_209_600;
 
 /** Announcement colours (`msg-param-color`) as the chat event's `accent`. */
 function accentOf(color: string): string | null {
@@ -37,9 +48,27 @@ function loginOf(message: IrcMessage): string {
   return bang > 0 ? prefix.slice(0, bang) : "";
 }
 
-function chatEvent(message: IrcMessage, channel: ChatChannel, context: NormalizeContext, announcement: boolean): ChatEvent | null {
+/**
+ * The line's `id` tag, or, for lines without one (older captures, `/me` and cheers relayed by some
+ * servers), a stable id derived from what identifies the line: room, user, send time, command and
+ * text. A replayed line gets the same id, so it is still counted once.
+ */
+export function lineId(message: IrcMessage): string {
   const id = tag(message, "id");
-  if (id === "") return null;
+  if (id !== "") return id;
+  const key = [tag(message, "room-id"), tag(message, "user-id") || loginOf(message), tag(message, "tmi-sent-ts"), message.command ?? "", ...message.params].join("\u0000");
+  return `irc-${createHash("sha256").update(key).digest("base64url").slice(0, 22)}`;
+}
+
+/** Moderators by tag (`mod=1`, `user-type=mod`) get the moderator badge when the line lacks it. */
+function withModeratorBadge(message: IrcMessage, badges: ChatEvent["user"]["badges"]): ChatEvent["user"]["badges"] {
+  if (tag(message, "mod") !== "1" && tag(message, "user-type") !== "mod") return badges;
+  if (badges.some((badge) => badge.type === "moderator")) return badges;
+  return [...badges, { type: "moderator", text: "Moderator", id: "moderator/1", count: null }];
+}
+
+function chatEvent(message: IrcMessage, channel: ChatChannel, context: NormalizeContext, announcement: boolean): ChatEvent | null {
+  const id = lineId(message);
   let text = message.params[1] ?? "";
   let action = false;
   if (text.startsWith(ACTION_PREFIX)) {
@@ -60,6 +89,8 @@ function chatEvent(message: IrcMessage, channel: ChatChannel, context: Normalize
   if (bits > 0) platformData = { ...platformData, bits };
   if (msgId !== "") platformData = { ...platformData, msg_id: msgId };
   if (tag(message, "first-msg") === "1") platformData = { ...platformData, first_message: true };
+  const rewardId = tag(message, "custom-reward-id");
+  if (rewardId !== "") platformData = { ...platformData, custom_reward_id: rewardId.slice(0, 128) };
   const event: ChatEvent = {
     id,
     type: announcement ? "announcement" : "message",
@@ -70,7 +101,7 @@ function chatEvent(message: IrcMessage, channel: ChatChannel, context: Normalize
       username: displayName !== "" ? displayName : login,
       avatar_url: "",
       color: color === "" ? null : color,
-      badges: normalizeBadges(tag(message, "badges"), tag(message, "badge-info")),
+      badges: withModeratorBadge(message, normalizeBadges(tag(message, "badges"), tag(message, "badge-info"))),
     },
     channel,
     message: text,
@@ -87,25 +118,40 @@ function chatEvent(message: IrcMessage, channel: ChatChannel, context: Normalize
   return event;
 }
 
+/** USERNOTICE kinds whose attached text (the viewer's own message) is shown in chat. */
+const MESSAGE_CARRYING = new Set(["sub", "resub"]);
+
+function usernotice(message: IrcMessage, channel: ChatChannel, context: NormalizeContext): IrcOutcome | null {
+  const kind = tag(message, "msg-id");
+  if (kind === "announcement") {
+    const event = chatEvent(message, channel, context, true);
+    return event ? { kind: "usernotice", event, notifications: [] } : null;
+  }
+  const roomId = tag(message, "room-id") || channel.platform_id;
+  const notifications = usernoticeNotifications(message, lineId(message), loginOf(message), roomId);
+  const text = message.params[1] ?? "";
+  const event = MESSAGE_CARRYING.has(kind) && text.trim() !== "" ? chatEvent(message, channel, context, false) : null;
+  if (!event && notifications.length === 0) return null;
+  return { kind: "usernotice", event, notifications };
+}
+
 /**
- * Turns one parsed IRC message into a chat event (PRIVMSG, USERNOTICE announcement), a moderation
- * event (CLEARMSG, CLEARCHAT) or a room id (ROOMSTATE). Anything else, or a channel the plugin does
- * not serve, yields null. Other USERNOTICEs (subs, raids...) arrive as EventSub notifications.
+ * Turns one parsed IRC message into a chat event (PRIVMSG), a USERNOTICE outcome (announcements,
+ * subs, resubs, gifts, raids), a moderation event (CLEARMSG, CLEARCHAT) or a room id (ROOMSTATE).
+ * Anything else, or a channel the plugin does not serve, yields null.
  */
 export function normalizeIrcMessage(message: IrcMessage, context: NormalizeContext): IrcOutcome | null {
   switch (message.command) {
     case "PRIVMSG": {
       const channel = context.channel(channelLogin(message));
-      if (!channel) return null;
+      // `jtv` is Twitch's system account (host notices), not a viewer.
+      if (!channel || message.prefix?.startsWith("jtv!")) return null;
       const event = chatEvent(message, channel, context, false);
       return event ? { kind: "chat", event } : null;
     }
     case "USERNOTICE": {
-      if (tag(message, "msg-id") !== "announcement") return null;
       const channel = context.channel(channelLogin(message));
-      if (!channel) return null;
-      const event = chatEvent(message, channel, context, true);
-      return event ? { kind: "chat", event } : null;
+      return channel ? usernotice(message, channel, context) : null;
     }
     case "CLEARMSG": {
       const channel = context.channel(channelLogin(message));
@@ -117,7 +163,11 @@ export function normalizeIrcMessage(message: IrcMessage, context: NormalizeConte
       const channel = context.channel(channelLogin(message));
       if (!channel) return null;
       const target = tag(message, "target-user-id");
-      return { kind: "moderation", event: { type: "clear-chat", channel, user_platform_id: target === "" ? null : target } };
+      if (target === "") return { kind: "moderation", event: { type: "clear-chat", channel, user_platform_id: null } };
+      // `ban-duration` present: a timeout of that many seconds; absent: a permanent ban.
+      const duration = tag(message, "ban-duration");
+      const seconds = /^\d{1,9}$/.test(duration) && Number(duration) > 0 ? Math.min(Number(duration), MAX_TIMEOUT_SECONDS) : null;
+      return { kind: "moderation", event: { type: "clear-chat", channel, user_platform_id: target, duration_seconds: seconds } };
     }
     case "ROOMSTATE": {
       const roomId = tag(message, "room-id");

@@ -7,13 +7,16 @@ const bootstrap = { type: "alerts" as const, access_token: "tok-1", api_base: "h
 describe("parseConfig", () => {
   it("accepts the contract's shape", () => {
     const body = { browser_source: { id: 1 }, room: "u.ovation.1", alert_set: null };
-    expect(parseConfig(body)).toEqual(body);
+    expect(parseConfig(body)).toEqual({ ...body, goal_bar: null, overlay: null });
+    const goal = { ...body, goal_bar: { id: 2 }, overlay: { sounds: false } };
+    expect(parseConfig(goal)).toEqual(goal);
   });
 
   it("names the field that is wrong", () => {
     expect(() => parseConfig({ browser_source: {}, room: "" })).toThrow("config.room must be a non-empty string");
     expect(() => parseConfig({ room: "r" })).toThrow("config.browser_source must be an object");
     expect(() => parseConfig({ room: "r", browser_source: {}, alert_set: [] })).toThrow("config.alert_set must be an object or null");
+    expect(() => parseConfig({ room: "r", browser_source: {}, goal_bar: "x" })).toThrow("config.goal_bar must be an object or null");
   });
 });
 

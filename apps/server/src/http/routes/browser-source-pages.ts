@@ -6,6 +6,7 @@ import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
 import { presentAlertSet, alertSetSchema } from "./alert-set-view.js";
 import { browserSourceSchema, presentBrowserSource } from "./browser-sources.js";
+import { goalBarViewSchema, overlaySettingsSchema, overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -62,7 +63,13 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         summary: "Configuration of a browser source, authorised by its access token",
         params: z.object({ token: tokenParam }),
         response: {
-          200: z.object({ browser_source: browserSourceSchema, room: z.string(), alert_set: alertSetSchema.nullable() }),
+          200: z.object({
+            browser_source: browserSourceSchema,
+            room: z.string(),
+            alert_set: alertSetSchema.nullable(),
+            goal_bar: goalBarViewSchema.nullable().describe("The goal bar of a goalbars source (null for other types, or when the goal bar was deleted)"),
+            overlay: overlaySettingsSchema.describe("The switches of !visuals, !effects and !sounds"),
+          }),
           404: errorBodySchema,
         },
       },
@@ -76,10 +83,16 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
       if (record.browser_source_type === "alerts") {
         alertSet = record.identifier === null ? repos.alertSets.activeForUser(user.id) : repos.alertSets.getForUser(user.id, Number(record.identifier));
       }
+      const goalBar =
+        record.browser_source_type === "goalbars" && record.identifier !== null && /^\d+$/.test(record.identifier)
+          ? repos.goalBars.getForUser(user.id, Number(record.identifier))
+          : null;
       return {
         browser_source: presentBrowserSource(record, config.browserSourceUrl),
         room: ownRoom(user),
         alert_set: alertSet ? presentAlertSet(alertSet) : null,
+        goal_bar: goalBar ? presentGoalBar(goalBar) : null,
+        overlay: overlaySwitches(app.ovation.botModules.system.settings(String(user.id))),
       };
     },
   );

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { CommandError, botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
+import { botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
 import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
+import { issuesToApiError } from "../issue-errors.js";
 import { commandFields } from "../../store/commands.js";
 import type { CommandRecord } from "../../store/records.js";
+import { USER_CAPS } from "../../store/user-caps.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -90,17 +92,7 @@ function describeOutcome(outcome: CommandOutcome): z.infer<typeof testResultSche
 }
 
 function commandFailure(error: unknown): never {
-  if (error instanceof CommandError) {
-    const issues = Array.isArray(error.details["issues"]) ? (error.details["issues"] as string[]) : [error.message];
-    const errors: Record<string, string[]> = {};
-    for (const issue of issues) {
-      const colon = issue.indexOf(":");
-      const field = colon > 0 ? issue.slice(0, colon) : "response";
-      (errors[field] ??= []).push(`The ${field} field is invalid:${colon > 0 ? issue.slice(colon + 1) : ` ${issue}`}`);
-    }
-    throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: Object.values(errors).flat()[0] ?? error.message, errors });
-  }
-  throw error;
+  return issuesToApiError(error, "response");
 }
 
 /**
@@ -161,6 +153,11 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const userId = resolveUserParam(request, request.params.user);
+      const count = repos.commands.listForUser(userId).length;
+      if (count >= USER_CAPS.commands) {
+        const message = `You have ${count} commands; the limit is ${USER_CAPS.commands} per user (commands). Delete one first.`;
+        throw new ApiError("OVATION_ERR_COMMANDS_LIMIT_REACHED", { message, errors: { command: [message] } });
+      }
       const record = repos.commands.create(userId, commandFields(prepare(userId, request.body, null)));
       host.reload(userId);
       await repos.store.persisted();

@@ -11,7 +11,11 @@ import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-sources.js";
 import { commandRoutes } from "./commands.js";
 import { counterRoutes } from "./counters.js";
+import { giveawayRoutes } from "./giveaways.js";
+import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
+import { moderationRoutes } from "./moderation.js";
+import { timerRoutes } from "./timers.js";
 import { userRoutes } from "./users.js";
 
 const pageRenderer: BrowserSourcePageRenderer = {
@@ -31,6 +35,10 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertConfigRoutes(app);
   await commandRoutes(app);
   await counterRoutes(app);
+  await timerRoutes(app);
+  await giveawayRoutes(app);
+  await moderationRoutes(app);
+  await goalBarRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {
     await app.register(fastifyStatic, {

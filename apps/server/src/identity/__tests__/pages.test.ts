@@ -21,13 +21,15 @@ describe("identity pages escape what they show", () => {
   });
 
   it("labels every field and marks the error for assistive technology", () => {
-    const html = renderSignIn({ uid: "abc", clientName: "App", error: "Wrong.", platforms: [] });
+    const html = renderSignIn({ uid: "abc", clientName: "App", error: "Wrong.", errorField: "password", platforms: [] });
     for (const id of ["email", "password", "totp"]) {
       expect(html).toContain(`<label for="${id}"`);
       expect(html).toContain(`id="${id}"`);
     }
     expect(html).toContain('role="alert"');
-    expect(html).toContain('aria-describedby="sign-in-error"');
+    expect(html).toMatch(/id="password"[^>]*aria-invalid="true" aria-describedby="password-error"/);
+    expect(html).not.toMatch(/id="email"[^>]*aria-invalid/);
+    expect(html).toContain('<p class="error" role="alert" id="password-error">Wrong.</p>');
     expect(html).toContain('autocomplete="current-password"');
     expect(html).not.toMatch(/<link|<script|https?:\/\//);
   });

@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
-import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
 import { discover } from "./oauth-helpers.js";
@@ -15,10 +15,7 @@ describe("sign-in and consent pages in a real browser", () => {
   beforeAll(async () => {
     h = await startHarness();
     await h.createUser({ name: "quinn", email: "quinn@example.com", password: "quinn's long passphrase" });
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -49,7 +46,10 @@ describe("sign-in and consent pages in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 30_000 }).toContain("These credentials do not match our records.");
     expect(await page.getByLabel("Email address").inputValue()).toBe("quinn@example.com");
-    expect(await page.getByLabel("Email address").getAttribute("aria-invalid")).toBe("true");
+    // The error sits under the password field, which is the one marked invalid (the email is kept).
+    expect(await page.getByLabel("Password").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${await page.getByLabel("Password").getAttribute("aria-describedby")}`).textContent()).toBe("These credentials do not match our records.");
+    expect(await page.getByLabel("Email address").getAttribute("aria-invalid")).toBeNull();
 
     await page.getByLabel("Password").fill("quinn's long passphrase");
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
-import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
 import { TestBrowser, formAction } from "./browser.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
@@ -71,10 +71,7 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     h = await startHarness({ hostname: "localhost" });
     const created = await h.createUser({ name: "pia", email: "pia@example.com" });
     user = { id: created.id, password: created.password, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext();
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -147,9 +144,40 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     expect(forged.status).toBe(401);
     expect(await forged.text()).toContain("could not be verified");
 
+    // A key that never answers (no presence): pressing the button again cancels the waiting
+    // request instead of failing with OperationError, and "Go back" is a link to the sign-in step.
+    const slowContext = await browser.newContext();
+    const slowPage = await slowContext.newPage();
+    const slowCdp = await slowContext.newCDPSession(slowPage);
+    await slowCdp.send("WebAuthn.enable");
+    await slowCdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "usb", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: false },
+    });
+    await slowPage.goto(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "slow" }).href);
+    await slowPage.getByLabel("Email address").fill("pia@example.com");
+    await slowPage.getByLabel("Password").fill(user.password);
+    await slowPage.getByRole("button", { name: "Sign in" }).click();
+    await slowPage.getByRole("heading", { name: "Use your security key" }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => slowPage.locator("#key-status").textContent(), { timeout: 10_000 }).toBe("Waiting for your security key\u2026");
+    await slowPage.getByRole("button", { name: "Use security key" }).click();
+    await slowPage.getByRole("button", { name: "Use security key" }).click();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await slowPage.locator("#key-status").textContent()).toBe("Waiting for your security key\u2026");
+    const back = slowPage.getByRole("link", { name: "Go back" });
+    expect(await back.getAttribute("href")).toMatch(/^\/oauth\/interaction\/[^/]+$/);
+    await back.click();
+    await slowPage.getByRole("heading", { name: "Sign in" }).waitFor({ timeout: 30_000 });
+    await slowContext.close();
+
+    // Removing a key signs every browser out: the earlier sign-in no longer gets a code silently.
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE" })).status).toBe(401);
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(204);
     expect((await api(h.base, `/api/users/@me/webauthn/${keyId}`, user.token, { method: "DELETE", eat })).status).toBe(404);
     expect((await api(h.base, "/api/users/@me/webauthn", user.token)).body).toEqual([]);
+    const cookie = (await page.context().cookies(h.base)).map((c) => `${c.name}=${c.value}`).join("; ");
+    expect(cookie).toContain("_ovation_oidc_session=");
+    const silent = await fetch(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "after", prompt: "none" }).href, { headers: { cookie }, redirect: "manual" });
+    expect(new URL(silent.headers.get("location") ?? "").searchParams.get("error")).toBe("login_required");
+    expect(h.identity.userOfSessionCookie(cookie)).toBeNull();
   }, 120_000);
 });

@@ -1,41 +1,53 @@
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { randomSecret } from "../secrets.js";
+import type { SignInField } from "../pages/sign-in.js";
+import { FailureBackoff, retryAfterSeconds } from "./failure-backoff.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 
-/** Failed sign-ins allowed per email address within the window before it is locked for the window. */
-export const LOGIN_LIMIT = Object.freeze({ failures: 10, windowMs: 15 * 60 * 1000 });
+const WINDOW_MS = 15 * 60 * 1000;
 
-/** Counts failed sign-ins per key (the email address), in memory of this process. */
+/**
+ * Sign-in throttling (docs/identity.md, "Sign-in throttling"). Failures are counted per address and
+ * source together, per address from anywhere, and per source across addresses:
+ * - one source guessing one address: 5 free failures, then 1 s, 2 s, 4 s... up to 15 minutes;
+ * - one address from many sources: 20 free failures, then waits of at most 30 s, so an attacker
+ *   elsewhere slows the owner down but never locks them out;
+ * - one source across many addresses (password spraying): 20 free failures, then up to 15 minutes.
+ */
+export const SIGN_IN_LIMITS = Object.freeze({
+  pair: { free: 5, baseMs: 1000, maxMs: WINDOW_MS, windowMs: WINDOW_MS },
+  address: { free: 20, baseMs: 1000, maxMs: 30_000, windowMs: WINDOW_MS },
+  source: { free: 20, baseMs: 1000, maxMs: WINDOW_MS, windowMs: WINDOW_MS },
+});
+
+/** The three failure counters of password sign-in. */
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly pair: FailureBackoff;
+  private readonly address: FailureBackoff;
+  private readonly source: FailureBackoff;
 
-  constructor(private readonly now: () => number) {}
-
-  /** Whether the key is locked right now. */
-  locked(key: string): boolean {
-    return this.recent(key).length >= LOGIN_LIMIT.failures;
+  constructor(now: () => number) {
+    this.pair = new FailureBackoff(SIGN_IN_LIMITS.pair, now);
+    this.address = new FailureBackoff(SIGN_IN_LIMITS.address, now);
+    this.source = new FailureBackoff(SIGN_IN_LIMITS.source, now);
   }
 
-  /** Records one failure. */
-  fail(key: string): void {
-    const list = this.recent(key);
-    list.push(this.now());
-    this.failures.set(key, list);
-    if (this.failures.size > 10_000) {
-      const oldest = this.failures.keys().next().value;
-      if (oldest !== undefined) this.failures.delete(oldest);
-    }
+  /** Milliseconds before `source` may try `address` again (0: now). */
+  waitMs(address: string, source: string): number {
+    return Math.max(this.pair.waitMs(`${source}\n${address}`), this.address.waitMs(address), this.source.waitMs(source));
   }
 
-  /** Forgets the failures of a key after a success. */
-  clear(key: string): void {
-    this.failures.delete(key);
+  /** Records a failed attempt. */
+  fail(address: string, source: string): void {
+    this.pair.fail(`${source}\n${address}`);
+    this.address.fail(address);
+    this.source.fail(source);
   }
 
-  private recent(key: string): number[] {
-    const since = this.now() - LOGIN_LIMIT.windowMs;
-    return (this.failures.get(key) ?? []).filter((t) => t > since);
+  /** After a success: this source's failures on this address are forgotten (the others stay). */
+  succeed(address: string, source: string): void {
+    this.pair.clear(`${source}\n${address}`);
   }
 }
 
@@ -43,7 +55,10 @@ export class LoginThrottle {
  * The outcome of an email + password (+ TOTP) sign-in. `security-key`: the password was right and the
  * account has hardware keys; the sign-in finishes once one of them signs.
  */
-export type LoginOutcome = { ok: true; user: UserRecord } | { ok: "security-key"; user: UserRecord } | { ok: false; message: string; status: 401 | 422 | 429 };
+export type LoginOutcome =
+  | { ok: true; user: UserRecord }
+  | { ok: "security-key"; user: UserRecord }
+  | { ok: false; message: string; status: 401 | 422 | 429; field?: SignInField; retryAfter?: number };
 
 // Unknown addresses are checked against a real hash, so they take as long as wrong passwords.
 let dummyHash: Promise<string> | undefined;
@@ -52,31 +67,36 @@ let dummyHash: Promise<string> | undefined;
 export async function signInWithPassword(
   ctx: IdentityContext,
   throttle: LoginThrottle,
-  input: { email: string; password: string; totp: string },
+  input: { email: string; password: string; totp: string; source: string },
 ): Promise<LoginOutcome> {
   const key = input.email.trim().toLowerCase();
-  if (key.length === 0 || input.password.length === 0) return { ok: false, status: 422, message: "Enter your email address and password." };
-  if (throttle.locked(key)) return { ok: false, status: 429, message: "Too many failed sign-ins. Try again in 15 minutes." };
+  if (key.length === 0) return { ok: false, status: 422, field: "email", message: "Enter your email address." };
+  if (input.password.length === 0) return { ok: false, status: 422, field: "password", message: "Enter your password." };
+  const wait = throttle.waitMs(key, input.source);
+  if (wait > 0) {
+    const seconds = retryAfterSeconds(wait);
+    return { ok: false, status: 429, retryAfter: seconds, message: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.` };
+  }
   const user = ctx.users.findByEmail(key);
   dummyHash ??= hashPassword(randomSecret(16));
   const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
   if (!user || user.password_hash === null || !passwordOk) {
-    throttle.fail(key);
-    return { ok: false, status: 401, message: "These credentials do not match our records." };
+    throttle.fail(key, input.source);
+    return { ok: false, status: 401, field: "password", message: "These credentials do not match our records." };
   }
   const hasTotp = ctx.totp.enabled(user.id) !== undefined;
   const code = input.totp.trim();
   if (hasTotp && code.length > 0) {
     if (!(await ctx.totp.verifyForLogin(user.id, code))) {
-      throttle.fail(key);
-      return { ok: false, status: 401, message: "The authenticator code is invalid." };
+      throttle.fail(key, input.source);
+      return { ok: false, status: 401, field: "totp", message: "The authenticator code is invalid." };
     }
   } else if (ctx.webauthn.hasKeys(user.id)) {
-    throttle.clear(key);
+    throttle.succeed(key, input.source);
     return { ok: "security-key", user };
   } else if (hasTotp) {
-    return { ok: false, status: 401, message: "Enter the code from your authenticator app (or a recovery code)." };
+    return { ok: false, status: 401, field: "totp", message: "Enter the code from your authenticator app (or a recovery code)." };
   }
-  throttle.clear(key);
+  throttle.succeed(key, input.source);
   return { ok: true, user };
 }

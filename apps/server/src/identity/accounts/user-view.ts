@@ -1,4 +1,7 @@
+import type { PlatformTokens } from "../../store/connections.js";
+import { timestamp } from "../../store/records.js";
 import type { ConnectionRecord, UserRecord } from "../../store/records.js";
+import type { PlatformOAuthSettings } from "../platforms/settings.js";
 
 /** The user as `GET /api/users/@me` shows it (never the password hash). */
 export function userView(user: UserRecord, extra: { two_factor_enabled: boolean; pending_email: string | null }): Record<string, unknown> {
@@ -18,12 +21,28 @@ export function userView(user: UserRecord, extra: { two_factor_enabled: boolean;
   };
 }
 
-/** A connection as `GET /api/users/@me/connections` shows it. */
-export function connectionView(c: ConnectionRecord): Record<string, unknown> {
+/**
+ * A connection as `GET /api/users/@me/connections` shows it: the reference's record (`user_id`,
+ * `platform_id`, `scopes`, `expires_at`, `platform_name`, `platform_login`, `display_name`) plus our
+ * `platform_user_id`, `username` and `avatar_url`. `scopes` and `expires_at` are those of the
+ * platform token kept with the connection; without one, the scopes this server asks the platform
+ * for and `null`. The tokens themselves are never shown.
+ */
+export function connectionView(
+  c: ConnectionRecord,
+  settings: Pick<PlatformOAuthSettings, "displayName" | "scopes"> | undefined,
+  tokens: Pick<PlatformTokens, "scopes" | "expires_at"> | null,
+): Record<string, unknown> {
   return {
     id: c.id,
+    user_id: c.user_id,
     platform: c.platform,
     platform_id: c.platform_user_id,
+    scopes: tokens !== null && tokens.scopes.length > 0 ? [...tokens.scopes] : [...(settings?.scopes ?? [])],
+    expires_at: tokens !== null && tokens.expires_at > 0 ? timestamp(new Date(tokens.expires_at)) : null,
+    platform_name: settings?.displayName ?? PLATFORM_NAMES[c.platform] ?? c.platform,
+    platform_login: c.username,
+    display_name: c.username,
     platform_user_id: c.platform_user_id,
     username: c.username,
     avatar_url: c.avatar_url,
@@ -31,3 +50,5 @@ export function connectionView(c: ConnectionRecord): Record<string, unknown> {
     updated_at: c.updated_at,
   };
 }
+
+const PLATFORM_NAMES: Readonly<Record<string, string>> = { twitch: "Twitch", youtube: "YouTube", kick: "Kick", tiktok: "TikTok", ovation: "Ovation" };

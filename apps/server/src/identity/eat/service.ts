@@ -39,6 +39,8 @@ function view(record: EatRecord): ElevatedAccessTokenView {
   };
 }
 
+const CODE_SHAPE = new RegExp(`^[0-9]{${EAT_CODE_RULES.digits}}$`);
+
 /**
  * Elevated Access Tokens: one-time codes mailed on request (stored hashed, single use, 5 wrong
  * tries then burned, rate-limited per user) exchanged for a short-lived EAT bound to its user.
@@ -89,6 +91,10 @@ export class EatService {
 
   /** Redeems a code for a new EAT; the raw token is in the result once and never stored. */
   async verifyCode(userId: number, code: string): Promise<ElevatedAccessTokenView & { token: string }> {
+    // A malformed code (not six digits) is a typing slip, not a guess: it uses up no try.
+    if (!CODE_SHAPE.test(code)) {
+      throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: `The code field must be ${EAT_CODE_RULES.digits} digits.`, errors: { code: [`The code field must be ${EAT_CODE_RULES.digits} digits.`] } });
+    }
     const now = this.clock();
     const data = this.store.data;
     const pending = data.eat_codes.find((c) => c.user_id === userId && c.consumed_at === null && now < c.expires_at);

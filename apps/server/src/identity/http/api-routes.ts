@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { PLATFORMS, normalizePlatform } from "@ovation/core";
-import { confirmEmailChange, pendingEmail, startEmailChange } from "../accounts/email-change.js";
+import { normalizePlatform } from "@ovation/core";
+import { EmailChangeLimits, confirmEmailChange, emailChangeTarget, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
 import { connectionView, userView } from "../accounts/user-view.js";
+import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
+import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError, identityFieldError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
+import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
 import { platformAuthorizationUrl } from "../platforms/routes.js";
 import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
@@ -20,13 +23,7 @@ const emailBody = z.object({ email: z.email("must be a valid email address").max
 const passwordBody = z.object({ password: z.string("must be a string") }, { error: "must be a JSON object" });
 const changePasswordBody = z.object({ current_password: z.string("must be a string"), password: z.string("must be a string") }, { error: "must be a JSON object" });
 const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
-const connectionsQuery = z.object({
-  platform: z
-    .string()
-    .transform(normalizePlatform)
-    .pipe(z.enum(PLATFORMS, { error: () => `must be one of ${PLATFORMS.join(", ")}` }))
-    .optional(),
-});
+const connectionsQuery = z.object({ platform: z.string("must be a string").max(64, "must not be greater than 64 characters").optional() });
 const tokenBody = z.object(
   {
     name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
@@ -39,6 +36,7 @@ const tokenParams = z.object({ id: z.coerce.number("must be a token id").int("mu
 /** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
 export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
   const principal = (request: FastifyRequest): Promise<IdentityPrincipal> => ctx.auth.authenticate(request);
+  const emailLimits = new EmailChangeLimits(ctx.clock);
   const currentUser = (userId: number) => {
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
@@ -51,14 +49,18 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
   };
 
   app.get("/api/users/@me", apiDoc("The current user"), async (request) => meView(requireUser(await principal(request), "user:read")));
+  // Laravel Socialite's provider for the reference calls this to learn who the token belongs to.
+  app.get("/api/users", apiDoc("The user of the token (same body as /api/users/@me)"), async (request) => meView(requireUser(await principal(request), "user:read")));
 
   app.get("/api/users/@me/connections", apiDoc("The platform accounts linked to the current user (`?platform=` filters)"), async (request) => {
     const userId = requireUser(await principal(request), "connections");
     const query = parseInput(connectionsQuery, request.query);
+    // An unknown platform filters everything out (the reference answers an empty list, not 422).
+    const wanted = query.platform === undefined ? undefined : normalizePlatform(query.platform);
     return ctx.connections
       .listForUser(userId)
-      .filter((c) => query.platform === undefined || c.platform === query.platform)
-      .map(connectionView);
+      .filter((c) => wanted === undefined || c.platform === wanted)
+      .map((c) => connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id)));
   });
 
   app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", apiDoc("Start linking a platform account: returns the URL to open"), async (request, reply) => {
@@ -67,19 +69,36 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(201).send({ url });
   });
 
-  app.post("/api/users/@me/update-email", apiDoc("Change the email address (mails a verification link; the same address resends it)", { eat: true }), async (request, reply) => {
+  app.post("/api/users/@me/update-email", apiDoc("Change the email address (mails a verification link; the same address resends it; `email` in the body or the query)", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");
     requireEatIfPossible(request, userId);
-    const body = parseInput(emailBody, request.body);
-    const result = await startEmailChange(ctx, currentUser(userId), body.email);
+    // The reference's client library sends the address as a query parameter with no body.
+    const fromQuery = (request.query as Record<string, unknown> | undefined)?.email;
+    const bodyEmpty = request.body === undefined || request.body === null || (typeof request.body === "object" && Object.keys(request.body).length === 0);
+    const input = fromQuery !== undefined && bodyEmpty ? { email: fromQuery } : request.body;
+    const body = parseInput(emailBody, input);
+    const result = await startEmailChange(ctx, emailLimits, currentUser(userId), body.email);
     return reply.code(202).send({ message: result.status === "resent" ? "The verification mail was sent again." : "A verification mail was sent.", ...result });
   });
 
-  app.get<{ Querystring: { token?: string } }>("/api/email/verify", apiDoc("Confirm an email address (the link in the verification mail)", { public: true }), async (request, reply) => {
-    const token = typeof request.query.token === "string" ? request.query.token : "";
-    const user = token.length > 0 && token.length < 200 ? await confirmEmailChange(ctx, token) : null;
-    const page = user ? renderMessage("Email confirmed", `${user.email ?? ""} is now the email address of your account.`) : renderMessage("Link expired", "This confirmation link is unknown or has expired. Ask for a new one.");
-    return reply.code(user ? 200 : 400).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(page);
+  const verifyPage = (reply: FastifyReply, status: number, page: string) => reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(page);
+  const expiredLink = () => renderMessage("Link expired", "This confirmation link is unknown or has expired. Ask for a new one.");
+  const linkToken = (value: unknown) => (typeof value === "string" && value.length > 0 && value.length < 200 ? value : null);
+
+  // Opening the link (a GET, which mail scanners prefetch) only shows a button; the POST confirms.
+  app.get<{ Querystring: { token?: unknown } }>("/api/email/verify", apiDoc("The page of the link in the verification mail (confirms nothing by itself)", { public: true }), async (request, reply) => {
+    const token = linkToken(request.query.token);
+    const email = token === null ? null : emailChangeTarget(ctx, token);
+    return email === null ? verifyPage(reply, 400, expiredLink()) : verifyPage(reply, 200, renderConfirmEmail(email, token ?? ""));
+  });
+
+  await app.register(async (form) => {
+    form.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
+    form.post("/api/email/verify", apiDoc("Confirm an email address (the button of the verification page)", { public: true }), async (request, reply) => {
+      const token = linkToken((request.body as Record<string, unknown> | undefined)?.token);
+      const user = token === null ? null : await confirmEmailChange(ctx, token);
+      return user ? verifyPage(reply, 200, renderMessage("Email confirmed", `${user.email ?? ""} is now the email address of your account.`)) : verifyPage(reply, 400, expiredLink());
+    });
   });
 
   app.post("/api/users/@me/associate-password", apiDoc("Give a shadow account its first password", { eat: true }), async (request, reply) => {
@@ -105,8 +124,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const problems = passwordProblems(body.password, user);
     if (problems.length > 0) throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: problems[0] ?? "", errors: { password: problems } });
     ctx.users.update(userId, { password_hash: await hashPassword(body.password) });
-    await ctx.sessions.destroyAllForUser(userId);
-    return reply.code(200).send({ message: "The password was changed; other browser sessions were signed out." });
+    await signOutEverywhere(ctx, userId);
+    return reply.code(200).send({ message: "The password was changed; every browser session was signed out." });
   });
 
   app.post("/api/eat/request-verification", apiDoc("Mail a one-time code for an elevated access token"), async (request, reply) => {
@@ -157,6 +176,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const userId = requireUser(await principal(request), "user:manage");
     requireEatIfPossible(request, userId);
     await deleteAccount(ctx, userId);
+    ctx.onAccountDeleted?.(userId);
     return reply.code(204).send();
   });
 }
@@ -170,16 +190,14 @@ export async function deleteAccount(ctx: IdentityContext, userId: number): Promi
   for (const c of ctx.connections.listForUser(userId)) ctx.connections.remove(userId, c.id);
   for (const t of ctx.tokens.listForUser(userId)) if (t.revoked_at === null) ctx.tokens.revoke(t.id);
   ctx.users.update(userId, { name: `deleted-user-${userId}`, email: null, email_verified_at: null, password_hash: null, avatar: null });
+  await removeAccountArtifacts(ctx.store, userId, "everything");
   const data = ctx.store.data;
-  const account = String(userId);
-  for (const table of Object.values(data.oidc)) {
-    for (const [key, entry] of Object.entries(table)) if (entry.payload.accountId === account) delete table[key];
-  }
   data.totp = data.totp.filter((t) => t.user_id !== userId);
   data.webauthn_credentials = data.webauthn_credentials.filter((c) => c.user_id !== userId);
   data.pending_key_logins = data.pending_key_logins.filter((p) => p.user_id !== userId);
   data.email_verifications = data.email_verifications.filter((v) => v.user_id !== userId);
   data.eat_codes = data.eat_codes.filter((c) => c.user_id !== userId);
   data.sessions = data.sessions.filter((s) => s.user_id !== userId);
+  data.password_resets = data.password_resets.filter((r) => r.user_id !== userId);
   await ctx.eat.revokeAll(userId);
 }

@@ -13,6 +13,7 @@ import { renderMessage } from "../pages/message.js";
 import { SECURITY_KEY_SCRIPT, SECURITY_KEY_SCRIPT_PATH, renderSecurityKey } from "../pages/security-key.js";
 import { renderSignIn } from "../pages/sign-in.js";
 import { startPlatformLogin } from "../platforms/routes.js";
+import { UnreadableBodyError, adaptClientRequestBody } from "./client-request-body.js";
 import { HIDDEN_ROUTE } from "./route-docs.js";
 
 type FormBody = Record<string, string | string[] | undefined>;
@@ -77,6 +78,13 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       raw.originalUrl = raw.url;
       const rest = (raw.url ?? "/").slice("/oauth".length);
       raw.url = rest.startsWith("/") ? rest : `/${rest}`;
+      try {
+        await adaptClientRequestBody(raw, raw.url.split("?")[0] ?? "");
+      } catch (error) {
+        if (!(error instanceof UnreadableBodyError)) throw error;
+        reply.raw.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }).end(JSON.stringify({ error: "invalid_request", error_description: error.message }));
+        return;
+      }
       await callback(raw, reply.raw);
     });
   });
@@ -118,10 +126,18 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
       if (details === null) return reply;
       if (details.prompt.name !== "login") return html(reply, 400, expiredPage());
       const email = field(request.body, "email");
-      const outcome = await signInWithPassword(ctx, throttle, { email, password: field(request.body, "password"), totp: field(request.body, "totp") });
+      const password = field(request.body, "password");
+      const outcome = await signInWithPassword(ctx, throttle, { email, password, totp: field(request.body, "totp"), source: request.ip });
       if (outcome.ok === false) {
         const client = await provider.Client.find(String(details.params.client_id));
-        return html(reply, outcome.status, renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", email, error: outcome.message, platforms: platformButtons() }));
+        if (outcome.retryAfter !== undefined) reply.header("retry-after", String(outcome.retryAfter));
+        // After a right password and a wrong second-factor code, the password stays filled in.
+        const keepPassword = outcome.field === "totp" ? password : undefined;
+        return html(
+          reply,
+          outcome.status,
+          renderSignIn({ uid: details.uid, clientName: client?.clientName ?? "An app", email, error: outcome.message, ...(outcome.field ? { errorField: outcome.field } : {}), ...(keepPassword ? { password: keepPassword } : {}), platforms: platformButtons() }),
+        );
       }
       if (outcome.ok === "security-key") {
         return html(reply, 200, renderSecurityKey({ uid: details.uid, options: await ctx.webauthn.startSignIn(outcome.user.id, details.uid) }));

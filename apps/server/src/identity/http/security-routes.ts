@@ -1,6 +1,7 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError } from "../errors.js";
@@ -50,6 +51,7 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
   app.delete("/api/users/@me/two-factor", apiDoc("Turn two-step verification off", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.totp.disable(userId);
+    await signOutEverywhere(ctx, userId);
     return reply.code(204).send();
   });
 
@@ -71,6 +73,7 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
   app.delete<{ Params: { id: string } }>("/api/users/@me/webauthn/:id", apiDoc("Remove a hardware key", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.webauthn.remove(userId, request.params.id);
+    await signOutEverywhere(ctx, userId);
     return reply.code(204).send();
   });
 }

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { timestamp } from "../../store/records.js";
@@ -157,4 +158,15 @@ export class WebAuthnService {
     await this.store.save();
     return pending.user_id;
   }
+}
+
+/**
+ * Why security keys cannot work at an identity URL, or null when they can: browsers refuse an IP
+ * address as the WebAuthn relying party id (`rp.id`), so the host must be a name (`localhost`, or
+ * the server's DNS name).
+ */
+export function securityKeyUrlProblem(idUrl: string): string | null {
+  const host = URL.parse(idUrl)?.hostname ?? "";
+  if (isIP(host.replace(/^\[|\]$/g, "")) === 0) return null;
+  return `Security keys (WebAuthn) cannot work at ${idUrl}: browsers refuse an IP address (${host}) as the relying party. Use a host name instead, for example OVATION_PUBLIC_URL=http://localhost:<port> on this machine, or the server's DNS name.`;
 }

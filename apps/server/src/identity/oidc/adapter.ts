@@ -3,6 +3,20 @@ import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import { sha256Hex } from "../secrets.js";
 import type { IdentityStore, OAuthClientRecord, OidcEntry } from "../store.js";
+import type { AccessTokenJwt } from "./access-token-jwt.js";
+
+/** The models whose tokens reach clients as JWTs (see access-token-jwt.ts). */
+const JWT_MODELS = new Set(["AccessToken", "ClientCredentials"]);
+
+/**
+ * The key an artifact id is stored under: the SHA-256 of the id, or for an access token presented
+ * as a JWT, the `jti` of that JWT once its signature is verified (it is the SHA-256 of the inner id).
+ * Null when a JWT does not verify. Every storage adapter (lowdb here, others later) keys by this.
+ */
+export async function storageKey(model: string, id: string, jwt: AccessTokenJwt | undefined): Promise<string | null> {
+  if (jwt !== undefined && JWT_MODELS.has(model) && id.includes(".")) return jwt.storageKeyOf(id);
+  return sha256Hex(id);
+}
 
 /** oidc-provider client metadata for a registered client. */
 export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
@@ -30,6 +44,7 @@ export class LowdbOidcAdapter implements Adapter {
     private readonly store: IdentityStore,
     private readonly clock: Clock,
     private readonly clients: ClientRegistry,
+    private readonly jwt?: AccessTokenJwt,
   ) {}
 
   private get table(): Record<string, OidcEntry> {
@@ -80,7 +95,8 @@ export class LowdbOidcAdapter implements Adapter {
       const client = this.clients.find(id);
       return client === undefined ? undefined : clientMetadata(client);
     }
-    const entry = this.live(this.table[sha256Hex(id)]);
+    const key = await storageKey(this.name, id, this.jwt);
+    const entry = key === null ? undefined : this.live(this.table[key]);
     return entry === undefined ? undefined : ({ ...entry.payload, jti: id } as AdapterPayload);
   }
 
@@ -104,8 +120,8 @@ export class LowdbOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    const key = sha256Hex(id);
-    if (this.table[key] !== undefined) {
+    const key = await storageKey(this.name, id, this.jwt);
+    if (key !== null && this.table[key] !== undefined) {
       delete this.table[key];
       await this.store.save();
     }
@@ -123,4 +139,25 @@ export class LowdbOidcAdapter implements Adapter {
     }
     if (changed) await this.store.save();
   }
+}
+
+/**
+ * Removes the stored authorization-server artifacts of an account: only its sessions (`Session`,
+ * signing every browser out of the authorization server) or everything (sessions, grants, codes
+ * and tokens; account deletion). Returns how many entries went.
+ */
+export async function removeAccountArtifacts(store: IdentityStore, accountId: number, what: "sessions" | "everything"): Promise<number> {
+  const account = String(accountId);
+  let removed = 0;
+  for (const [model, table] of Object.entries(store.data.oidc)) {
+    if (what === "sessions" && model !== "Session") continue;
+    for (const [key, entry] of Object.entries(table)) {
+      if (entry.payload.accountId === account) {
+        delete table[key];
+        removed += 1;
+      }
+    }
+  }
+  if (removed > 0) await store.save();
+  return removed;
 }

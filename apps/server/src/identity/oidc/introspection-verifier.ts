@@ -1,6 +1,7 @@
 import type { Principal, TokenVerifier } from "../../auth/principal.js";
 import { IdentityError } from "../errors.js";
 import { sha256Hex } from "../secrets.js";
+import { maybeOAuthAccessToken } from "./token-verifier.js";
 
 /** Settings of a main API whose identity host is elsewhere (`OVATION_ID_URL` on another host). */
 export interface IntrospectionVerifierOptions {
@@ -27,7 +28,7 @@ export class IntrospectionTokenVerifier implements TokenVerifier {
   constructor(private readonly options: IntrospectionVerifierOptions) {}
 
   async verify(rawToken: string): Promise<Principal | null> {
-    if (rawToken.length < 20 || rawToken.length > 256 || !/^[A-Za-z0-9_-]+$/.test(rawToken)) return null;
+    if (!maybeOAuthAccessToken(rawToken)) return null;
     const now = (this.options.now ?? Date.now)();
     const key = sha256Hex(rawToken);
     const cached = this.cache.get(key);

@@ -8,12 +8,13 @@ import type { IdentityLifetimes } from "../config.js";
 import type { IdentityKeys } from "../keys.js";
 import { escapeHtml } from "../pages/html.js";
 import { PAGE_SECURITY_HEADERS, renderPage } from "../pages/layout.js";
-import { renderLoggedOut, renderLogout } from "../pages/logout.js";
-import { ALL_SCOPE_VALUES } from "../scopes.js";
+import { renderLoggedOut, renderLogout, renderStillSignedIn } from "../pages/logout.js";
+import { ALL_SCOPE_VALUES, AUTHORIZE_SCOPES, OIDC_SCOPES } from "../scopes.js";
 import { constantTimeEqual, sha256Hex } from "../secrets.js";
 import type { IdentityStore } from "../store.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";
 import type { SessionService } from "../session.js";
+import { AccessTokenJwt } from "./access-token-jwt.js";
 import { LowdbOidcAdapter } from "./adapter.js";
 
 /** Where the authorization server's endpoints live below the issuer (`<id host>/oauth`). */
@@ -59,10 +60,14 @@ export interface ProviderDeps {
 export function createOAuthProvider(deps: ProviderDeps): Provider {
   const { store, users, lifetimes, clock } = deps;
   const resource = apiResource(deps.idBase);
-  const scopeValues = ALL_SCOPE_VALUES.join(" ");
+  // openid/profile/email are resource scopes too, so the access token lists them and can call userinfo.
+  const scopeValues = [...ALL_SCOPE_VALUES, "openid", "profile", "email"].join(" ");
+  // JWT access tokens need the adapter to resolve a JWT to its record (storageKey); another storage
+  // (the PostgreSQL adapter) does not yet, so with it access tokens stay opaque (docs/identity.md).
+  const jwt = deps.oidcAdapters ? undefined : new AccessTokenJwt(deps.keys.signing_keys, `${deps.idBase}/oauth`);
 
   const configuration: Configuration = {
-    adapter: (name: string) => (name !== "Client" && deps.oidcAdapters ? deps.oidcAdapters(name, clock) : new LowdbOidcAdapter(name, store, clock, deps.clients)),
+    adapter: (name: string) => (name !== "Client" && deps.oidcAdapters ? deps.oidcAdapters(name, clock) : new LowdbOidcAdapter(name, store, clock, deps.clients, jwt)),
     jwks: { keys: deps.keys.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: deps.keys.cookie_keys,
@@ -72,7 +77,20 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     },
     routes: OAUTH_ROUTES,
     clientDefaults: { grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
-    scopes: ["openid", "offline_access", ...ALL_SCOPE_VALUES],
+    scopes: [...OIDC_SCOPES, ...ALL_SCOPE_VALUES],
+    // Not a parameter clients send: its validator runs after the redirect URI is checked, so an
+    // unknown scope goes back to the client as `invalid_scope` (oidc-provider would drop it silently).
+    extraParams: {
+      ovation_scope_check: (ctx) => {
+        const params = ctx.oidc.params ?? {};
+        const requested = String(params.scope ?? "").split(" ").filter((s) => s.length > 0);
+        const unknown = requested.filter((s) => !AUTHORIZE_SCOPES.has(s));
+        if (unknown.length > 0) throw new errors.InvalidScope(`unknown scope: ${unknown.join(" ")}`, unknown.join(" "));
+        // `scope=""` (the reference's PKCE example) asks for no API scope. oidc-provider denies a
+        // request that grants nothing, so it becomes `openid`: the token names its user, nothing more.
+        if (requested.length === 0) params.scope = "openid";
+      },
+    },
     claims: { openid: ["sub"], profile: ["name", "picture"], email: ["email", "email_verified"] },
     async findAccount(_ctx, sub) {
       const id = Number(sub);
@@ -105,7 +123,8 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = "html";
-          ctx.body = renderLoggedOut();
+          const stillSignedIn = deps.sessions.userOfCookieHeader(ctx.get("cookie")) !== null;
+          ctx.body = stillSignedIn ? renderStillSignedIn() : renderLoggedOut();
         },
       },
       userinfo: { enabled: true },
@@ -153,11 +172,17 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     return typeof this.clientSecret === "string" && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
   provider.use(async (ctx, next) => {
+    // Set before the response is built: oidc-provider adds the hash of its one inline script (the
+    // auto-submitted form of a sign-out without a session) to this policy's script-src.
+    ctx.set({ ...PAGE_SECURITY_HEADERS });
     await next();
-    if (ctx.response.is("html")) ctx.set({ ...PAGE_SECURITY_HEADERS });
+    if (!ctx.response.is("html")) for (const name of Object.keys(PAGE_SECURITY_HEADERS)) ctx.remove(name);
+    if (jwt !== undefined && ctx.path === OAUTH_ROUTES.token && ctx.status === 200) await wrapAccessToken(provider, jwt, ctx);
   });
-  // Signing out of the authorization server also ends the identity session cookie.
+  // Signing out of the authorization server also ends the identity session cookie; "No, stay
+  // signed in" (no `logout` field) keeps both.
   provider.on("end_session.success", (ctx: KoaContextWithOIDC) => {
+    if (!ctx.oidc.params?.logout) return;
     const raw = readCookie(ctx.get("cookie"), SESSION_COOKIE);
     if (raw !== undefined) {
       ctx.append("Set-Cookie", deps.sessions.clearCookie());
@@ -166,4 +191,16 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   });
   provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "oauth server error"));
   return provider;
+}
+
+/** Replaces the opaque access token of a token response by its RS256 JWT (access-token-jwt.ts). */
+async function wrapAccessToken(provider: Provider, jwt: AccessTokenJwt, ctx: { body: unknown }): Promise<void> {
+  const body = ctx.body as Record<string, unknown> | undefined;
+  const inner = body?.access_token;
+  if (typeof inner !== "string" || inner.includes(".")) return;
+  const token = (await provider.AccessToken.find(inner)) ?? (await provider.ClientCredentials.find(inner));
+  if (!token || token.exp === undefined || token.iat === undefined || token.clientId === undefined) return;
+  const accountId = "accountId" in token && typeof token.accountId === "string" ? token.accountId : "";
+  const scopes = (token.scope ?? "").split(" ").filter((s) => s.length > 0);
+  ctx.body = { ...body, access_token: await jwt.sign(inner, { sub: accountId, aud: token.clientId, scopes, exp: token.exp, iat: token.iat }) };
 }

@@ -1,6 +1,12 @@
 import type Provider from "oidc-provider";
 import type { Principal, TokenVerifier } from "../../auth/principal.js";
 import { sha256Hex } from "../secrets.js";
+import { looksLikeJwt } from "./access-token-jwt.js";
+
+/** Whether a bearer string can be an access token of this server: an RS256 JWT, or an opaque token issued before tokens became JWTs. */
+export function maybeOAuthAccessToken(raw: string): boolean {
+  return looksLikeJwt(raw) || (raw.length >= 20 && raw.length <= 256 && /^[A-Za-z0-9_-]+$/.test(raw));
+}
 
 /** Who a token of this authorization server speaks for; `userId` is null for app access tokens. */
 export interface OAuthTokenInfo {
@@ -12,9 +18,13 @@ export interface OAuthTokenInfo {
   kind: "oauth_access_token" | "oauth_app_access_token";
 }
 
-/** Looks an opaque access token up (user tokens first, then client-credentials tokens). */
+/**
+ * Looks an access token up (user tokens first, then client-credentials tokens). A JWT leads to its
+ * stored record only when its signature verifies, so a revoked or expired token is refused even
+ * though its JWT still verifies offline.
+ */
 export async function lookupOAuthToken(provider: Provider, raw: string): Promise<OAuthTokenInfo | null> {
-  if (raw.length < 20 || raw.length > 256 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+  if (!maybeOAuthAccessToken(raw)) return null;
   const tokenId = sha256Hex(raw).slice(0, 16);
   const at = await provider.AccessToken.find(raw);
   if (at && !at.isExpired && at.accountId !== undefined) {

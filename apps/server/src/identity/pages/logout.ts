@@ -16,3 +16,8 @@ ${form}
 export function renderLoggedOut(): string {
   return renderPage({ title: "Signed out", body: `<h1>Signed out</h1><p role="status">You are signed out. You can close this page.</p>` });
 }
+
+/** Shown after "No, stay signed in". */
+export function renderStillSignedIn(): string {
+  return renderPage({ title: "Still signed in", body: `<h1>Still signed in</h1><p role="status">You are still signed in to Ovation in this browser. You can close this page.</p>` });
+}

@@ -23,7 +23,7 @@ ${error}
 <noscript><p class="error">This step needs JavaScript.</p></noscript>
 <button type="submit">Use security key</button>
 </form>
-<p class="muted">Lost your key? Go back and sign in with your authenticator code instead, if you set one up.</p>
+<p class="muted">Lost your key? <a href="/oauth/interaction/${uid}">Go back</a> and sign in with your authenticator code instead, if you set one up.</p>
 <script type="application/json" id="key-options">${json}</script>
 <script src="${SECURITY_KEY_SCRIPT_PATH}" defer></script>`,
   });
@@ -45,15 +45,29 @@ export const SECURITY_KEY_SCRIPT = `(function () {
     for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
     return btoa(s).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
   }
+  var pending = null;
+  function message(error) {
+    if (error && error.name === "NotAllowedError") return "The security key request was cancelled or timed out. Press \u201cUse security key\u201d to try again.";
+    if (error && error.name === "InvalidStateError") return "This security key is not registered for your account. Try another key.";
+    return "Your security key did not respond. Check that it is plugged in, then press \u201cUse security key\u201d to try again.";
+  }
   function run(event) {
     if (event) event.preventDefault();
+    // A retry cancels the request still waiting for the key (browsers allow one at a time).
+    if (pending) pending.abort();
+    var controller = typeof AbortController === "function" ? new AbortController() : null;
+    pending = controller;
     var options = JSON.parse(document.getElementById("key-options").textContent);
     options.challenge = fromB64(options.challenge);
     options.allowCredentials = (options.allowCredentials || []).map(function (c) {
       return { id: fromB64(c.id), type: c.type, transports: c.transports };
     });
     status.textContent = "Waiting for your security key\\u2026";
-    navigator.credentials.get({ publicKey: options }).then(function (credential) {
+    var request = { publicKey: options };
+    if (controller) request.signal = controller.signal;
+    navigator.credentials.get(request).then(function (credential) {
+      if (pending !== controller) return;
+      pending = null;
       var r = credential.response;
       document.getElementById("assertion").value = JSON.stringify({
         id: credential.id,
@@ -71,7 +85,9 @@ export const SECURITY_KEY_SCRIPT = `(function () {
       status.textContent = "Signing in\\u2026";
       form.submit();
     }, function (error) {
-      status.textContent = "The security key did not answer (" + error.name + "). Press the button to try again.";
+      if (pending !== controller) return;
+      pending = null;
+      status.textContent = message(error);
     });
   }
   form.addEventListener("submit", run);

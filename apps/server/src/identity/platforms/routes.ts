@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { PLATFORMS } from "@ovation/core";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
+import { allowedContinue } from "../http/page-routes.js";
 import { HIDDEN_ROUTE } from "../http/route-docs.js";
 import { randomSecret, sha256Hex } from "../secrets.js";
 import { authorizationUrl, fetchPlatformProfile } from "./client.js";
@@ -20,7 +22,7 @@ export function platformRedirectUri(ctx: IdentityContext, platform: string): str
 /** Stores a pending login or link and returns the platform's authorization URL. */
 export async function platformAuthorizationUrl(
   ctx: IdentityContext,
-  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null },
+  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null; continueUrl?: string },
 ): Promise<string> {
   const settings = ctx.platforms.get(input.platform);
   if (settings === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_PLATFORM_UNKNOWN", { extra: { platform: input.platform } });
@@ -37,6 +39,7 @@ export async function platformAuthorizationUrl(
     interaction_uid: input.interactionUid,
     code_verifier: codeVerifier,
     expires_at: now + STATE_TTL_MS,
+    ...(input.continueUrl !== undefined ? { continue_url: input.continueUrl } : {}),
   });
   await ctx.store.save();
   return authorizationUrl(settings, { redirectUri: platformRedirectUri(ctx, input.platform), state, codeVerifier });
@@ -46,7 +49,7 @@ export async function platformAuthorizationUrl(
 export async function startPlatformLogin(
   ctx: IdentityContext,
   reply: FastifyReply,
-  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null },
+  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null; continueUrl?: string },
 ): Promise<FastifyReply> {
   if (!ctx.platforms.has(input.platform)) {
     return reply.code(404).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(renderMessage("Unknown platform", `Sign-in with ${input.platform} is not configured on this server.`));
@@ -89,8 +92,25 @@ export function userForPlatformLogin(ctx: IdentityContext, platform: string, pro
   return user;
 }
 
-/** `/oauth/platform/:platform/callback` and the page that finishes a platform sign-in. */
+/**
+ * `GET /oauth/{provider}?continue=<url>` (the reference's link): signed in (identity session), it
+ * links the platform account to the user; signed out, it signs in with the platform (creating a
+ * shadow account the first time). Then the browser goes to `continue` when that is an address of
+ * this host or of a registered client, else a page says what happened.
+ */
+function platformLinkRoutes(app: FastifyInstance, ctx: IdentityContext): void {
+  for (const platform of PLATFORMS.filter((p) => p !== "ovation")) {
+    app.get<{ Querystring: { continue?: unknown } }>(`/oauth/${platform}`, HIDDEN_ROUTE, async (request, reply) => {
+      const userId = ctx.sessions.userOfCookieHeader(request.headers.cookie);
+      const continueUrl = allowedContinue(ctx, request.query.continue) ?? undefined;
+      return startPlatformLogin(ctx, reply, { platform, mode: userId === null ? "login" : "link", userId, interactionUid: null, ...(continueUrl !== undefined ? { continueUrl } : {}) });
+    });
+  }
+}
+
+/** `/oauth/platform/:platform/callback`, `/oauth/{provider}` and the page that finishes a platform sign-in. */
 export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
+  platformLinkRoutes(app, ctx);
   const page = (reply: FastifyReply, status: number, title: string, message: string) =>
     reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(renderMessage(title, message));
 
@@ -123,9 +143,13 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
       }
       const connection = ctx.connections.upsert({ user_id: pending.user_id, platform, platform_user_id: profile.platform_user_id, username: profile.username, avatar_url: profile.avatar });
       keepTokens(ctx, connection.id, profile);
+      if (pending.continue_url !== undefined) return reply.redirect(pending.continue_url, 303);
       return page(reply, 200, "Account linked", `Your ${settings.displayName} account ${profile.username} is now linked. You can close this page.`);
     }
     const user = userForPlatformLogin(ctx, platform, profile);
+    if (pending.interaction_uid === null && pending.continue_url !== undefined) {
+      return reply.header("set-cookie", await ctx.sessions.create(user.id)).redirect(pending.continue_url, 303);
+    }
     if (pending.interaction_uid === null) return page(reply, 400, "Sign-in expired", "Start the sign-in from an app.");
     const ticket = randomSecret(24);
     data.platform_states.push({ ...pending, state_hash: sha256Hex(ticket), resolved_user_id: user.id, expires_at: now + STATE_TTL_MS });

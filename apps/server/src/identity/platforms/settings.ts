@@ -89,7 +89,8 @@ export function defaultPlatformSettings(platform: string, credentials: { clientI
         tokenUrl: "https://id.kick.com/oauth/token",
         userInfoUrl: "https://api.kick.com/public/v1/users",
         ...credentials,
-        scopes: ["user:read"],
+        // The Kick plugin reads the channel, sends chat and subscribes the app to webhook events.
+        scopes: ["user:read", "channel:read", "chat:write", "events:subscribe"],
         pkce: true,
         clientIdParam: "client_id",
         userInfoHeaders: () => ({}),

@@ -115,7 +115,7 @@ describe("CommandRuntime with the template sandbox", () => {
     runtime.setCommands("chan-3", [
       {
         command: "spin",
-        response: "{% set n = 0 %}{% for i in range(0, 10000) %}{% for j in range(0, 10000) %}{% set n = n + 1 %}{% endfor %}{% endfor %}{{ n }}",
+        response: "{% set n = 0 %}{% for i in range(1, 10000) %}{% for j in range(1, 10000) %}{% set n = n + 1 %}{% endfor %}{% endfor %}{{ n }}",
         global_cooldown: 0,
       },
       { command: "hi", response: "{{ 'hello' | upper }}", global_cooldown: 0 },

@@ -128,6 +128,10 @@ describe("GuardedHttpClient against real loopback servers", () => {
       const path = req.url;
       if (path === "/text") {
         res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(`hello ${req.method}`);
+      } else if (path === "/plainx") {
+        res.writeHead(200, { "content-type": "text/plainx" }).end("not text/plain");
+      } else if (path === "/plain-params") {
+        res.writeHead(200, { "content-type": "Text/Plain ; charset=UTF-8; format=flowed" }).end("fine");
       } else if (path === "/html") {
         res.writeHead(200, { "content-type": "text/html" }).end("<b>no</b>");
       } else if (path === "/json") {
@@ -204,7 +208,32 @@ describe("GuardedHttpClient against real loopback servers", () => {
   it("proxy_pass refuses replies that are not text/plain or not 2xx", async () => {
     const payload = { event: {}, command: {}, args: [] };
     expect(await codeOf(proxyPass(allowed, ctx, `${text.origin}/html`, payload))).toBe(NET_ERROR_CODES.contentType);
+    // Issue 10: the media type is parsed, not prefix-matched.
+    expect(await codeOf(proxyPass(impatient, ctx, `${text.origin}/plainx`, payload))).toBe(NET_ERROR_CODES.contentType);
+    expect(await proxyPass(impatient, ctx, `${text.origin}/plain-params`, payload)).toBe("fine");
     expect(await codeOf(proxyPass(allowed, ctx, `${text.origin}/fail`, payload))).toBe(NET_ERROR_CODES.status);
+  });
+
+  it("an allowlisted localhost never opens the server's own port unless the entry names it (issue 10)", async () => {
+    const ownPort = Number(new URL(text.origin).port);
+    const payload = { event: {}, command: {}, args: [] };
+    const self = () => [ownPort];
+    const byName = new GuardedHttpClient({ allow: ["localhost", "127.0.0.1"], selfPorts: self });
+    const named = new GuardedHttpClient({ allow: ["localhost:" + String(ownPort)], selfPorts: self });
+    const otherPort = new GuardedHttpClient({ allow: ["localhost:1"], selfPorts: self });
+    try {
+      const before = text.received.length;
+      expect(await codeOf(proxyPass(byName, ctx, `http://localhost:${ownPort}/text`, payload))).toBe(NET_ERROR_CODES.address);
+      expect(await codeOf(proxyPass(byName, ctx, `http://127.0.0.1:${ownPort}/text`, payload))).toBe(NET_ERROR_CODES.address);
+      expect(await codeOf(proxyPass(byName, ctx, `http://[::ffff:127.0.0.1]:${ownPort}/text`, payload))).toBe(NET_ERROR_CODES.address);
+      expect(await codeOf(proxyPass(otherPort, ctx, `http://localhost:${ownPort}/text`, payload))).toBe(NET_ERROR_CODES.address);
+      expect(text.received.length).toBe(before);
+      expect(await proxyPass(named, ctx, `http://localhost:${ownPort}/text`, payload)).toBe("hello POST");
+      // Without selfPorts (or on another port) the same entry reaches the local service.
+      expect(await proxyPass(impatient, ctx, `http://127.0.0.1:${ownPort}/text`, payload)).toBe("hello POST");
+    } finally {
+      await Promise.all([byName.close(), named.close(), otherPort.close()]);
+    }
   });
 
   it("json returns parsed JSON, null on failures, and throws on refusals", async () => {

@@ -95,7 +95,7 @@ describe("hostile template corpus", () => {
 
   it("leaves the sandbox environment free of host variables", async () => {
     const probe = sandbox.compile(
-      "{{ (process is defined) ~ (require is defined) ~ (global is defined) ~ {}.polluted ~ [].polluted ~ ''.polluted }}",
+      "{{ (process is defined)|json_encode ~ (require is defined)|json_encode ~ (global is defined)|json_encode ~ {}.polluted ~ [].polluted ~ ''.polluted }}",
     );
     expect(await sandbox.render(probe, vars, recordingFunctions())).toBe("falsefalsefalse");
   });

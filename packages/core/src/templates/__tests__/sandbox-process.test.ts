@@ -50,7 +50,7 @@ describe("the sandbox process", () => {
       const vars = variables(["!cmd", "x"]);
       const ordinary = sandbox.compile("fine {{ args[1] }}");
       const spinner = sandbox.compile(
-        "{% for i in range(0, 10000) %}{% for j in range(0, 10000) %}{% endfor %}{% endfor %}",
+        "{% for i in range(1, 10000) %}{% for j in range(1, 10000) %}{% endfor %}{% endfor %}",
       );
       expect(await sandbox.render(ordinary, vars, recordingFunctions())).toBe("fine x");
       const firstPid = sandbox.sandboxPid as number;

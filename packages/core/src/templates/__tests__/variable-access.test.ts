@@ -42,8 +42,8 @@ describe("rendering with only the variables a template reads", () => {
     );
     expect(await render("{% for k, v in event.user %}{{ k }} {% endfor %}")).toBe("platform_id username avatar_url color badges");
     expect(await render("{{ event.user.username.length }} {{ args|length }} {{ args[0] }}")).toBe("8 2 !hug");
-    expect(await render("{{ event.attributes.edited ?? 'unset' }} {{ event.parent ?? 'no parent' }}")).toBe("false no parent");
-    expect(await render("{{ event.user.hasOwnProperty('username') }} {{ event.user.hasOwnProperty('color') }}")).toBe("true true");
+    expect(await render("{{ (event.attributes.edited ?? 'unset')|json_encode }} {{ event.parent ?? 'no parent' }}")).toBe("false no parent");
+    expect(await render("{{ event.user.hasOwnProperty('username') }} {{ event.user.hasOwnProperty('color') }}")).toBe("1 1");
     expect(await render("{% set e = event %}{{ e.channel.username }}")).toBe("streamer");
     expect(await render("{{ command.command }}/{{ irc.channel }}/{{ event.platform_data.anything ?? 'none' }}")).toBe(
       "hug/#streamer/none",

@@ -1,6 +1,7 @@
 import { formatDate } from "./date.js";
 import { random } from "./random.js";
 import { isSafe } from "./runtime.js";
+import { buildQuery, rawUrlEncode, striptags } from "./twig-ops.js";
 import { checkSize, isEmpty, isObject, requireFunction, str, truthy, values } from "./values.js";
 
 /** A filter: the filtered value first, then the filter's arguments. */
@@ -191,10 +192,11 @@ export const FILTERS: Record<string, Filter> = {
     });
   },
   split,
+  striptags,
   trim,
   upper: (v) => str(v).toUpperCase(),
   url_encode: (v) => {
-    if (isObject(v)) return Object.keys(v).map((k) => encodeURIComponent(k) + "=" + encodeURIComponent(str(v[k]))).join("&");
-    return encodeURIComponent(str(v));
+    if (isObject(v) || Array.isArray(v)) return buildQuery(v).join("&");
+    return rawUrlEncode(str(v));
   },
 };

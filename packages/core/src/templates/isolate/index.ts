@@ -18,10 +18,11 @@ import { FILTERS } from "./filters.js";
 import { blockCodeGeneration, harden } from "./harden.js";
 import { hostFunction } from "./host-calls.js";
 import { mulberry32, random } from "./random.js";
-import { njRange, twigRange } from "./ranges.js";
+import { twigRange } from "./ranges.js";
 import { init, rt } from "./runtime.js";
 import type { CallResult, IsolateLimits, NunjucksSlim, NunjucksTemplate } from "./runtime.js";
 import { twigStringTest } from "./string-tests.js";
+import { cycle, twigHas, twigIn, twigInt, twigPairs, twigPrint, twigSpaceship, twigWith } from "./twig-ops.js";
 import { isEmpty, str, truthy, values } from "./values.js";
 
 /** One render of a batch: `[renderId, templateId, seed, nowMs, results, variables]`. */
@@ -67,7 +68,17 @@ export function bootstrap(limits: IsolateLimits): (defsJson: string, itemsJson: 
   const env = new NJ.Environment([], { autoescape: false, throwOnUndefined: false });
   for (const name of Object.keys(FILTERS)) env.addFilter(name, FILTERS[name] as (...args: never[]) => unknown);
   env.addTest("empty", isEmpty);
-  env.addGlobal("range", njRange);
+  // Twig: an undefined variable is null.
+  env.addTest("null", (v: unknown) => v === null || v === undefined);
+  env.addTest("none", (v: unknown) => v === null || v === undefined);
+  env.addTest("odd", (n: unknown) => Math.abs(Number(n) % 2) === 1);
+  env.addTest("even", (n: unknown) => Number(n) % 2 === 0);
+  // Twig's range: both ends included, letters too.
+  env.addGlobal("range", (low: unknown, high: unknown, step?: unknown) => {
+    if (high === undefined) throw new TypeError("range(low, high, step) needs low and high");
+    return twigRange(low, high, step);
+  });
+  env.addGlobal("cycle", cycle);
   env.addGlobal("random", random);
   env.addGlobal("max", (...args: unknown[]) => extreme((a, b) => (a as number) > (b as number), args));
   env.addGlobal("min", (...args: unknown[]) => extreme((a, b) => (a as number) < (b as number), args));
@@ -77,6 +88,13 @@ export function bootstrap(limits: IsolateLimits): (defsJson: string, itemsJson: 
   runtime.twigRange = twigRange;
   runtime.twigString = str;
   runtime.twigStringTest = twigStringTest;
+  runtime.twigPrint = twigPrint;
+  runtime.twigIn = twigIn;
+  runtime.twigSpaceship = twigSpaceship;
+  runtime.twigHas = twigHas;
+  runtime.twigPairs = twigPairs;
+  runtime.twigInt = twigInt;
+  runtime.twigWith = twigWith;
 
   blockCodeGeneration();
   harden(globalThis);

@@ -15,23 +15,3 @@ export function twigRange(a: unknown, b: unknown, step?: unknown): unknown[] {
   for (let i = start; s > 0 ? i <= end : i >= end; i += s) out.push(i);
   return out;
 }
-
-/** The nunjucks `range(start, stop, step)` global (end excluded). */
-export function njRange(start: unknown, stop?: unknown, step?: unknown): number[] {
-  if (stop === undefined) {
-    stop = start;
-    start = 0;
-    step = 1;
-  } else if (!step) {
-    step = 1;
-  }
-  const a = Number(start);
-  const b = Number(stop);
-  const c = Number(step);
-  if (!isFinite(a) || !isFinite(b) || !isFinite(c) || c === 0) throw new RangeError("range needs finite numbers and a non-zero step");
-  const n = Math.max(0, Math.ceil((b - a) / c));
-  checkSize(n, "range");
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(a + i * c);
-  return out;
-}

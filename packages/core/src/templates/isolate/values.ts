@@ -1,8 +1,9 @@
 import { isSafe, rt } from "./runtime.js";
 
-/** A template value as text (Twig: null prints nothing). */
+/** A template value as text, as PHP converts it: null and false are "", true is "1". */
 export function str(v: unknown): string {
-  if (v === undefined || v === null) return "";
+  if (v === undefined || v === null || v === false) return "";
+  if (v === true) return "1";
   if (isSafe(v)) return v.val;
   return String(v);
 }

@@ -1,0 +1,69 @@
+import type { Logger } from "pino";
+import type { Repositories } from "./repositories.js";
+import type { AlertLogEntry } from "./records.js";
+
+/**
+ * Per-user caps, so one tenant cannot grow the shared store without limit (docs/security.md "Limits").
+ * Breaking one is answered with 422 naming the cap (commands, alert data) or a template error naming
+ * it (key-value writes from templates); the alert log is trimmed instead, oldest first.
+ */
+export const USER_CAPS = {
+  /** Bot commands per user. */
+  commands: 200,
+  /** Bytes of JSON of one alert's `data`. */
+  alertDataBytes: 32_768,
+  /** Bytes of JSON the alert log keeps per user (besides its 500-entry count); the oldest go first. */
+  alertLogBytes: 2_097_152,
+  /** Key-value tables (`db`/`set`/`inc` tables, points) per user. */
+  kvTables: 64,
+  /** Keys per user, over all of their key-value tables. */
+  kvKeys: 5_000,
+} as const;
+
+const entryBytes = new WeakMap<AlertLogEntry, number>();
+
+/** Bytes of JSON of a logged alert (memoised per entry). */
+export function alertLogEntryBytes(entry: AlertLogEntry): number {
+  let bytes = entryBytes.get(entry);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify(entry.notification));
+    entryBytes.set(entry, bytes);
+  }
+  return bytes;
+}
+
+/** Bytes of JSON of a value (alert data). */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "");
+}
+
+/** One cap a stored user breaks. */
+export interface CapBreach {
+  userId: number;
+  cap: keyof typeof USER_CAPS;
+  limit: number;
+  actual: number;
+}
+
+/**
+ * Reports, at start, every user whose stored data breaks a cap (a store written before the caps, or
+ * edited by hand). Nothing is refused or deleted: the server starts, the breach is logged as a
+ * warning, and further growth of that kind is refused until the user is back under the cap.
+ */
+export function reportCapBreaches(repos: Repositories, kvTables: (channel: string) => Record<string, Record<string, unknown>>, logger: Logger): CapBreach[] {
+  const breaches: CapBreach[] = [];
+  for (const user of repos.users.list()) {
+    const check = (cap: keyof typeof USER_CAPS, actual: number) => {
+      if (actual > USER_CAPS[cap]) breaches.push({ userId: user.id, cap, limit: USER_CAPS[cap], actual });
+    };
+    check("commands", repos.commands.listForUser(user.id).length);
+    check("alertLogBytes", repos.alertLog.recent(user.id, Number.MAX_SAFE_INTEGER).reduce((sum, e) => sum + alertLogEntryBytes(e), 0));
+    const tables = Object.values(kvTables(String(user.id)));
+    check("kvTables", tables.length);
+    check("kvKeys", tables.reduce((sum, table) => sum + Object.keys(table).length, 0));
+  }
+  for (const breach of breaches) {
+    logger.warn(breach, `user ${breach.userId} breaks the ${breach.cap} cap (${breach.actual} > ${breach.limit}); starting anyway, further growth is refused`);
+  }
+  return breaches;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { chatEvent } from "../../__tests__/chat-events.js";
+import { botCommandSchema, type BotCommand } from "../../command-record.js";
+import { SystemCommands, type BotSettings } from "../system/system-commands.js";
+
+const commands: BotCommand[] = [
+  botCommandSchema.parse({ command: "hug", command_aliases: ["cuddle"], response: "hugs" }),
+  botCommandSchema.parse({ command: "secret", response: "x", is_visible: false }),
+  botCommandSchema.parse({ command: "so", response: "shoutout", permissions: 3 }),
+];
+
+function setup(userCommands = commands) {
+  const changes: BotSettings[] = [];
+  const system = new SystemCommands({ commands: () => userCommands, onChange: (_c, s) => changes.push(s) });
+  return { system, changes };
+}
+
+describe("system commands", () => {
+  it("!help lists visible commands and explains one", () => {
+    const { system } = setup();
+    expect(system.handle(chatEvent("!help"))?.reply.text).toBe("Commands: !hug, !so");
+    expect(system.handle(chatEvent("!help !cuddle"))?.reply.text).toBe("!hug (also !cuddle): for everyone");
+    expect(system.handle(chatEvent("!help so"))?.reply.text).toBe("!so: for moderators");
+    expect(system.handle(chatEvent("!help secret"))?.reply.text).toBe("There is no command !secret.");
+    expect(system.handle(chatEvent("hello"))).toBeNull();
+    expect(system.handle(chatEvent("!hug"))).toBeNull();
+  });
+
+  it("!language switches the bot's own messages; only moderators may change it", () => {
+    const { system, changes } = setup();
+    expect(system.handle(chatEvent("!language de"))?.reply.text).toBe("Usage: !language de|en (now: en)");
+    expect(system.handle(chatEvent("!language de", { badges: ["moderator"] }))?.reply.text).toBe("Ich spreche jetzt Deutsch.");
+    expect(system.handle(chatEvent("!help"))?.reply.text).toBe("Befehle: !hug, !so");
+    expect(system.handle(chatEvent("!help so"))?.reply.text).toBe("!so: für Moderatoren");
+    expect(changes.map((c) => c.language)).toEqual(["de"]);
+  });
+
+  it("!visuals, !effects and !sounds toggle the overlay switches", () => {
+    const { system, changes } = setup();
+    expect(system.handle(chatEvent("!sounds off", { badges: ["moderator"] }))?.reply.text).toBe("Sounds are off now.");
+    expect(system.handle(chatEvent("!sounds"))?.reply.text).toBe("Usage: !sounds on|off (now: off)");
+    expect(system.handle(chatEvent("!visuals off", { badges: ["vip"] }))?.changed).toBeNull();
+    expect(system.handle(chatEvent("!effects off", { badges: ["broadcaster"] }))?.changed).toMatchObject({ effects: false, sounds: false, visuals: true });
+    expect(changes).toHaveLength(2);
+  });
+
+  it("a user command of the same name wins", () => {
+    const { system } = setup([botCommandSchema.parse({ command: "help", response: "my own help" })]);
+    expect(system.handle(chatEvent("!help"))).toBeNull();
+  });
+});

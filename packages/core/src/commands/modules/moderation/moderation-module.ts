@@ -1,0 +1,188 @@
+import type { ChatEvent } from "../../../chat/event.js";
+import { CommandError } from "../../command-error.js";
+import { CommandRegex } from "../../command-regex.js";
+import { isInGroups } from "../exemptions.js";
+import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../module-error.js";
+import { isAllowedHost, linkHosts } from "./links.js";
+import {
+  MODERATION_ACTION_TYPES,
+  moderationSettingsSchema,
+  type ModerationAction,
+  type ModerationRule,
+  type ModerationSettings,
+  type ModerationSettingsInput,
+} from "./moderation-record.js";
+import { readings, wordVariants } from "./normalize.js";
+import type { ToxicityScorer } from "./toxicity.js";
+
+/** Why a message breaks the rules and what to do about it. */
+export interface ModerationVerdict {
+  rule: ModerationRule;
+  action: ModerationAction;
+  /** What was found, for the log and the warning (`link to evil.example`, `82 % capitals`...). */
+  detail: string;
+}
+
+/** Moderation settings with their patterns compiled and their words folded. */
+export interface PreparedModeration {
+  settings: ModerationSettings;
+  patterns: CommandRegex[];
+  /** Single bad words, folded. */
+  words: Set<string>;
+  /** Bad phrases of several words, folded. */
+  phrases: string[][];
+}
+
+const SEVERITY: Readonly<Record<ModerationAction["type"], number>> = { warn: 0, delete: 1, timeout: 2, ban: 3 };
+
+/** The stronger of two verdicts (ban > timeout > delete > warn; a longer timeout is stronger). */
+function stronger(a: ModerationVerdict | null, b: ModerationVerdict): ModerationVerdict {
+  if (a === null) return b;
+  const diff = SEVERITY[b.action.type] - SEVERITY[a.action.type];
+  if (diff !== 0) return diff > 0 ? b : a;
+  if (a.action.type === "timeout" && b.action.type === "timeout") return b.action.seconds > a.action.seconds ? b : a;
+  return a;
+}
+
+/** The text of a message without emotes and cheermotes (emote names such as `LUL` are not shouting). */
+function writtenText(event: ChatEvent): string {
+  if (event.fragments.length === 0) return event.message;
+  return event.fragments
+    .filter((fragment) => fragment.type === "text" || fragment.type === "mention")
+    .map((fragment) => fragment.text)
+    .join("");
+}
+
+/**
+ * Auto-moderation of each channel: caps, symbols, links, bad words, length and a toxicity score.
+ * {@link check} returns the strongest verdict among the rules a message breaks (rules sparing the
+ * sender's groups are skipped), or null. Carrying the action out is the host's job: through the
+ * platform plugin's optional moderation part (`deleteMessage`, `timeout`, `ban`), or a chat warning.
+ */
+export class ModerationModule {
+  readonly #channels = new Map<string, PreparedModeration>();
+  readonly #scorer: ToxicityScorer | null;
+
+  constructor(options: { scorer?: ToxicityScorer | null } = {}) {
+    this.#scorer = options.scorer ?? null;
+  }
+
+  /** The toxicity scorer in use, or null. */
+  get scorer(): ToxicityScorer | null {
+    return this.#scorer;
+  }
+
+  /** Validates settings and compiles their patterns (RE2, linear time). Throws `BotModuleError` listing every problem. */
+  prepare(input: ModerationSettingsInput | unknown): PreparedModeration {
+    const settings = parseModuleConfig("moderation settings", moderationSettingsSchema, input);
+    const issues: string[] = [];
+    const patterns: CommandRegex[] = [];
+    settings.bad_words.patterns.forEach((source, index) => {
+      try {
+        patterns.push(CommandRegex.compile(source));
+      } catch (error) {
+        const message = error instanceof CommandError ? error.message.replace(/^command_regex/, "the pattern") : String(error);
+        issues.push(`bad_words.patterns.${index}: ${message}`);
+      }
+    });
+    if (issues.length > 0) {
+      throw new BotModuleError(BOT_MODULE_ERROR_CODES.invalidConfig, `invalid moderation settings: ${issues.join("; ")}`, { details: { issues } });
+    }
+    const words = new Set<string>();
+    const phrases: string[][] = [];
+    for (const entry of settings.bad_words.words) {
+      const folded = readings(entry).literal;
+      if (folded.length === 1) words.add(folded[0] as string);
+      else if (folded.length > 1) phrases.push(folded);
+    }
+    return { settings, patterns, words, phrases };
+  }
+
+  /** Sets a channel's settings (validated as in {@link prepare}) and returns them. */
+  set(channel: string, input: ModerationSettingsInput | unknown): ModerationSettings {
+    const prepared = this.prepare(input);
+    this.#channels.set(channel, prepared);
+    return prepared.settings;
+  }
+
+  /** The channel's settings, or null when none were set. */
+  settings(channel: string): ModerationSettings | null {
+    return this.#channels.get(channel)?.settings ?? null;
+  }
+
+  /** Forgets a channel's settings. */
+  removeChannel(channel: string): void {
+    this.#channels.delete(channel);
+  }
+
+  /** The strongest verdict for a chat event, or null when it breaks no rule (or the channel has none). */
+  async check(event: ChatEvent): Promise<ModerationVerdict | null> {
+    const prepared = this.#channels.get(event.channel.id);
+    if (prepared === undefined) return null;
+    const { settings } = prepared;
+    let verdict: ModerationVerdict | null = null;
+    const applies = (rule: { enabled: boolean; exempt: readonly ("broadcaster" | "moderator" | "vip" | "subscriber")[] }) =>
+      rule.enabled && !isInGroups(event, rule.exempt);
+    const text = writtenText(event);
+
+    if (applies(settings.length)) {
+      const length = Array.from(event.message).length;
+      if (length > settings.length.max_length) verdict = stronger(verdict, { rule: "length", action: settings.length.action, detail: `${length} characters` });
+    }
+    if (applies(settings.caps)) {
+      const letters = text.replace(/[^\p{L}]/gu, "");
+      const cased = letters.replace(/[^\p{Lu}\p{Ll}]/gu, "");
+      const upper = cased.replace(/\P{Lu}/gu, "").length;
+      if (cased.length >= settings.caps.min_length) {
+        const share = Math.round((upper / cased.length) * 100);
+        if (share > settings.caps.max_percent) verdict = stronger(verdict, { rule: "caps", action: settings.caps.action, detail: `${share} % capitals` });
+      }
+    }
+    if (applies(settings.symbols)) {
+      const visible = Array.from(text.replace(/\s/gu, ""));
+      if (visible.length >= settings.symbols.min_length) {
+        const symbols = visible.filter((char) => !/[\p{L}\p{N}]/u.test(char)).length;
+        const share = Math.round((symbols / visible.length) * 100);
+        if (share > settings.symbols.max_percent) verdict = stronger(verdict, { rule: "symbols", action: settings.symbols.action, detail: `${share} % symbols` });
+      }
+    }
+    if (applies(settings.links)) {
+      const banned = linkHosts(text).find((host) => !isAllowedHost(host, settings.links.allowed_domains));
+      if (banned !== undefined) verdict = stronger(verdict, { rule: "links", action: settings.links.action, detail: `link to ${banned}` });
+    }
+    if (applies(settings.bad_words)) {
+      const found = this.#badWord(prepared, event.message);
+      if (found !== null) verdict = stronger(verdict, { rule: "bad_words", action: settings.bad_words.action, detail: found });
+    }
+    if (settings.toxicity.enabled && this.#scorer !== null && !isInGroups(event, settings.toxicity.exempt)) {
+      const score = Math.round((await this.#scorer.score(text)) * 100);
+      const { thresholds } = settings.toxicity;
+      for (const type of [...MODERATION_ACTION_TYPES].reverse()) {
+        const threshold = thresholds[type];
+        if (threshold === null || score < threshold) continue;
+        const action: ModerationAction = type === "timeout" ? { type, seconds: settings.toxicity.timeout_seconds } : { type };
+        verdict = stronger(verdict, { rule: "toxicity", action, detail: `toxicity ${score} %` });
+        break;
+      }
+    }
+    return verdict;
+  }
+
+  #badWord(prepared: PreparedModeration, message: string): string | null {
+    const { literal, substituted } = readings(message);
+    if (prepared.words.size > 0) {
+      for (const word of new Set([...literal, ...substituted])) {
+        if (wordVariants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
+      }
+    }
+    for (const words of [literal, substituted]) {
+      for (const phrase of prepared.phrases) {
+        for (let start = 0; start + phrase.length <= words.length; start++) {
+          if (phrase.every((part, offset) => wordVariants(words[start + offset] as string).includes(part))) return "a blocked phrase";
+        }
+      }
+    }
+    for (const pattern of prepared.patterns) if (pattern.test(message)) return `the pattern ${pattern.source}`;
+    return null;
+  }
+}

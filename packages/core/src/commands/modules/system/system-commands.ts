@@ -1,0 +1,140 @@
+import { z } from "zod";
+import type { ChatEvent } from "../../../chat/event.js";
+import type { OutgoingMessage } from "../../../plugins/contract.js";
+import type { BotCommand } from "../../command-record.js";
+import { PERMISSION_LEVELS, permissionLevelOf } from "../../permission-levels.js";
+import { BOT_LANGUAGES, botMessage, type BotLanguage, type BotMessageKey } from "./bot-messages.js";
+
+/** The overlay switches `!visuals`, `!effects`, `!sounds` turn on and off in the browser sources. */
+export const OVERLAY_SWITCHES = ["visuals", "effects", "sounds"] as const;
+/** One of {@link OVERLAY_SWITCHES}. */
+export type OverlaySwitch = (typeof OVERLAY_SWITCHES)[number];
+
+/** The names of the system commands. */
+export const SYSTEM_COMMANDS = ["help", "language", ...OVERLAY_SWITCHES] as const;
+
+/** Per channel: the bot's language and the overlay switches (stored; sent to browser sources). */
+export const botSettingsSchema = z.object({
+  language: z.enum(BOT_LANGUAGES).default("en"),
+  visuals: z.boolean().default(true),
+  effects: z.boolean().default(true),
+  sounds: z.boolean().default(true),
+});
+/** Validated bot settings. */
+export type BotSettings = z.output<typeof botSettingsSchema>;
+
+/** Options of {@link SystemCommands}. */
+export interface SystemCommandsOptions {
+  /** The channel's user commands (a user command of the same name wins over a system command). */
+  commands: (channel: string) => readonly BotCommand[];
+  /** Called when `!language` or a switch changes a channel's settings (store them, tell the browser sources). */
+  onChange?: (channel: string, settings: BotSettings) => void;
+}
+
+/** What a system command did. */
+export interface SystemCommandResult {
+  command: (typeof SYSTEM_COMMANDS)[number];
+  reply: OutgoingMessage;
+  /** The new settings when the command changed them. */
+  changed: BotSettings | null;
+}
+
+const MAX_REPLY = 500;
+
+/**
+ * The built-in commands `!help [command]`, `!language de|en` and `!visuals|!effects|!sounds on|off`.
+ * Anyone may ask `!help` and see a setting; only moderators and the broadcaster change one. The
+ * bot's own messages (these answers, giveaway announcements, moderation warnings) follow the
+ * channel's language.
+ */
+export class SystemCommands {
+  readonly #settings = new Map<string, BotSettings>();
+  readonly #options: SystemCommandsOptions;
+
+  constructor(options: SystemCommandsOptions) {
+    this.#options = options;
+  }
+
+  /** Loads stored settings of a channel (invalid fields fall back to their defaults). */
+  restore(channel: string, stored: unknown): BotSettings {
+    const parsed = botSettingsSchema.safeParse(stored ?? {});
+    const settings = parsed.success ? parsed.data : botSettingsSchema.parse({});
+    this.#settings.set(channel, settings);
+    return { ...settings };
+  }
+
+  /** The channel's settings (defaults when never set). */
+  settings(channel: string): BotSettings {
+    return { ...(this.#settings.get(channel) ?? botSettingsSchema.parse({})) };
+  }
+
+  /** The channel's language for the bot's own messages. */
+  language(channel: string): BotLanguage {
+    return this.settings(channel).language;
+  }
+
+  /** Changes settings of a channel (from the API); returns the new settings. */
+  update(channel: string, changes: Partial<BotSettings>): BotSettings {
+    const settings = botSettingsSchema.parse({ ...this.settings(channel), ...changes });
+    this.#settings.set(channel, settings);
+    this.#options.onChange?.(channel, { ...settings });
+    return { ...settings };
+  }
+
+  /** Handles a chat event; resolves to null when it is not a system command (or a user command of that name exists). */
+  handle(event: ChatEvent): SystemCommandResult | null {
+    if (event.message.charCodeAt(0) !== 33) return null;
+    const [word = "", argument = ""] = event.message.slice(1).trim().split(/\s+/);
+    const name = word.toLowerCase();
+    if (!(SYSTEM_COMMANDS as readonly string[]).includes(name)) return null;
+    const channel = event.channel.id;
+    if (this.#options.commands(channel).some((command) => command.commands.some((n) => n.toLowerCase() === name))) return null;
+    const settings = this.settings(channel);
+    const say = (key: BotMessageKey, params: Record<string, string | number> = {}, language = settings.language) =>
+      reply(event, botMessage(language, key, params));
+    const arg = argument.toLowerCase();
+    const moderator = permissionLevelOf(event) >= PERMISSION_LEVELS.moderator;
+    if (name === "help") return { command: "help", reply: this.#help(event, settings.language, arg.replace(/^!/, "")), changed: null };
+    if (name === "language") {
+      if (!moderator || !(BOT_LANGUAGES as readonly string[]).includes(arg)) {
+        return { command: "language", reply: say("language_usage", { language: settings.language }), changed: null };
+      }
+      const changed = this.update(channel, { language: arg as BotLanguage });
+      return { command: "language", reply: say("language_set", {}, changed.language), changed };
+    }
+    const which = name as OverlaySwitch;
+    const state = (on: boolean) => botMessage(settings.language, on ? "on" : "off");
+    if (!moderator || (arg !== "on" && arg !== "off")) {
+      return { command: which, reply: say("overlay_usage", { what: which, state: state(settings[which]) }), changed: null };
+    }
+    const changed = this.update(channel, { [which]: arg === "on" });
+    return { command: which, reply: say("overlay_set", { what: botMessage(settings.language, which), state: state(arg === "on") }), changed };
+  }
+
+  #help(event: ChatEvent, language: BotLanguage, asked: string): OutgoingMessage {
+    const visible = this.#options.commands(event.channel.id).filter((command) => command.is_visible);
+    if (asked !== "") {
+      const command = visible.find((c) => c.commands.some((n) => n.toLowerCase() === asked));
+      if (command === undefined) return reply(event, botMessage(language, "help_unknown", { command: asked }));
+      const aliases = command.command_aliases.length > 0 ? botMessage(language, "help_aliases", { list: command.command_aliases.map((a) => `!${a}`).join(", ") }) : "";
+      const level = botMessage(language, `level_${Math.min(Math.max(command.permissions, 0), 4)}` as BotMessageKey);
+      return reply(event, botMessage(language, "help_command", { command: command.command, aliases, level }));
+    }
+    const names = [...visible.map((c) => `!${c.command}`)].sort();
+    if (names.length === 0) return reply(event, botMessage(language, "help_none"));
+    let list = "";
+    for (const name of names) {
+      const next = list === "" ? name : `${list}, ${name}`;
+      if (botMessage(language, "help_list", { list: next }).length > MAX_REPLY - 2) {
+        list = `${list}, …`;
+        break;
+      }
+      list = next;
+    }
+    return reply(event, botMessage(language, "help_list", { list }));
+  }
+}
+
+function reply(event: ChatEvent, text: string): OutgoingMessage {
+  return { channel: event.channel, text, send_as: "say", reply_to: null };
+}

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { TemplateSyntaxError } from "../errors.js";
+import { TemplateSandbox } from "../template-sandbox.js";
+import { recordingFunctions, variables } from "./template-test-kit.js";
+
+/** The Twig cases of fixtures/templates/twig/ (written from Twig's documentation), rendered in the sandbox. */
+type Case = { name: string; source: string } & ({ expected: string } | { refused: string });
+const folder = new URL("../../../../../fixtures/templates/twig/", import.meta.url);
+const files = readdirSync(folder).filter((name) => name.endsWith(".json")).sort();
+
+describe("Twig corpus (fixtures/templates/twig)", () => {
+  const sandbox = new TemplateSandbox();
+  afterAll(() => sandbox.close());
+
+  it("holds cases for every group", () => {
+    expect(files).toEqual(["filters.json", "functions.json", "literals.json", "operators.json", "tags.json", "tests.json"]);
+  });
+
+  for (const file of files) {
+    const cases = JSON.parse(readFileSync(new URL(file, folder), "utf8")) as Case[];
+    describe(file, () => {
+      for (const c of cases) {
+        it(c.name, async () => {
+          if ("refused" in c) {
+            let error: unknown;
+            try {
+              sandbox.compile(c.source);
+            } catch (e) {
+              error = e;
+            }
+            expect(error, `${c.source} must be refused when saved`).toBeInstanceOf(TemplateSyntaxError);
+            expect((error as Error).message).toMatch(new RegExp(c.refused));
+            return;
+          }
+          expect(await sandbox.render(sandbox.compile(c.source), variables(["!cmd", "a", "b"]), recordingFunctions()), c.source).toBe(c.expected);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,49 @@
+import type { NjToken, NjTokenizer } from "./nunjucks-internals.js";
+import { njLexer } from "./nunjucks-internals.js";
+
+/** The nunjucks tokenizer's state this module reads (see the pinned-internals test). */
+interface TokenizerState extends NjTokenizer {
+  str: string;
+  index: number;
+  in_code: boolean;
+  lineno: number;
+  colno: number;
+  forward(): void;
+}
+
+/** A token, with `doubleQuoted` set on strings written with `"` (Twig interpolates `#{...}` in those). */
+export interface TwigToken extends NjToken {
+  doubleQuoted?: boolean;
+}
+
+/**
+ * The nunjucks lexer with Twig's lexical rules on top:
+ * - `}}` inside an expression closes hash literals while any is open (`{'a': {'b': 1}}`), instead
+ *   of ending the tag;
+ * - the first newline after a block tag (`%}`) or a comment (`#}`) is removed, as Twig (and PHP) do;
+ * - string tokens remember whether they were double-quoted.
+ */
+export function lexTwig(source: string): NjTokenizer {
+  const tokenizer = njLexer.lex(source, { trimBlocks: true }) as TokenizerState;
+  const base = tokenizer.nextToken.bind(tokenizer);
+  let depth = 0;
+  const next = (): TwigToken | null => {
+    if (tokenizer.in_code && depth > 0 && tokenizer.str.startsWith("}}", tokenizer.index)) {
+      const tok: TwigToken = { type: njLexer.TOKEN_RIGHT_CURLY, value: "}", lineno: tokenizer.lineno, colno: tokenizer.colno };
+      tokenizer.forward();
+      depth--;
+      return tok;
+    }
+    const quote = tokenizer.in_code ? tokenizer.str.charAt(tokenizer.index) : "";
+    const tok = base() as TwigToken | null;
+    if (!tok) return tok;
+    if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
+    else if (tok.type === njLexer.TOKEN_RIGHT_CURLY) depth = Math.max(0, depth - 1);
+    else if (tok.type === njLexer.TOKEN_VARIABLE_START || tok.type === njLexer.TOKEN_BLOCK_START) depth = 0;
+    else if (tok.type === njLexer.TOKEN_STRING && quote === '"') tok.doubleQuoted = true;
+    else if (tok.type === njLexer.TOKEN_COMMENT && tokenizer.str.charAt(tokenizer.index) === "\n") tokenizer.forward();
+    return tok;
+  };
+  tokenizer.nextToken = next;
+  return tokenizer;
+}
