@@ -13,6 +13,7 @@ export { mapTikTokMessage, giftPayload } from "./events.js";
 export type { TikTokOutcome } from "./events.js";
 export { LikeAggregator } from "./likes.js";
 export type { LikeWindow } from "./likes.js";
+export { TIKTOK_PLATFORM } from "./platform.js";
 export { tiktokNotification } from "./notification.js";
 export { chatUser, commentFragments, userBadges, userName } from "./chat/map.js";
 export { createConnection } from "./connection.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { RecentIds } from "@ovation/core/contracts";
-import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
+import type { ChatChannel, OutgoingMessage, PlatformDeclaration, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
 import { UserOfflineError } from "tiktok-live-connector";
 import type { TikTokLiveConnection } from "tiktok-live-connector";
 import { tiktokChatEvent } from "./chat/map.js";
@@ -10,6 +10,7 @@ import { mapTikTokMessage } from "./events.js";
 import { LikeAggregator } from "./likes.js";
 import { tiktokNotification } from "./notification.js";
 import { tiktokPluginOptionsSchema } from "./options.js";
+import { TIKTOK_PLATFORM } from "./platform.js";
 import type { TikTokParsedOptions, TikTokPluginOptions } from "./options.js";
 import { roomInfoSchema } from "./wire.js";
 
@@ -35,6 +36,8 @@ export class TikTokPlugin implements PlatformPlugin {
   };
   /** `say` is declared so commands run; {@link send} shows the answer in the `.chat` room instead of posting it. */
   readonly capabilities: PluginCapabilities = { send: ["say"], moderation: { deleteMessage: false, timeout: false } };
+  /** TikTok's display name and the catalog alert types it emits (donation, follow, subscribe). */
+  readonly platform: PlatformDeclaration = TIKTOK_PLATFORM;
 
   readonly #options: TikTokParsedOptions;
   readonly #channel: ChatChannel;
@@ -174,7 +177,9 @@ export class TikTokPlugin implements PlatformPlugin {
     });
     try {
       const state = await connection.connect();
-      if (this.#connection !== connection) return;
+      // The first frames can arrive with the WebSocket's opening, before this line runs: a LIVE that
+      // ended in them has already disconnected the library (its "disconnected" handler takes over).
+      if (this.#connection !== connection || !connection.isConnected || state.roomId === "") return;
       this.#backoff = this.#options.backoffMs.min;
       this.#online(context, state.roomId, state.roomInfo);
     } catch (err) {

@@ -70,6 +70,18 @@ export class FakeWebcast {
     return `http://127.0.0.1:${(this.#sign.address() as AddressInfo).port}`;
   }
 
+  /** The `OVATION_TIKTOK_*` variables that point a real server's TikTok plugin at this fake. */
+  serverEnv(): Record<string, string> {
+    return {
+      OVATION_TIKTOK_UNIQUE_ID: tiktokFixtures.room.uniqueId,
+      OVATION_TIKTOK_SIGN_SERVER_URL: this.signServerUrl,
+      OVATION_TIKTOK_WEB_URL: this.webUrl,
+      OVATION_TIKTOK_WEBCAST_URL: this.webUrl,
+      OVATION_TIKTOK_CA_CERTIFICATE: this.caCertificate,
+      OVATION_TIKTOK_LIKE_WINDOW_SECONDS: "0.5",
+    };
+  }
+
   /** Open WebSocket connections. */
   get connections(): number {
     return this.#sockets.size;
