@@ -1,4 +1,4 @@
-import type { ChatChannel, ChatEvent, NotifySub } from "@ovation/core/contracts";
+import type { ChatChannel, ChatEvent, ModerationEvent, NotifySub } from "@ovation/core/contracts";
 import type { z } from "zod";
 import { chatUser, commentFragments, tiktokChatEvent, userName } from "./chat/map.js";
 import { tiktokNotification } from "./notification.js";
@@ -7,6 +7,7 @@ import {
   controlMessageSchema,
   emoteChatMessageSchema,
   giftMessageSchema,
+  imDeleteMessageSchema,
   likeMessageSchema,
   socialMessageSchema,
   subNotifyMessageSchema,
@@ -18,6 +19,7 @@ export type TikTokOutcome =
   | { kind: "chat"; id: string; event: ChatEvent }
   | { kind: "notification"; id: string; notification: NotifySub }
   | { kind: "likes"; id: string; count: number; userId: string; name: string; total: number | null; raw: unknown }
+  | { kind: "moderation"; id: string; events: ModerationEvent[] }
   | { kind: "streaking"; id: string }
   | { kind: "ended"; id: string }
   | { kind: "ignored"; method: string }
@@ -116,6 +118,15 @@ export function mapTikTokMessage(method: string, data: unknown, channel: ChatCha
       const l = r.value;
       const total = Number(l.total);
       return { kind: "likes", id: `tiktok-${l.common.msgId}`, count: l.count, userId: l.user.id, name: userName(l.user), total: Number.isFinite(total) && l.total !== undefined ? total : null, raw: data };
+    }
+    case "WebcastImDeleteMessage": {
+      const r = parse(imDeleteMessageSchema, method, data);
+      if (!r.ok) return r.outcome;
+      const events: ModerationEvent[] = [
+        ...r.value.deleteMsgIds.map((id): ModerationEvent => ({ type: "delete-message", channel: { ...channel }, id: `tiktok-${id}` })),
+        ...r.value.deleteUserIds.map((user): ModerationEvent => ({ type: "clear-chat", channel: { ...channel }, user_platform_id: user })),
+      ];
+      return { kind: "moderation", id: `tiktok-${r.value.common.msgId}`, events };
     }
     case "WebcastControlMessage": {
       const r = parse(controlMessageSchema, method, data);

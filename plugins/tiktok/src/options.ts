@@ -12,7 +12,7 @@ export const tiktokPluginOptionsSchema = z.object({
    * The signing service: TikTok's WebSocket URL must be signed, and tiktok-live-connector asks
    * this server (`GET <signServerUrl>/webcast/rooms/<room id>/connect`) for a signed connection.
    */
-  signServerUrl: url.default("https://tiktok.eulerstream.com"),
+  signServerUrl: url.default("https://api.eulerstream.com"),
   /** API key sent to the signing service (`x-api-key`), if it needs one. */
   signApiKey: z.string().min(1).optional(),
   /** TikTok's website (the LIVE page the room id is read from). */

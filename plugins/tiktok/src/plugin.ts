@@ -117,6 +117,8 @@ export class TikTokPlugin implements PlatformPlugin {
   handleDecoded(method: string, data: unknown): void {
     const context = this.#context;
     if (!context) return;
+    // Messages of the sign server's first batch come before connect() resolves; the room info is known by then.
+    if (this.#channel.platform_id === "" && this.#connection?.roomInfo) this.#learnOwner(this.#connection.roomInfo);
     const outcome = mapTikTokMessage(method, data, this.#channel);
     switch (outcome.kind) {
       case "chat":
@@ -130,6 +132,9 @@ export class TikTokPlugin implements PlatformPlugin {
         if (this.#likes.add(outcome.id, outcome.userId, outcome.name, outcome.count, outcome.total)) {
           this.#later(this.#options.likeWindowSeconds * 1000, () => this.#flushLikes());
         }
+        return;
+      case "moderation":
+        if (this.#seen.add(outcome.id)) for (const event of outcome.events) context.emitModeration(event);
         return;
       case "ended":
         if (this.#seen.add(outcome.id)) this.#offline(context, "TikTok ended the LIVE");
@@ -200,10 +205,20 @@ export class TikTokPlugin implements PlatformPlugin {
     const info = roomInfoSchema.safeParse(roomInfo);
     const title = info.success ? (info.data.data.title ?? "") : "";
     const since = info.success && info.data.data.create_time ? info.data.data.create_time * 1000 : Date.now();
+    this.#learnOwner(roomInfo);
     const id = `tiktok-online-${roomId}`;
     if (this.#seen.add(id)) context.emitNotification(tiktokNotification("stream.online", id, since, this.#channel, { room_id: roomId, title }, roomInfo ?? null));
     context.logger.info({ room: roomId }, "TikTok LIVE connected");
     context.setStatus("connected", `live in room ${roomId}; ${READ_ONLY_NOTE}`);
+  }
+
+  /** The streamer's TikTok user id and picture from the room info: alerts and chat name the channel by them. */
+  #learnOwner(roomInfo: unknown): void {
+    const info = roomInfoSchema.safeParse(roomInfo);
+    const owner = info.success ? info.data.data.owner : undefined;
+    if (owner?.id_str) this.#channel.platform_id = owner.id_str;
+    const avatar = owner?.avatar_thumb?.url_list?.[0];
+    if (avatar) this.#channel.avatar_url = avatar.slice(0, 2048);
   }
 
   #offline(context: PluginContext, why: string): void {

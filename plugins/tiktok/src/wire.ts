@@ -88,12 +88,26 @@ export const subNotifyMessageSchema = z.object({
   subMonth: z.string().optional(),
 });
 
+/** WebcastImDeleteMessage: comments removed by a moderator, by message id or by sender. */
+export const imDeleteMessageSchema = z.object({
+  common: commonSchema,
+  deleteMsgIds: z.array(z.string().regex(/^\d+$/)).default([]),
+  deleteUserIds: z.array(z.string().regex(/^\d+$/)).default([]),
+});
+
 /** WebcastControlMessage: `action` 3 ended, 4 suspended. */
 export const controlMessageSchema = z.object({ common: commonSchema, action: z.number().int() });
 
 /** The room info (`webcast/room/info/`): `data.status` 2 live, 4 ended. */
 export const roomInfoSchema = z.object({
-  data: z.object({ status: z.number().int(), title: z.string().optional(), create_time: z.number().optional() }).partial(),
+  data: z
+    .object({
+      status: z.number().int(),
+      title: z.string(),
+      create_time: z.number(),
+      owner: z.object({ id_str: z.string().regex(/^\d+$/), avatar_thumb: z.object({ url_list: z.array(z.string()) }).partial() }).partial(),
+    })
+    .partial(),
 });
 
 export type TikTokUser = z.output<typeof tiktokUserSchema>;

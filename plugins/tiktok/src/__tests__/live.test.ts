@@ -77,11 +77,12 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
     const comment = messages().find((m) => m.message === "!hello");
     expect(comment?.user).toMatchObject({ platform_id: "6901000000000000001", username: "viewer.one", avatar_url: "https://p16.example.invalid/viewer-one.webp" });
     expect(comment?.user.badges.map((b) => b.type)).toEqual(["follower"]);
+    expect(comment?.channel).toEqual({ id: "1", platform_id: tiktokFixtures.room.ownerId, username: tiktokFixtures.room.uniqueId, avatar_url: "https://p16.example.invalid/streamer.webp" });
     // The answer itself ran no command (it never starts with the command prefix).
     expect(messages().filter((m) => m.platform_data?.["answer"] === true)).toHaveLength(1);
   });
 
-  it("maps roles, emotes and stickers, and drops a redelivered message by msgId", { timeout: 20_000 }, async () => {
+  it("maps roles, emotes, stickers and a moderator's deletions, and drops a redelivered message by msgId", { timeout: 20_000 }, async () => {
     await start();
     fake.push([tiktokMessage("moderator-comment"), tiktokMessage("emote-comment"), tiktokMessage("sticker")]);
     fake.push([tiktokMessage("moderator-comment")]);
@@ -97,6 +98,12 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
       { type: "text", text: " wp" },
     ]);
     expect(sticker?.fragments[0]).toMatchObject({ type: "emote", data: { platform_id: "7200000000000000002" } });
+    fake.push([tiktokMessage("delete")]);
+    await until(() => room.some((e) => e.event === "clear-chat"), "the moderator's deletions");
+    expect(room.filter((e) => e.event !== "message").map((e) => [e.event, e.payload])).toEqual([
+      ["delete-message", { id: "tiktok-7311000000000000102", channel: "1" }],
+      ["clear-chat", { channel: "1", user_platform_id: "6901000000000000003" }],
+    ]);
   });
 
   it("turns a gift streak into exactly one donation-shaped alert with the final count", { timeout: 20_000 }, async () => {
@@ -111,7 +118,7 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
       { name: "rose.sender", gift_name: "Rose", gift_id: "5655", count: 5, diamonds: 1, amount: "5", currency: "TikTok diamonds", message: "" },
       { name: "big.fan", gift_name: "Galaxy", gift_id: "6820", count: 1, diamonds: 1000, amount: "1000", currency: "TikTok diamonds", message: "" },
     ]);
-    expect(gifts[0]?.subscription.condition).toEqual({ platform: "tiktok", platform_id: "" });
+    expect(gifts[0]?.subscription.condition).toEqual({ platform: "tiktok", platform_id: tiktokFixtures.room.ownerId });
   });
 
   it("maps follows, shares and subscriptions, and adds likes up into one notification per window", { timeout: 20_000 }, async () => {

@@ -138,7 +138,7 @@ export class FakeWebcast {
     }
     if (url.pathname === "/webcast/room/info/") {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ status_code: 0, data: { id_str: room.roomId, status: this.roomStatus, title: room.title, create_time: room.createTime, owner: { id_str: room.ownerId, display_id: room.uniqueId } } }));
+      res.end(JSON.stringify({ status_code: 0, data: { id_str: room.roomId, status: this.roomStatus, title: room.title, create_time: room.createTime, owner: { id_str: room.ownerId, display_id: room.uniqueId, avatar_thumb: { url_list: ["https://p16.example.invalid/streamer.webp"] } } } }));
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });
