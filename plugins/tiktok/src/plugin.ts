@@ -196,7 +196,8 @@ export class TikTokPlugin implements PlatformPlugin {
         this.#later(this.#options.offlinePollSeconds * 1000, () => void this.#open(context));
         return;
       }
-      this.#retry(context, err instanceof Error ? err.message.slice(0, 300) : String(err));
+      // The library's messages can span lines (a sign server banner): one line for the status.
+      this.#retry(context, (err instanceof Error ? err.message : String(err)).replace(/[\s+-]*\n[\s+-]*/g, " ").slice(0, 300));
     }
   }
 

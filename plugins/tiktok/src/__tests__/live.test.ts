@@ -156,6 +156,29 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
     await until(() => (host.health().find((s) => s.name === "tiktok")?.detail ?? "").includes("not live"), "the offline status");
   });
 
+  it("shows a refusing sign server (429 with retry-after) as degraded, retries with backoff, then goes live", { timeout: 20_000 }, async () => {
+    fake.signStatus = 429;
+    host = new PluginHost({ logger, alerts: (n) => void alerts.push(n), chatRoom: (e) => void room.push(e) });
+    plugin = new TikTokPlugin({
+      channelId: "1",
+      uniqueId: tiktokFixtures.room.uniqueId,
+      signServerUrl: fake.signServerUrl,
+      webUrl: fake.webUrl,
+      webcastUrl: fake.webUrl,
+      caCertificate: fake.caCertificate,
+      backoffMs: { min: 50, max: 200 },
+    });
+    host.register(plugin);
+    await host.connect("tiktok");
+    const health = () => host.health().find((s) => s.name === "tiktok");
+    await until(() => health()?.status === "degraded", "the degraded status");
+    expect(health()?.detail).toMatch(/Too many connections started, try again later.*retrying in \d+ s/);
+    await until(() => fake.requests.filter((r) => r.server === "sign").length >= 2, "a retry");
+    fake.signStatus = null;
+    await until(() => (health()?.detail ?? "").startsWith("live"), "live after the limit");
+    expect(alerts.filter((a) => a.subscription.type === "stream.online")).toHaveLength(1);
+  });
+
   it("sends the sign server only the room id, the library's name, a browser user agent and the API key (no TikTok session)", { timeout: 20_000 }, async () => {
     await start({ signApiKey: "test-key" });
     const sign = fake.requests.find((r) => r.server === "sign");
