@@ -1,22 +1,23 @@
 import { PluginHost } from "@ovation/core";
 import type { ChatEvent, ChatRoomEvent, NotifySub } from "@ovation/core";
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TikTokPlugin } from "../plugin.js";
 import type { TikTokPluginOptions } from "../options.js";
 import { FakeWebcast, giftStreakMessages, likeMessages, tiktokFixtures, tiktokMessage } from "../testing/index.js";
 
 const logger = pino({ level: "silent" });
 
-async function until<T>(read: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value !== undefined && value !== null && value !== false) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Waits (vitest's waitFor, 10 s) for `read` to give a value. */
+const until = <T>(read: () => T | undefined | null | false, what: string): Promise<T> =>
+  vi.waitFor(
+    () => {
+      const value = read();
+      if (value === undefined || value === null || value === false) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 
 const data = (n: NotifySub): Record<string, unknown> => (n.event["data"] ?? {}) as Record<string, unknown>;
 
@@ -39,6 +40,20 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
     await fake.stop();
   });
 
+  /** Plugin options pointing at the fake, with fast timings. */
+  const options = (settings: Partial<TikTokPluginOptions> = {}): TikTokPluginOptions => ({
+    channelId: "1",
+    uniqueId: tiktokFixtures.room.uniqueId,
+    signServerUrl: fake.signServerUrl,
+    webUrl: fake.webUrl,
+    webcastUrl: fake.webUrl,
+    caCertificate: fake.caCertificate,
+    likeWindowSeconds: 0.3,
+    offlinePollSeconds: 0.1,
+    backoffMs: { min: 20, max: 200 },
+    ...settings,
+  });
+
   async function start(settings: Partial<TikTokPluginOptions> = {}): Promise<void> {
     host = new PluginHost({
       logger,
@@ -46,18 +61,7 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
       chatRoom: (e) => void room.push(e),
       runtime: (event: ChatEvent) => (event.message.startsWith("!hello") ? [{ text: `hi ${event.user.username}!`, send_as: "say" }] : []),
     });
-    plugin = new TikTokPlugin({
-      channelId: "1",
-      uniqueId: tiktokFixtures.room.uniqueId,
-      signServerUrl: fake.signServerUrl,
-      webUrl: fake.webUrl,
-      webcastUrl: fake.webUrl,
-      caCertificate: fake.caCertificate,
-      likeWindowSeconds: 0.3,
-      offlinePollSeconds: 0.1,
-      backoffMs: { min: 20, max: 200 },
-      ...settings,
-    });
+    plugin = new TikTokPlugin(options(settings));
     host.register(plugin);
     await host.connect("tiktok");
     const status = (): string => host.health().find((s) => s.name === "tiktok")?.detail ?? "";
@@ -159,15 +163,7 @@ describe("TikTok plugin against a loopback fake webcast server (real tiktok-live
   it("shows a refusing sign server (429 with retry-after) as degraded, retries with backoff, then goes live", { timeout: 20_000 }, async () => {
     fake.signStatus = 429;
     host = new PluginHost({ logger, alerts: (n) => void alerts.push(n), chatRoom: (e) => void room.push(e) });
-    plugin = new TikTokPlugin({
-      channelId: "1",
-      uniqueId: tiktokFixtures.room.uniqueId,
-      signServerUrl: fake.signServerUrl,
-      webUrl: fake.webUrl,
-      webcastUrl: fake.webUrl,
-      caCertificate: fake.caCertificate,
-      backoffMs: { min: 50, max: 200 },
-    });
+    plugin = new TikTokPlugin(options({ backoffMs: { min: 50, max: 200 } }));
     host.register(plugin);
     await host.connect("tiktok");
     const health = () => host.health().find((s) => s.name === "tiktok");
