@@ -4,6 +4,8 @@ import { OvationError } from "@ovation/core/contracts";
 export const TIKTOK_ERROR_CODES = {
   /** Plugin settings fail their schema. */
   config: "OVATION_ERR_TIKTOK_CONFIG",
+  /** An answer arrived after the plugin was disconnected: it could not be shown in `.chat`. */
+  disconnected: "OVATION_ERR_TIKTOK_DISCONNECTED",
 } as const;
 
 /** A TikTok plugin error code. */

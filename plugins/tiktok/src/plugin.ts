@@ -102,7 +102,7 @@ export class TikTokPlugin implements PlatformPlugin {
    */
   async send(message: OutgoingMessage): Promise<void> {
     const context = this.#context;
-    if (!context) return;
+    if (!context) throw new TikTokError(TIKTOK_ERROR_CODES.disconnected, "The TikTok plugin is disconnected: the answer could not be shown in .chat");
     const id = `tiktok-answer-${randomUUID()}`;
     const text = `[not posted to TikTok] ${message.text}`;
     const user = { platform_id: this.#channel.platform_id || this.#options.uniqueId, username: this.#options.uniqueId, avatar_url: this.#channel.avatar_url, color: null, badges: [{ type: "broadcaster", text: "Broadcaster", id: "broadcaster", count: null }] };

@@ -31,6 +31,11 @@ describe("TikTok plugin units", () => {
     ]);
   });
 
+  it("refuses an answer once disconnected instead of dropping it silently", async () => {
+    const plugin = new TikTokPlugin({ channelId: "1", uniqueId: "ovationstreamer" });
+    await expect(plugin.send({ channel, text: "hi", send_as: "say", reply_to: null })).rejects.toMatchObject({ code: "OVATION_ERR_TIKTOK_DISCONNECTED" });
+  });
+
   it("makes no alert for a streak step, and one for its end", () => {
     const steps = giftStreakMessages().map((m) => mapTikTokMessage(m.method, m.data, channel).kind);
     expect(steps).toEqual(["streaking", "streaking", "streaking", "streaking", "notification"]);
