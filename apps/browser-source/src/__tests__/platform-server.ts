@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildDefaultAlertSet } from "@ovation/core";
+import { buildDefaultAlertSet, catalogWithPlatforms } from "@ovation/core/alerts";
 import { buildApp, loadConfig } from "@ovation/server";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
@@ -20,7 +20,8 @@ export interface PlatformServer {
 /**
  * Starts the REAL server on loopback with `env` (`OVATION_PLUGINS` and the plugin's settings; the
  * port may be needed before the env is known, so `env` gets the base URL), creates the first user
- * before it listens (platform plugins serve it), and activates the default alert set.
+ * before it listens (platform plugins serve it), and activates the default alert set (over the
+ * catalog with the alert types the loaded plugins declare, as a first run makes it).
  */
 export async function startPlatformServer(name: string, env: (base: string) => Record<string, string>): Promise<PlatformServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `ovation-${name}-`));
@@ -35,7 +36,8 @@ export async function startPlatformServer(name: string, env: (base: string) => R
     () => base,
     () => token,
   );
-  const { defaults, variations } = buildDefaultAlertSet({ id: 1, user_id: user.id });
+  const catalog = catalogWithPlatforms(app.platformPlugins.platforms());
+  const { defaults, variations } = buildDefaultAlertSet({ id: 1, user_id: user.id }, { catalog });
   const set = await api<{ id: number }>("POST", "/v1/alert-configs", { name, version: 4, default: { display_time: 3000 }, defaults, variations });
   expect(set.status).toBe(201);
   expect((await api("POST", `/v1/alert-configs/${set.body.id}/activate`)).status).toBe(200);

@@ -93,13 +93,14 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
       "ovation-core-0.1.0.tgz",
       "ovation-plugin-console-0.1.0.tgz",
       "ovation-plugin-fakechat-1.0.0.tgz",
+      "ovation-plugin-tiktok-0.1.0.tgz",
       "ovation-plugin-twitch-0.1.0.tgz",
       "ovation-plugin-youtube-0.1.0.tgz",
       "ovation-server-0.1.0.tgz",
     ]);
     // Only published files: no sources, no tests; every @ovation package comes from its tarball, not a link.
     expect(existsSync(join(install.dir, "node_modules", "@ovation", "core", "src"))).toBe(false);
-    for (const name of ["core", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube"]) {
+    for (const name of ["core", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube", "plugin-tiktok"]) {
       expect(lstatSync(join(install.dir, "node_modules", "@ovation", name)).isSymbolicLink(), name).toBe(false);
     }
   });

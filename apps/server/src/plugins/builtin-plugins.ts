@@ -14,6 +14,7 @@ export type BuiltInPluginLoader = (services: OvationServices | null) => Promise<
 export const BUILT_IN_PLUGINS: Readonly<Record<string, BuiltInPluginLoader>> = {
   console: async () => (await import("@ovation/plugin-console")).consoleFactory,
   twitch: async () => (await import("@ovation/plugin-twitch")).twitchFactory,
+  tiktok: async () => (await import("@ovation/plugin-tiktok")).tiktokFactory,
   youtube: async (services) => (await import("./youtube-wiring.js")).youtubeFactory(services),
   kick: async (services) => (await import("./kick-wiring.js")).kickFactory(services),
 };

@@ -51,23 +51,29 @@ export function builtInPlatforms(): RegisteredPlatform[] {
 /**
  * The registry entry of a plugin's platform `id` from its (already validated) declaration: the
  * display name defaults to the id, the alert types to {@link NEUTRAL_ALERT_TYPES}. A built-in id keeps
- * its catalog entry and name.
+ * its name and catalog entries; the declared types its catalog does not have on that platform are
+ * added (TikTok is a built-in platform id with no catalog entry: its plugin declares its types).
  */
 export function pluginPlatform(id: string, declaration: PlatformDeclaration | undefined): RegisteredPlatform {
-  if (isBuiltInPlatform(id)) return { id, name: BUILT_IN_PLATFORM_NAMES[id], builtIn: true, alerts: [] };
+  if (isBuiltInPlatform(id)) {
+    const missing = (declaration?.alerts ?? []).filter((alert) => !catalogHas(alert.type, id));
+    return { id, name: BUILT_IN_PLATFORM_NAMES[id], builtIn: true, alerts: missing };
+  }
   return { id, name: declaration?.name ?? id, builtIn: false, alerts: declaration?.alerts ?? NEUTRAL_ALERT_TYPES };
 }
+
+const catalogHas = (type: string, platform: string): boolean =>
+  ALERT_CATALOG.some((entry) => entry.type === type && entry.platforms.some((p) => p.platform === platform));
 
 /**
  * The alert catalog with the alert types of plugin platforms added: each declared type gains an
  * entry for the platform (types not in the catalog are ignored; the host refuses them at registration).
  */
 export function catalogWithPlatforms(platforms: readonly RegisteredPlatform[]): CatalogAlertType[] {
-  const extra = platforms.filter((p) => !p.builtIn);
   return ALERT_CATALOG.map((entry) => {
-    const added = extra.flatMap((platform) =>
+    const added = platforms.flatMap((platform) =>
       platform.alerts
-        .filter((alert) => alert.type === entry.type)
+        .filter((alert) => alert.type === entry.type && !entry.platforms.some((p) => p.platform === platform.id))
         .map((alert) => ({ platform: platform.id, parameters: alert.parameters, default: alert.default })),
     );
     return added.length === 0 ? entry : { ...entry, platforms: [...entry.platforms, ...added] };

@@ -236,13 +236,16 @@ export class PluginHost {
 
   /**
    * The platform registry: the built-in platforms, then each platform a registered plugin serves
-   * that is not built in (declared display name and alert types, or the platform-neutral types).
+   * that is not built in (declared display name and alert types, or the platform-neutral types). A
+   * plugin of a built-in platform adds the declared types its catalog lacks there.
    */
   platforms(): RegisteredPlatform[] {
     const registry = builtInPlatforms();
     for (const entry of this.#entries.values()) {
-      if (registry.some((p) => p.id === entry.metadata.platform)) continue;
-      registry.push(pluginPlatform(entry.metadata.platform, entry.plugin.platform));
+      const at = registry.findIndex((p) => p.id === entry.metadata.platform);
+      const platform = pluginPlatform(entry.metadata.platform, entry.plugin.platform);
+      if (at === -1) registry.push(platform);
+      else if ((registry[at]?.alerts.length ?? 0) === 0 && platform.alerts.length > 0) registry[at] = platform;
     }
     return registry;
   }

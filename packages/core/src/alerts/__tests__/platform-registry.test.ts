@@ -58,4 +58,22 @@ describe("open platform registry", () => {
     // Without the plugin platform in the catalog the set has no type default: not shown.
     expect(resolveAlert(buildDefaultAlertSet({ id: 1, user_id: 1 }), { type: "follow", platform: "fakechat", data: {}, random: 1 }).disabled).toBe(true);
   });
+
+  it("lets a plugin of a built-in platform without catalog entries (TikTok) declare its alert types, never replacing the catalog's", () => {
+    const declared = {
+      alerts: [
+        { type: "donation", parameters: [], default: { title: "{{name}} sent a gift" } },
+        { type: "follow", parameters: [], default: { title: "ignored: Kick follows are in the catalog" } },
+      ],
+    };
+    const tiktok = pluginPlatform("tiktok", declared);
+    expect(tiktok).toMatchObject({ id: "tiktok", name: "TikTok", builtIn: true });
+    expect(tiktok.alerts.map((a) => a.type)).toEqual(["donation", "follow"]);
+    expect(pluginPlatform("kick", declared).alerts.map((a) => a.type)).toEqual(["donation"]);
+    const catalog = catalogWithPlatforms([...builtInPlatforms().filter((p) => p.id !== "tiktok"), tiktok]);
+    expect(catalog.find((t) => t.type === "donation")?.platforms.map((p) => p.platform)).toContain("tiktok");
+    const set = buildDefaultAlertSet({ id: 1, user_id: 1 }, { catalog });
+    const shown = resolveAlert(set, { type: "donation", platform: "tiktok", data: { name: "Fan" }, random: 1 });
+    expect(shown.disabled ? null : shown.template.title).toBe("{{name}} sent a gift");
+  });
 });

@@ -1,0 +1,10 @@
+/**
+ * @ovation/plugin-tiktok/testing: the loopback fake of TikTok LIVE (website, webcast API, signing
+ * service and WebSocket push server, speaking the real protobuf) and the fixtures of
+ * fixtures/tiktok/, for tests of this plugin and of hosts that load it. Not for production use.
+ */
+export { FakeWebcast } from "./fake-webcast.js";
+export type { FakeRequest } from "./fake-webcast.js";
+export { encodeFetchResult, encodeMessage, encodePushFrame } from "./encode.js";
+export { giftStreakMessages, likeMessages, loopbackTls, tiktokFixtures, tiktokMessage } from "./fixtures.js";
+export type { TikTokFixtureMessage } from "./fixtures.js";
