@@ -1,9 +1,10 @@
+import { EMPTY_PAYLOAD_TYPES } from "@ovation/core/contracts";
 import type { ChatChannel, NotifySub } from "@ovation/core/contracts";
 
 /**
  * Builds every notification the TikTok plugin emits, so the payload shape changes in one place:
- * the type's keys sit under `event.data` (today's NotifySub payload), with the raw TikTok message
- * kept in `event.platform_data`.
+ * the type's keys at the top of `event` (the documented NotifySub shape; stream events carry an
+ * empty list), with the raw TikTok message kept in `ovation.platform_data`.
  */
 export function tiktokNotification(
   type: string,
@@ -16,6 +17,7 @@ export function tiktokNotification(
   return {
     subscription: { type, version: "1", condition: { platform: "tiktok", platform_id: channel.platform_id } },
     notification: { id: id.slice(0, 128), created_at: new Date(createdAtMs).toISOString() },
-    event: { data, template: null, test: false, platform_data: { message: raw } },
+    event: (EMPTY_PAYLOAD_TYPES as readonly string[]).includes(type) ? [] : data,
+    ovation: { template: null, test: false, platform_data: { message: raw } },
   };
 }

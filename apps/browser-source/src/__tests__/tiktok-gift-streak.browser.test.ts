@@ -55,7 +55,7 @@ describe("a TikTok gift streak in the browser source", () => {
     await expect.poll(async () => (await log()).map((n) => n.subscription.type), { timeout: 15_000 }).toContain("follow");
     const donations = (await log()).filter((n) => n.subscription.type === "donation");
     expect(donations).toHaveLength(1);
-    expect(donations[0]?.event["data"]).toMatchObject({ name: "rose.sender", gift_name: "Rose", count: 5, amount: "5", currency: "TikTok diamonds" });
+    expect(donations[0]?.event).toMatchObject({ name: "rose.sender", gift_name: "Rose", count: 5, amount: "5", currency: "TikTok diamonds" });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -19,7 +19,7 @@ const until = <T>(read: () => T | undefined | null | false, what: string): Promi
     { timeout: 10_000, interval: 20 },
   );
 
-const data = (n: NotifySub): Record<string, unknown> => (n.event["data"] ?? {}) as Record<string, unknown>;
+const data = (n: NotifySub): Record<string, unknown> => (Array.isArray(n.event) ? {} : n.event);
 
 describe("TikTok plugin against a loopback fake webcast server (real tiktok-live-connector decoding)", () => {
   let fake: FakeWebcast;
