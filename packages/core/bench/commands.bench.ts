@@ -282,7 +282,7 @@ function percentile(sorted: readonly number[], p: number): number {
 async function fairness(sandbox: TemplateSandbox, store: InMemoryKeyValueStore, load: () => string): Promise<void> {
   const runtime = new CommandRuntime({ store, renderer: sandbox });
   const hug = templateCommands.find((c) => c.command === "hug") as BotCommandInput;
-  const bomb = { command: "bomb", response: "{% for i in range(0, 10000) %}{% for j in range(0, 10000) %}{% endfor %}{% endfor %}", global_cooldown: 0 };
+  const bomb = { command: "bomb", response: "{% for i in range(1, 10000) %}{% for j in range(1, 10000) %}{% endfor %}{% endfor %}", global_cooldown: 0 };
   runtime.setCommands("quiet-channel", [hug]);
   runtime.setCommands("noisy-channel", [bomb]);
   const inChannel = (e: ChatEvent, id: string): ChatEvent => ({ ...e, channel: { ...e.channel, id } });
