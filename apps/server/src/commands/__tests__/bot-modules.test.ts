@@ -26,7 +26,7 @@ class SendOnlyPlugin implements PlatformPlugin {
   }
 }
 
-const SCOPES = ["chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "widgets:manage", "alerts:manage"];
+const SCOPES = ["chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "widgets:manage", "alerts:manage", "chatbot:manage"];
 
 describe("bot modules through the console plugin", () => {
   const data = tempDataDir();
@@ -238,6 +238,10 @@ describe("bot modules through the console plugin", () => {
     await owner.say("!death");
     await owner.heard("1 deaths");
     expect(await counterMoved).toMatchObject({ id: counterGoal.id, progress: { current: 1 } });
+    // The counters API reaches the same counter, and its goal bar moves at once.
+    const apiMoved = nextEvent(source, "goal-bar-updated");
+    expect((await call("POST", "/v1/bots/@me/counters/values", [{ name: "deaths", value: 2, operation: "increment" }])).statusCode).toBe(200);
+    expect(await apiMoved).toMatchObject({ id: counterGoal.id, progress: { current: 3 } });
     source.close();
 
     for (const c of consoles.splice(0)) c.close();

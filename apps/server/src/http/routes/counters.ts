@@ -114,6 +114,11 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
     return { userId, current };
   };
   const names = (current: readonly Counter[]) => new Set(current.map((c) => c.name));
+  /** Waits until a change is on disk and moves the user's counter goal bars with it. */
+  const settled = async (userId: number) => {
+    await repos.store.persisted();
+    await app.ovation.botModules.refreshCounterGoals(userId);
+  };
 
   app.get(
     "/v1/bots/:bot/counters",
@@ -133,7 +138,7 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
       for (const item of request.body) {
         created.push(await counters.put(userId, { name: item.name, keyword: item.keyword ?? null, value: item.value ?? null, active: item.active ?? true }));
       }
-      await repos.store.persisted();
+      await settled(userId);
       return reply.code(201).send(created);
     },
   );
@@ -158,7 +163,7 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
           }),
         );
       }
-      await repos.store.persisted();
+      await settled(userId);
       return updated;
     },
   );
@@ -183,7 +188,7 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
         const after = await counters.change(userId, item.name, item.operation, item.value ?? null);
         if (after) changed.push(after);
       }
-      await repos.store.persisted();
+      await settled(userId);
       return changed;
     },
   );
@@ -194,7 +199,7 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
     async (request) => {
       const { userId, current } = await checked(request.params.bot, request, (problems, before) => checkNames(problems, request.body, names(before), true));
       const removed = await counters.remove(userId, request.body.map((item) => item.name));
-      await repos.store.persisted();
+      await settled(userId);
       return current.filter((c) => removed.includes(c.name));
     },
   );
