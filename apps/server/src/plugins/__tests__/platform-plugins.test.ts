@@ -183,7 +183,7 @@ describe("platform plugins in the server", () => {
     try {
       await expect(
         buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" }, cwd: other.dir } }),
-      ).rejects.toThrow(`OVATION_PLUGINS: myspace is not a built-in plugin (console, twitch, youtube, kick) and no package of that name is installed in ${other.dir} or ${other.dir}`);
+      ).rejects.toThrow(`OVATION_PLUGINS: myspace is not a built-in plugin (console, twitch, youtube, kick, tiktok) and no package of that name is installed in ${other.dir} or ${other.dir}`);
     } finally {
       other.remove();
     }
