@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { bootstrap } from "../../cli/first-run.js";
+import { BUILT_IN_PLUGINS } from "../builtin-plugins.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, nextEvent, waitFor } from "../../__tests__/socket-helpers.js";
 
@@ -183,7 +184,7 @@ describe("platform plugins in the server", () => {
     try {
       await expect(
         buildApp({ config: testConfig(other.dir), logger: pino({ level: "silent" }), platforms: { env: { OVATION_PLUGINS: "console,myspace" }, cwd: other.dir } }),
-      ).rejects.toThrow(`OVATION_PLUGINS: myspace is not a built-in plugin (console, twitch, youtube, kick, tiktok) and no package of that name is installed in ${other.dir} or ${other.dir}`);
+      ).rejects.toThrow(`OVATION_PLUGINS: myspace is not a built-in plugin (${Object.keys(BUILT_IN_PLUGINS).join(", ")}) and no package of that name is installed in ${other.dir} or ${other.dir}`);
     } finally {
       other.remove();
     }
