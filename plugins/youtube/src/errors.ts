@@ -1,4 +1,4 @@
-import { OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the YouTube plugin raises. */
 export const YOUTUBE_ERROR_CODES = {

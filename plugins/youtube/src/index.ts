@@ -2,7 +2,7 @@
  * @ovation/plugin-youtube: YouTube live chat, Super Chats, memberships and new subscribers over
  * the YouTube Data API v3, as an Ovation platform plugin.
  */
-export { YouTubePlugin, YOUTUBE_PLUGIN_VERSION } from "./plugin.js";
+export { YouTubePlugin, YOUTUBE_PLUGIN_VERSION, YOUTUBE_MAX_MESSAGE } from "./plugin.js";
 export type { YouTubePluginHooks } from "./plugin.js";
 export { youtubePluginOptionsSchema } from "./options.js";
 export { youtubeSettingsSchema } from "./settings.js";
@@ -16,9 +16,7 @@ export { QuotaBudget, QUOTA_COSTS, pacificDay } from "./api/quota.js";
 export type { QuotaBudgetOptions, QuotaMethod, QuotaSnapshot } from "./api/quota.js";
 export { liveChatMessageSchema } from "./api/wire.js";
 export type { LiveChatMessage, LiveBroadcast } from "./api/wire.js";
-export { mapLiveChatMessage, microsToAmount, toMicrosecondIso, youtubeNotification } from "./chat/map.js";
+export { mapLiveChatMessage, microsToAmount, youtubeNotification } from "./chat/map.js";
 export type { MapOutcome } from "./chat/map.js";
 export { buildFragments } from "./chat/fragments.js";
 export { authorBadges, authorPermission, authorRole } from "./chat/badges.js";
-export { splitChatText, SendQueue, MAX_MESSAGE, MAX_PARTS } from "./chat/send-queue.js";
-export type { SendQueueOptions } from "./chat/send-queue.js";

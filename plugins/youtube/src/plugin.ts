@@ -1,5 +1,6 @@
-import { RecentIds } from "@ovation/core";
-import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core";
+import { RecentIds } from "@ovation/core/contracts";
+import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
+import { SendQueue, Timers, splitChatText } from "@ovation/core/plugin-kit";
 import type { z } from "zod";
 import { apiFailure, DataApiClient } from "./api/client.js";
 import type { GoogleTokens } from "./api/client.js";
@@ -8,13 +9,14 @@ import { QuotaBudget } from "./api/quota.js";
 import type { QuotaSnapshot } from "./api/quota.js";
 import { subscriptionSchema } from "./api/wire.js";
 import { mapLiveChatMessage, youtubeNotification } from "./chat/map.js";
-import { SendQueue, splitChatText } from "./chat/send-queue.js";
 import { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
 import { youtubePluginOptionsSchema } from "./options.js";
 import type { YouTubePluginOptions } from "./options.js";
 
 /** The plugin's version (kept equal to package.json). */
 export const YOUTUBE_PLUGIN_VERSION = "0.1.0";
+/** YouTube's limit on one live chat message, in characters; longer answers are split (at most three messages). */
+export const YOUTUBE_MAX_MESSAGE = 200;
 
 type ParsedOptions = z.output<typeof youtubePluginOptionsSchema>;
 
@@ -68,8 +70,7 @@ export class YouTubePlugin implements PlatformPlugin {
   #live: Live | null = null;
   #chatDelayMs = 0;
   #subscriberBaseline: Set<string> | null = null;
-  #timers = new Set<ReturnType<typeof setTimeout>>();
-  #wakers = new Set<() => void>();
+  #timers = new Timers();
 
   /**
    * @param hooks.onTokensRefreshed persists refreshed tokens.
@@ -147,16 +148,13 @@ export class YouTubePlugin implements PlatformPlugin {
 
   async disconnect(): Promise<void> {
     this.#queue.stop(() => new YouTubeError(YOUTUBE_ERROR_CODES.offline, "The YouTube plugin was disconnected before the answer was sent"));
-    for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
-    for (const wake of this.#wakers) wake();
-    this.#wakers.clear();
     this.#context = null;
   }
 
   async send(message: OutgoingMessage): Promise<void> {
     const context = this.#context;
-    const parts = splitChatText(message.text);
+    const parts = splitChatText(message.text, YOUTUBE_MAX_MESSAGE);
     for (const part of parts) {
       try {
         await this.#queue.push(
@@ -190,7 +188,7 @@ export class YouTubePlugin implements PlatformPlugin {
         const failure = apiFailure(err);
         const limited = failure !== null && (failure.status === 429 || failure.reason === "rateLimitExceeded");
         if (!limited || attempt >= 2) throw err;
-        await this.#sleep(failure.retryAfterMs ?? this.#options.backoffMs.min * 2 ** attempt);
+        await this.#timers.sleep(failure.retryAfterMs ?? this.#options.backoffMs.min * 2 ** attempt);
       }
     }
   }
@@ -248,7 +246,7 @@ export class YouTubePlugin implements PlatformPlugin {
         delay = this.#failed(context, err, backoff);
         backoff = Math.min(o.backoffMs.max, backoff * 2);
       }
-      await this.#sleep(delay);
+      await this.#timers.sleep(delay);
     }
   }
 
@@ -344,7 +342,7 @@ export class YouTubePlugin implements PlatformPlugin {
       } catch (err) {
         context.logger.warn({ err }, "YouTube subscriber poll failed");
       }
-      await this.#sleep(everyMs);
+      await this.#timers.sleep(everyMs);
     }
   }
 
@@ -380,21 +378,6 @@ export class YouTubePlugin implements PlatformPlugin {
     const spent = live !== null && !this.#quota.allows("liveChatMessages.list", true);
     const note = spent ? " (chat paused: the day's polling budget is spent; it resets at midnight Pacific)" : "";
     context.setStatus(spent ? "degraded" : "connected", `${where}${note}; ${this.#quota.describe()}`);
-  }
-
-  #sleep(ms: number): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.#timers.delete(timer);
-        this.#wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.#timers.add(timer);
-      this.#wakers.add(wake);
-    });
   }
 
   #requireApi(): DataApiClient {

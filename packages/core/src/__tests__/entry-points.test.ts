@@ -25,7 +25,7 @@ describe("@ovation/core entry points (built dist)", () => {
   test("package.json exports every area's barrel", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(pkg.exports)).toEqual(
-      expect.arrayContaining([".", "./contracts", "./alerts", "./templates", "./commands", "./net", "./plugins"]),
+      expect.arrayContaining([".", "./contracts", "./alerts", "./templates", "./commands", "./net", "./plugins", "./plugin-kit", "./plugin-kit/testing"]),
     );
   });
 
@@ -40,6 +40,15 @@ describe("@ovation/core entry points (built dist)", () => {
     const graph = graphOf("@ovation/core/contracts");
     expect(graph.packages).toEqual(["zod"]);
     expect(graph.builtins).toEqual([]);
+  });
+
+  test("the plugin-kit entry loads zod only and its testing entry nothing, neither a Node built-in", () => {
+    const kit = graphOf("@ovation/core/plugin-kit");
+    expect(kit.packages).toEqual(["zod"]);
+    expect(kit.builtins).toEqual([]);
+    const testing = graphOf("@ovation/core/plugin-kit/testing");
+    expect(testing.packages).toEqual([]);
+    expect(testing.builtins).toEqual([]);
   });
 
   test("the whole package loads the heavy parts the alerts entry avoids (the check can fail)", () => {

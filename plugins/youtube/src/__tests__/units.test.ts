@@ -1,49 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { QuotaBudget, pacificDay } from "../api/quota.js";
-import { SendQueue, splitChatText } from "../chat/send-queue.js";
-
-describe("splitChatText", () => {
-  it("keeps short text, splits long text at spaces into messages of at most 200 characters, and cuts after three", () => {
-    expect(splitChatText("  hello\nworld  ")).toEqual(["hello world"]);
-    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
-    const parts = splitChatText(words);
-    expect(parts.length).toBe(3);
-    for (const p of parts) expect(Array.from(p).length).toBeLessThanOrEqual(200);
-    expect(parts.join(" ")).toBe(words);
-    const huge = "x".repeat(1000);
-    const cut = splitChatText(huge);
-    expect(cut.map((p) => Array.from(p).length)).toEqual([200, 200, 200]);
-    expect(cut[2]?.endsWith("…")).toBe(true);
-    expect(splitChatText("🎉".repeat(250)).map((p) => Array.from(p).length)).toEqual([200, 50]);
-    expect(splitChatText("   ")).toEqual([]);
-  });
-});
-
-describe("SendQueue", () => {
-  it("sends one at a time in order and refuses pushes beyond its limit", async () => {
-    const queue = new SendQueue({ limit: 2, gapMs: 0 });
-    const order: number[] = [];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => (release = r));
-    const full = () => new Error("full");
-    const a = queue.push(async () => {
-      await gate;
-      order.push(1);
-    }, full);
-    const b = queue.push(async () => void order.push(2), full);
-    const c = queue.push(async () => void order.push(3), full);
-    await expect(queue.push(async () => void order.push(4), full)).rejects.toThrow("full");
-    release();
-    await Promise.all([a, b, c]);
-    expect(order).toEqual([1, 2, 3]);
-    const failing = queue.push(async () => {
-      throw new Error("boom");
-    }, full);
-    await expect(failing).rejects.toThrow("boom");
-    queue.stop(() => new Error("stopped"));
-    await expect(queue.push(async () => undefined, full)).rejects.toThrow("full");
-  });
-});
 
 describe("QuotaBudget", () => {
   it("counts units per call, resets at midnight Pacific, and spreads polls over the stream", () => {

@@ -1,5 +1,5 @@
-import type { ChatBadge } from "@ovation/core";
-import { PERMISSION_LEVELS } from "@ovation/core";
+import type { ChatBadge } from "@ovation/core/contracts";
+import { PERMISSION_LEVELS } from "@ovation/core/plugin-kit";
 import type { LiveChatMessage } from "../api/wire.js";
 
 type Author = NonNullable<LiveChatMessage["authorDetails"]>;

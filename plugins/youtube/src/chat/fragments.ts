@@ -1,4 +1,4 @@
-import type { ChatFragment } from "@ovation/core";
+import type { ChatFragment } from "@ovation/core/contracts";
 
 // `:shortcode:` emoji (YouTube's own and channel emoji such as `:_hello:`) and `@handle` mentions.
 // Unicode emoji stay in text fragments: they are text, and every client draws them.

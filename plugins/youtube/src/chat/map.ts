@@ -1,5 +1,6 @@
-import type { ChatChannel, ChatEvent, ModerationEvent, NotificationPayload, NotifySub } from "@ovation/core";
-import { CHAT_LIMITS } from "@ovation/core";
+import type { ChatChannel, ChatEvent, ModerationEvent, NotificationPayload, NotifySub } from "@ovation/core/contracts";
+import { CHAT_LIMITS } from "@ovation/core/contracts";
+import { platformNotification } from "@ovation/core/plugin-kit";
 import { liveChatMessageSchema } from "../api/wire.js";
 import type { LiveChatMessage } from "../api/wire.js";
 import { authorBadges, authorPermission, authorRole } from "./badges.js";
@@ -25,13 +26,6 @@ export function microsToAmount(micros: string | number): string {
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }
 
-/** Google's RFC 3339 time with exactly six fractional digits and `Z` (the reference's format). */
-export function toMicrosecondIso(timestamp: string): string {
-  const parsed = Date.parse(timestamp);
-  const date = Number.isNaN(parsed) ? new Date() : new Date(parsed);
-  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
-}
-
 /**
  * A NotifySub notification of `channel`: the type's documented payload (`data`; `[]` for stream
  * events) at the top of `event`, the raw YouTube resource in `ovation.platform_data`.
@@ -44,12 +38,7 @@ export function youtubeNotification(
   data: NotificationPayload,
   raw: unknown,
 ): NotifySub {
-  return {
-    subscription: { type, version: "1", condition: { platform: "youtube", platform_id: channel.platform_id } },
-    notification: { id: id.slice(0, 128), created_at: toMicrosecondIso(createdAt) },
-    event: data,
-    ovation: { template: null, test: false, platform_data: { message: raw } },
-  };
+  return platformNotification({ platform: "youtube", type, id, createdAt, channel, data, raw });
 }
 
 const cut = (text: string, max: number): string => (text.length > max ? text.slice(0, max) : text);

@@ -1,14 +1,12 @@
-/** YouTube's limit on one live chat message, in characters. */
-export const MAX_MESSAGE = 200;
-/** At most this many chat messages per answer; the last is cut with `…`. */
-export const MAX_PARTS = 3;
+/** By default at most this many chat messages per answer; the last is cut with `…`. */
+export const CHAT_SPLIT_PARTS = 3;
 
 /**
- * Splits bot output into live chat messages of at most 200 characters (code points), at spaces
- * where possible, at most {@link MAX_PARTS} of them; text beyond that is cut and marked with `…`.
- * Line breaks become spaces (YouTube shows one line).
+ * Splits bot output into chat messages of at most `max` characters (code points, the platform's
+ * message limit), at spaces where possible, at most `parts` of them; text beyond that is cut and
+ * marked with `…`. Control characters and line breaks become spaces (chat shows one line).
  */
-export function splitChatText(text: string, max = MAX_MESSAGE, parts = MAX_PARTS): string[] {
+export function splitChatText(text: string, max: number, parts = CHAT_SPLIT_PARTS): string[] {
   // eslint-disable-next-line no-control-regex -- control characters have no place in a chat line
   let rest = Array.from(text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim());
   const out: string[] = [];
@@ -41,7 +39,7 @@ interface Job {
 export interface SendQueueOptions {
   /** Jobs waiting at most; a further `push` is refused at once (backpressure). */
   limit: number;
-  /** Gap between two sends in ms (YouTube rate-limits fast posters). */
+  /** Gap between two sends in ms (platforms rate-limit fast posters). */
   gapMs: number;
 }
 

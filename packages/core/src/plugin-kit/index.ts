@@ -1,0 +1,17 @@
+/**
+ * @ovation/core/plugin-kit: small runtime helpers platform plugins share (a paced send queue and
+ * chat text splitting, NotifySub timestamps, timers a plugin can drop on disconnect, reconnect
+ * backoff, command permission levels from badges, NotifySub notifications in the documented
+ * shape). Pure code that loads zod only (like `/contracts`) and no Node built-in, so a plugin can
+ * take it beside `/contracts` without loading the sandbox, undici or pino.
+ */
+export { splitChatText, SendQueue, CHAT_SPLIT_PARTS } from "./send-queue.js";
+export type { SendQueueOptions } from "./send-queue.js";
+export { toMicrosecondIso } from "./time.js";
+export { platformNotification } from "./notification.js";
+export type { PlatformNotificationInput } from "./notification.js";
+export { Timers } from "./timers.js";
+export { Backoff, jitter } from "./backoff.js";
+export type { BackoffBounds } from "./backoff.js";
+export { PERMISSION_LEVELS, permissionLevelOf } from "../commands/permission-levels.js";
+export type { PermissionLevelName } from "../commands/permission-levels.js";

@@ -1,0 +1,5 @@
+/**
+ * @ovation/core/plugin-kit/testing: helpers for plugin tests (polling for an effect). Loads no
+ * package and no Node built-in; meant for test code only.
+ */
+export { until } from "./until.js";
