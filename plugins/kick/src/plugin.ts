@@ -1,6 +1,6 @@
 import { RecentIds } from "@ovation/core/contracts";
 import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
-import { SendQueue, splitChatText } from "@ovation/plugin-youtube";
+import { SendQueue, Timers, jitter, splitChatText } from "@ovation/core/plugin-kit";
 import type { z } from "zod";
 import { apiFailure, KickApiClient } from "./api/client.js";
 import type { KickTokens } from "./api/client.js";
@@ -68,7 +68,7 @@ export class KickPlugin implements PlatformPlugin {
   #context: PluginContext | null = null;
   #socket: KickChatSocket | null = null;
   #queue: SendQueue;
-  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #timers = new Timers();
 
   /** @throws KickError (`OVATION_ERR_KICK_CONFIG`) naming each invalid setting. */
   constructor(options: KickPluginOptions, hooks: KickPluginHooks = {}) {
@@ -180,7 +180,7 @@ export class KickPlugin implements PlatformPlugin {
   }
 
   #retrySetUp(context: PluginContext, wait: number): void {
-    this.#later(Math.round(wait * (0.8 + Math.random() * 0.4)), () => {
+    this.#timers.later(jitter(wait), () => {
       if (this.#context !== context || context.signal.aborted) return;
       this.#setUp(context).catch((err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -212,7 +212,6 @@ export class KickPlugin implements PlatformPlugin {
     this.#queue.stop(() => new KickError(KICK_ERROR_CODES.offline, "The Kick plugin was disconnected before the answer was sent"));
     this.#socket?.stop();
     this.#socket = null;
-    for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     this.#context = null;
   }
@@ -248,7 +247,7 @@ export class KickPlugin implements PlatformPlugin {
         if (failure?.status !== 429 || attempt >= 2) throw err;
         const wait = failure.retryAfterMs ?? this.#o.backoffMs.min * 2 ** attempt;
         this.#context?.logger.info({ wait }, "Kick chat rate limit: answer waits");
-        await new Promise<void>((resolve) => this.#later(wait, resolve));
+        await this.#timers.sleep(wait);
       }
     }
   }
@@ -310,14 +309,6 @@ export class KickPlugin implements PlatformPlugin {
         }
         return;
     }
-  }
-
-  #later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      run();
-    }, ms);
-    this.#timers.add(timer);
   }
 
   #requireApi(): KickApiClient {

@@ -1,5 +1,5 @@
-import { EMPTY_PAYLOAD_TYPES } from "@ovation/core/contracts";
 import type { ChatChannel, NotifySub } from "@ovation/core/contracts";
+import { platformNotification } from "@ovation/core/plugin-kit";
 
 /**
  * Builds every notification the TikTok plugin emits, so the payload shape changes in one place:
@@ -14,10 +14,5 @@ export function tiktokNotification(
   data: Record<string, unknown>,
   raw: unknown,
 ): NotifySub {
-  return {
-    subscription: { type, version: "1", condition: { platform: "tiktok", platform_id: channel.platform_id } },
-    notification: { id: id.slice(0, 128), created_at: new Date(createdAtMs).toISOString() },
-    event: (EMPTY_PAYLOAD_TYPES as readonly string[]).includes(type) ? [] : data,
-    ovation: { template: null, test: false, platform_data: { message: raw } },
-  };
+  return platformNotification({ platform: "tiktok", type, id, createdAt: createdAtMs, channel, data, raw });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { RecentIds } from "@ovation/core/contracts";
 import type { ChatChannel, OutgoingMessage, PlatformDeclaration, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
+import { Backoff, Timers } from "@ovation/core/plugin-kit";
 import { UserOfflineError } from "tiktok-live-connector";
 import type { TikTokLiveConnection } from "tiktok-live-connector";
 import { tiktokChatEvent } from "./chat/map.js";
@@ -48,8 +49,8 @@ export class TikTokPlugin implements PlatformPlugin {
   #context: PluginContext | null = null;
   #connection: TikTokLiveConnection | null = null;
   #roomId: string | null = null;
-  #timers = new Set<ReturnType<typeof setTimeout>>();
-  #backoff: number;
+  readonly #timers = new Timers();
+  readonly #backoff: Backoff;
 
   /** @throws TikTokError (`OVATION_ERR_TIKTOK_CONFIG`) naming each invalid setting. */
   constructor(options: TikTokPluginOptions) {
@@ -59,7 +60,7 @@ export class TikTokPlugin implements PlatformPlugin {
       throw new TikTokError(TIKTOK_ERROR_CODES.config, `TikTok plugin settings are invalid: ${problems.join("; ")}`, { details: { problems } });
     }
     this.#options = parsed.data;
-    this.#backoff = parsed.data.backoffMs.min;
+    this.#backoff = new Backoff(parsed.data.backoffMs);
     this.#channel = { id: parsed.data.channelId, platform_id: "", username: parsed.data.uniqueId, avatar_url: "" };
   }
 
@@ -85,7 +86,6 @@ export class TikTokPlugin implements PlatformPlugin {
 
   async disconnect(): Promise<void> {
     this.#context = null;
-    for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     this.#likes.flush();
     const connection = this.#connection;
@@ -130,7 +130,7 @@ export class TikTokPlugin implements PlatformPlugin {
       case "likes":
         if (!this.#seen.add(outcome.id)) return;
         if (this.#likes.add(outcome.id, outcome.userId, outcome.name, outcome.count, outcome.total)) {
-          this.#later(this.#options.likeWindowSeconds * 1000, () => this.#flushLikes());
+          this.#timers.later(this.#options.likeWindowSeconds * 1000, () => this.#flushLikes());
         }
         return;
       case "moderation":
@@ -177,7 +177,7 @@ export class TikTokPlugin implements PlatformPlugin {
     events.on("disconnected", () => {
       if (this.#connection !== connection || this.#context !== context) return;
       this.#connection = null;
-      if (this.#roomId === null) this.#later(this.#options.offlinePollSeconds * 1000, () => void this.#open(context));
+      if (this.#roomId === null) this.#timers.later(this.#options.offlinePollSeconds * 1000, () => void this.#open(context));
       else this.#retry(context, "the TikTok WebSocket closed");
     });
     try {
@@ -185,7 +185,7 @@ export class TikTokPlugin implements PlatformPlugin {
       // The first frames can arrive with the WebSocket's opening, before this line runs: a LIVE that
       // ended in them has already disconnected the library (its "disconnected" handler takes over).
       if (this.#connection !== connection || !connection.isConnected || state.roomId === "") return;
-      this.#backoff = this.#options.backoffMs.min;
+      this.#backoff.reset();
       this.#online(context, state.roomId, state.roomInfo);
     } catch (err) {
       if (this.#connection !== connection || this.#context !== context) return;
@@ -193,7 +193,7 @@ export class TikTokPlugin implements PlatformPlugin {
       events.removeAllListeners();
       if (err instanceof UserOfflineError) {
         this.#offline(context, "not live");
-        this.#later(this.#options.offlinePollSeconds * 1000, () => void this.#open(context));
+        this.#timers.later(this.#options.offlinePollSeconds * 1000, () => void this.#open(context));
         return;
       }
       // The library's messages can span lines (a sign server banner): one line for the status.
@@ -235,18 +235,9 @@ export class TikTokPlugin implements PlatformPlugin {
 
   /** Reconnects after a failure, with exponential backoff and +-20% jitter. */
   #retry(context: PluginContext, why: string): void {
-    const wait = Math.round(this.#backoff * (0.8 + Math.random() * 0.4));
-    this.#backoff = Math.min(this.#options.backoffMs.max, this.#backoff * 2);
+    const wait = this.#backoff.next();
     context.logger.warn({ why, retryInMs: wait }, "TikTok connection failed; retrying");
     context.setStatus("degraded", `${why}; retrying in ${Math.ceil(wait / 1000)} s; ${READ_ONLY_NOTE}`);
-    this.#later(wait, () => void this.#open(context));
-  }
-
-  #later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      run();
-    }, ms);
-    this.#timers.add(timer);
+    this.#timers.later(wait, () => void this.#open(context));
   }
 }

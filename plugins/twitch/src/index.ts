@@ -13,7 +13,7 @@ export { normalizeIrcMessage } from "./irc/normalize.js";
 export type { IrcOutcome, NormalizeContext } from "./irc/normalize.js";
 export { normalizeBadges } from "./irc/badges.js";
 export { buildFragments, cheerTier, GLOBAL_CHEERMOTE_PREFIXES } from "./irc/fragments.js";
-export { mapEventSubNotification, toMicrosecondIso, MAPPED_TYPES } from "./eventsub/map.js";
+export { mapEventSubNotification, MAPPED_TYPES } from "./eventsub/map.js";
 export type { MapResult } from "./eventsub/map.js";
 export { SUBSCRIPTIONS } from "./eventsub/subscriptions.js";
 export type { SubscriptionSpec } from "./eventsub/subscriptions.js";

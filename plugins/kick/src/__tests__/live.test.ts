@@ -11,16 +11,7 @@ import { KICK_EVENTS } from "../api/wire.js";
 import type { KickPluginOptions } from "../options.js";
 import { KickPlugin } from "../plugin.js";
 import { FakeKick, FakePusher, KickWebhookSender, socketFixtures, socketFrame } from "../testing/index.js";
-
-async function until<T>(read: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value !== undefined && value !== null && value !== false) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { until } from "@ovation/core/plugin-kit/testing";
 
 const hug = (e: ChatEvent): string | null => (e.message.startsWith("!hug") ? `${e.user.username} sends a hug to ${e.message.split(" ")[1] ?? ""} <3` : null);
 

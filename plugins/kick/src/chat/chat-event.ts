@@ -1,7 +1,7 @@
 import type { ChatBadge, ChatChannel, ChatEvent } from "@ovation/core/contracts";
 import { CHAT_LIMITS } from "@ovation/core/contracts";
 // The one non-contract import: the permission level the command runtime would compute, kept in platform_data.
-import { permissionLevelOf } from "@ovation/core/commands";
+import { permissionLevelOf } from "@ovation/core/plugin-kit";
 import { buildFragments } from "./fragments.js";
 
 const cut = (text: string, max: number): string => (text.length > max ? text.slice(0, max) : text);

@@ -1,6 +1,5 @@
-import { EMPTY_PAYLOAD_TYPES } from "@ovation/core/contracts";
 import type { ChatChannel, NotifySub } from "@ovation/core/contracts";
-import { toMicrosecondIso } from "@ovation/plugin-youtube";
+import { platformNotification } from "@ovation/core/plugin-kit";
 
 /**
  * The one place the Kick plugin builds a NotifySub notification: the catalog type, the platform's
@@ -16,10 +15,5 @@ export function kickNotification(
   params: Record<string, unknown>,
   raw: unknown,
 ): NotifySub {
-  return {
-    subscription: { type, version: "1", condition: { platform: "kick", platform_id: channel.platform_id } },
-    notification: { id: id.slice(0, 128), created_at: toMicrosecondIso(createdAt ?? new Date().toISOString()) },
-    event: (EMPTY_PAYLOAD_TYPES as readonly string[]).includes(type) ? [] : params,
-    ovation: { template: null, test: false, platform_data: { message: raw } },
-  };
+  return platformNotification({ platform: "kick", type, id, createdAt, channel, data: params, raw });
 }

@@ -1,4 +1,5 @@
 import type { PluginContext } from "@ovation/core/contracts";
+import { Backoff } from "@ovation/core/plugin-kit";
 import WebSocket from "ws";
 import { pusherFrameSchema } from "./wire.js";
 import type { PusherFrame } from "./wire.js";
@@ -26,14 +27,14 @@ export class KickChatSocket {
   readonly #o: KickChatSocketOptions;
   #ws: WebSocket | null = null;
   #stopped = false;
-  #backoff: number;
+  readonly #backoff: Backoff;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #idle: ReturnType<typeof setTimeout> | null = null;
   #activityMs = 120_000;
 
   constructor(options: KickChatSocketOptions) {
     this.#o = options;
-    this.#backoff = options.backoffMs.min;
+    this.#backoff = new Backoff(options.backoffMs);
   }
 
   /** The Pusher channel name of the chatroom. */
@@ -72,8 +73,7 @@ export class KickChatSocket {
       this.#ws = null;
       if (this.#idle) clearTimeout(this.#idle);
       if (this.#stopped) return;
-      const wait = Math.round(this.#backoff * (0.8 + Math.random() * 0.4));
-      this.#backoff = Math.min(this.#o.backoffMs.max, this.#backoff * 2);
+      const wait = this.#backoff.next();
       this.#o.onState(false, `Kick chat socket closed (${code}); reconnecting in ${(wait / 1000).toFixed(1)} s`);
       this.#timer = setTimeout(() => this.#open(), wait);
     });
@@ -117,7 +117,7 @@ export class KickChatSocket {
         return;
       }
       case "pusher_internal:subscription_succeeded":
-        this.#backoff = this.#o.backoffMs.min;
+        this.#backoff.reset();
         this.#o.onState(true, `reading chatroom ${this.#o.chatroomId} over Kick's chat socket`);
         return;
       case "pusher:ping":

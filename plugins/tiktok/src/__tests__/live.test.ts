@@ -1,24 +1,15 @@
 import { PluginHost } from "@ovation/core";
 import type { ChatEvent, ChatRoomEvent, NotifySub } from "@ovation/core";
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TikTokPlugin } from "../plugin.js";
 import type { TikTokPluginOptions } from "../options.js";
 import { FakeWebcast, giftStreakMessages, likeMessages, tiktokFixtures, tiktokMessage } from "../testing/index.js";
+import { until } from "@ovation/core/plugin-kit/testing";
 
 const logger = pino({ level: "silent" });
 
 /** Waits (vitest's waitFor, 10 s) for `read` to give a value. */
-const until = <T>(read: () => T | undefined | null | false, what: string): Promise<T> =>
-  vi.waitFor(
-    () => {
-      const value = read();
-      if (value === undefined || value === null || value === false) throw new Error(`timed out waiting for ${what}`);
-      return value;
-    },
-    { timeout: 10_000, interval: 20 },
-  );
-
 const data = (n: NotifySub): Record<string, unknown> => (Array.isArray(n.event) ? {} : n.event);
 
 describe("TikTok plugin against a loopback fake webcast server (real tiktok-live-connector decoding)", () => {

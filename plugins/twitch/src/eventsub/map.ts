@@ -1,4 +1,5 @@
 import type { NotificationPayload, NotifySub } from "@ovation/core/contracts";
+import { toMicrosecondIso } from "@ovation/core/plugin-kit";
 import { z } from "zod";
 import type { EventSubNotification } from "./wire.js";
 
@@ -209,15 +210,6 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
 
 /** EventSub types the plugin maps, in the order they are subscribed. */
 export const MAPPED_TYPES: readonly string[] = Object.keys(MAPPINGS);
-
-/** Rewrites an RFC 3339 time (Twitch sends nanoseconds) with exactly six fractional digits and `Z`. */
-export function toMicrosecondIso(timestamp: string): string {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(timestamp);
-  if (match) return `${match[1]}.${(match[2] ?? "").padEnd(6, "0").slice(0, 6)}Z`;
-  const parsed = Date.parse(timestamp);
-  const date = Number.isNaN(parsed) ? new Date() : new Date(parsed);
-  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
-}
 
 /** The notifications of one EventSub notification, or why it could not be mapped. */
 export type MapResult = { ok: true; notifications: NotifySub[] } | { ok: false; reason: string };
