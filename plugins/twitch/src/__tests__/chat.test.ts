@@ -5,18 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TwitchPlugin } from "../plugin.js";
 import { FakeIrcServer, privmsgLine } from "./fake-irc-server.js";
 import { ircLine } from "./fixtures.js";
+import { until } from "@ovation/core/plugin-kit/testing";
 
 const logger = pino({ level: "silent" });
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
   let server: FakeIrcServer;

@@ -8,18 +8,9 @@ import { FakeHelix } from "./fake-helix.js";
 import { FakeIrcServer } from "./fake-irc-server.js";
 import { SUBSCRIPTIONS } from "../eventsub/subscriptions.js";
 import { ircLine } from "./fixtures.js";
+import { until } from "@ovation/core/plugin-kit/testing";
 
 const logger = pino({ level: "silent" });
-
-async function until<T>(read: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("Twitch EventSub and Helix against loopback fakes", () => {
   let irc: FakeIrcServer;

@@ -6,18 +6,9 @@ import type { GoogleTokens } from "../api/client.js";
 import { YouTubePlugin } from "../plugin.js";
 import type { YouTubePluginOptions } from "../options.js";
 import { FakeGoogle, apiFixtures, chatMessage } from "../testing/index.js";
+import { until } from "@ovation/core/plugin-kit/testing";
 
 const logger = pino({ level: "silent" });
-
-async function until<T>(read: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value !== undefined && value !== null && value !== false) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("YouTube plugin against a loopback fake of Google", () => {
   let google: FakeGoogle;
