@@ -31,6 +31,8 @@ import { TemplateSandbox } from "@ovation/core/templates";
 import { CommandRuntime } from "@ovation/core/commands";
 import { GuardedHttpClient } from "@ovation/core/net";
 import { PluginHost } from "@ovation/core/plugins";
+import { SendQueue, platformNotification } from "@ovation/core/plugin-kit";
+import { until } from "@ovation/core/plugin-kit/testing";
 import { resolveAlert as fromRoot } from "@ovation/core";
 import { startServer } from "@ovation/server";
 import type { RunningServer, StartServerOptions } from "@ovation/server";
@@ -46,12 +48,13 @@ const options: StartServerOptions = { plugins: [fakechat], signals: false };
 const start: (o: StartServerOptions) => Promise<RunningServer> = startServer;
 const event: ChatEvent | undefined = chatEventSchema.safeParse({}).data;
 const made: typeof definePlugin = definePlugin;
-const classes = [TemplateSandbox, CommandRuntime, GuardedHttpClient, PluginHost, FakeChatServer];
+const classes = [TemplateSandbox, CommandRuntime, GuardedHttpClient, PluginHost, FakeChatServer, SendQueue];
+const kit: [typeof platformNotification, typeof until] = [platformNotification, until];
 // @ts-expect-error a factory's settings are typed by its zod schema
 fakechat({ url: 1 }, null);
 // @ts-expect-error PlatformPlugin requires its methods
 const broken: PlatformPlugin = { metadata: factory.id };
-export { api, resolved, same, options, start, event, made, classes, broken };
+export { api, resolved, same, options, start, event, made, classes, kit, broken };
 `;
 
 const ENTRY_POINTS = [
@@ -62,6 +65,8 @@ const ENTRY_POINTS = [
   "@ovation/core/commands",
   "@ovation/core/net",
   "@ovation/core/plugins",
+  "@ovation/core/plugin-kit",
+  "@ovation/core/plugin-kit/testing",
   "@ovation/server",
   "ovation-plugin-fakechat",
   "ovation-plugin-fakechat/server",
@@ -93,6 +98,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
       "ovation-core-0.1.0.tgz",
       "ovation-plugin-console-0.1.0.tgz",
       "ovation-plugin-fakechat-1.0.0.tgz",
+      "ovation-plugin-kick-0.1.0.tgz",
       "ovation-plugin-tiktok-0.1.0.tgz",
       "ovation-plugin-twitch-0.1.0.tgz",
       "ovation-plugin-youtube-0.1.0.tgz",
