@@ -12,5 +12,5 @@ export * from "./templates/index.js";
 export * from "./commands/index.js";
 export * from "./net/index.js";
 export * from "./plugins/index.js";
-export { Backoff, CHAT_SPLIT_PARTS, SendQueue, Timers, jitter, platformNotification, splitChatText, toMicrosecondIso } from "./plugin-kit/index.js";
+export { Backoff, CHAT_SPLIT_PARTS, SendQueue, Timers, jitter, platformNotification, splitChatText, toMicrosecondIso, tokenFragments } from "./plugin-kit/index.js";
 export type { BackoffBounds, PlatformNotificationInput, SendQueueOptions } from "./plugin-kit/index.js";

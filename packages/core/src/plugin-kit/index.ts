@@ -1,6 +1,6 @@
 /**
  * @ovation/core/plugin-kit: small runtime helpers platform plugins share (a paced send queue and
- * chat text splitting, NotifySub timestamps, timers a plugin can drop on disconnect, reconnect
+ * chat text splitting, NotifySub timestamps, chat fragments around emote/mention tokens, timers a plugin can drop on disconnect, reconnect
  * backoff, command permission levels from badges, NotifySub notifications in the documented
  * shape). Pure code that loads zod only (like `/contracts`) and no Node built-in, so a plugin can
  * take it beside `/contracts` without loading the sandbox, undici or pino.
@@ -8,6 +8,7 @@
 export { splitChatText, SendQueue, CHAT_SPLIT_PARTS } from "./send-queue.js";
 export type { SendQueueOptions } from "./send-queue.js";
 export { toMicrosecondIso } from "./time.js";
+export { tokenFragments } from "./fragments.js";
 export { platformNotification } from "./notification.js";
 export type { PlatformNotificationInput } from "./notification.js";
 export { Timers } from "./timers.js";

@@ -1,4 +1,5 @@
 import type { ChatFragment } from "@ovation/core/contracts";
+import { tokenFragments } from "@ovation/core/plugin-kit";
 
 // Kick writes emotes inline as `[emote:<id>:<name>]` (both in webhooks and on the chat socket);
 // `@name` is a mention.
@@ -9,17 +10,10 @@ const TOKENS = /\[emote:(\d{1,20}):([^\]\s]{1,100})\]|(?<![\w@])(@[\p{L}\p{N}_-]
  * name, `data.platform_id` its id), `mention` for `@name`, `text` for the rest.
  */
 export function buildFragments(text: string): ChatFragment[] {
-  const out: ChatFragment[] = [];
-  let last = 0;
-  for (const match of text.matchAll(TOKENS)) {
-    const at = match.index;
-    if (at > last) out.push({ type: "text", text: text.slice(last, at) });
-    if (match[1] !== undefined && match[2] !== undefined) out.push({ type: "emote", text: match[2], data: { platform: "kick", platform_id: match[1] } });
-    else out.push({ type: "mention", text: match[0] });
-    last = at + match[0].length;
-  }
-  if (last < text.length || out.length === 0) out.push({ type: "text", text: text.slice(last) });
-  return out;
+  return tokenFragments(text, TOKENS, (match) => {
+    if (match[1] !== undefined && match[2] !== undefined) return { type: "emote", text: match[2], data: { platform: "kick", platform_id: match[1] } };
+    return { type: "mention", text: match[0] };
+  });
 }
 
 /** The message with `[emote:id:name]` written as `name`, the way a viewer reads it. */

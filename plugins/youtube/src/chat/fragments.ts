@@ -1,4 +1,5 @@
 import type { ChatFragment } from "@ovation/core/contracts";
+import { tokenFragments } from "@ovation/core/plugin-kit";
 
 // `:shortcode:` emoji (YouTube's own and channel emoji such as `:_hello:`) and `@handle` mentions.
 // Unicode emoji stay in text fragments: they are text, and every client draws them.
@@ -9,16 +10,9 @@ const TOKENS = /(:[A-Za-z_][A-Za-z0-9_-]{0,63}:)|(?<![\w@])(@[\p{L}\p{N}_.-]{1,1
  * is the shortcode without colons), `mention` for `@handle`, `text` for the rest.
  */
 export function buildFragments(text: string): ChatFragment[] {
-  const out: ChatFragment[] = [];
-  let last = 0;
-  for (const match of text.matchAll(TOKENS)) {
-    const at = match.index;
-    if (at > last) out.push({ type: "text", text: text.slice(last, at) });
+  return tokenFragments(text, TOKENS, (match) => {
     const token = match[0];
-    if (match[1] !== undefined) out.push({ type: "emote", text: token, data: { platform: "youtube", platform_id: token.slice(1, -1) } });
-    else out.push({ type: "mention", text: token });
-    last = at + token.length;
-  }
-  if (last < text.length || out.length === 0) out.push({ type: "text", text: text.slice(last) });
-  return out;
+    if (match[1] !== undefined) return { type: "emote", text: token, data: { platform: "youtube", platform_id: token.slice(1, -1) } };
+    return { type: "mention", text: token };
+  });
 }

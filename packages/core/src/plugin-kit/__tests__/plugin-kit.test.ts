@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Backoff, SendQueue, Timers, jitter, splitChatText, toMicrosecondIso } from "../index.js";
+import { Backoff, SendQueue, Timers, jitter, splitChatText, toMicrosecondIso, tokenFragments } from "../index.js";
 import { until } from "../testing/index.js";
 
 describe("splitChatText", () => {
@@ -97,5 +97,20 @@ describe("until", () => {
     let n = 0;
     await expect(until(() => (++n >= 3 ? n : false), "three reads")).resolves.toBe(3);
     await expect(until(() => null, "nothing", 50)).rejects.toThrow("timed out waiting for nothing");
+  });
+});
+
+describe("tokenFragments", () => {
+  it("cuts text around the matches and always gives at least one fragment", () => {
+    const mention = (m: RegExpExecArray) => ({ type: "mention" as const, text: m[0] });
+    expect(tokenFragments("hi @a and @b!", /@\w+/g, mention)).toEqual([
+      { type: "text", text: "hi " },
+      { type: "mention", text: "@a" },
+      { type: "text", text: " and " },
+      { type: "mention", text: "@b" },
+      { type: "text", text: "!" },
+    ]);
+    expect(tokenFragments("@a", /@\w+/g, mention)).toEqual([{ type: "mention", text: "@a" }]);
+    expect(tokenFragments("", /@\w+/g, mention)).toEqual([{ type: "text", text: "" }]);
   });
 });
