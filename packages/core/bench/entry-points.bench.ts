@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const coreDir = fileURLToPath(new URL("..", import.meta.url));
 const script = fileURLToPath(new URL("../scripts/import-graph.mjs", import.meta.url));
 const NATIVE = ["isolated-vm"];
-const ENTRIES = ["zod", "@ovation/core", "@ovation/core/contracts", "@ovation/core/alerts", "@ovation/core/templates", "@ovation/core/commands", "@ovation/core/net", "@ovation/core/plugins"];
+const ENTRIES = ["zod", "@ovation/core", "@ovation/core/contracts", "@ovation/core/alerts", "@ovation/core/templates", "@ovation/core/commands", "@ovation/core/net", "@ovation/core/plugins", "@ovation/core/plugin-kit"];
 const RUNS = 5;
 
 interface Graph {
