@@ -264,6 +264,11 @@ export class Store {
     };
   }
 
+  /** The extension keys that start with `prefix` (per-user documents such as `bot_state.<userId>`). */
+  extensionKeys(prefix: string): string[] {
+    return Object.keys(this.#data.extensions).filter((key) => key.startsWith(prefix));
+  }
+
   /** Flushes pending writes and releases the backend. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
