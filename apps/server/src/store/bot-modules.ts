@@ -163,22 +163,16 @@ export class BotStateRepository {
         }
         return state;
       };
-      for (const [id, giveaway] of Object.entries(shared.giveaways ?? {})) {
-        const state = of(id);
-        if (state) state.giveaway = giveaway;
-      }
-      for (const [id, moderation] of Object.entries(shared.moderation ?? {})) {
-        const state = of(id);
-        if (state) state.moderation = moderation;
-      }
-      for (const [id, settings] of Object.entries(shared.settings ?? {})) {
-        const state = of(id);
-        if (state) state.settings = settings;
-      }
-      for (const [id, followers] of Object.entries(shared.followers ?? {})) {
-        const state = of(id);
-        if (state) state.followers = followers;
-      }
+      const move = <K extends keyof BotState>(from: Record<string, BotState[K]> | undefined, field: K) => {
+        for (const [id, value] of Object.entries(from ?? {})) {
+          const state = of(id);
+          if (state) state[field] = value;
+        }
+      };
+      move(shared.giveaways, "giveaway");
+      move(shared.moderation, "moderation");
+      move(shared.settings, "settings");
+      move(shared.followers, "followers");
       return { rest: null, perUser };
     });
   }
