@@ -155,7 +155,7 @@ describe("nothing lost", () => {
     (await browserSource(scene.record.access_token)).socket.close();
     // Pretend the source first joined an hour ago and the gap held an old and a recent alert.
     const now = Date.now();
-    app.ovation.repos.store.extension<Record<string, number>>("browser_source_first_joined", () => ({})).update((joined) => (joined[String(scene.record.id)] = now - 3_600_000));
+    app.ovation.repos.browserSourceJoins.setFirstJoined(alice.userId, scene.record.id, now - 3_600_000);
     const notification = (id: string) => ({
       subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } },
       notification: { id, created_at: new Date().toISOString() },

@@ -2,6 +2,7 @@ import type { JsonWebKey } from "node:crypto";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
 import type { ConnectionsRepository } from "../store/connections.js";
+import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
 import type { ClientRegistry } from "./clients.js";
@@ -19,6 +20,8 @@ import type { IdentityStore } from "./store.js";
 /** Everything the identity routes share; built once by `createIdentityModule`. */
 export interface IdentityContext {
   readonly store: IdentityStore;
+  /** Where the authorization server's artifacts live (the identity file, or PostgreSQL). */
+  readonly oidcStorage: OidcArtifactStorage;
   readonly users: UsersRepository;
   readonly connections: ConnectionsRepository;
   readonly tokens: PersonalAccessTokensRepository;

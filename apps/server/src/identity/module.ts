@@ -4,6 +4,7 @@ import type Provider from "oidc-provider";
 import type { Logger } from "pino";
 import type { TokenVerifier } from "../auth/principal.js";
 import type { ConnectionsRepository } from "../store/connections.js";
+import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
 import { ClientRegistry } from "./clients.js";
@@ -29,8 +30,8 @@ import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
 import { WebAuthnService, securityKeyUrlProblem } from "./mfa/webauthn.js";
 import { publicJwks } from "./oidc/access-token-jwt.js";
+import { FileOidcStorage } from "./oidc/file-storage.js";
 import { createOAuthProvider } from "./oidc/provider.js";
-import type { ProviderDeps } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { platformRoutes } from "./platforms/routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
@@ -61,8 +62,8 @@ export interface IdentityModuleOptions {
   trustProxy?: boolean;
   /** Platform OAuth settings; by default built from `OVATION_<PLATFORM>_CLIENT_ID`/`_SECRET`. */
   platforms?: readonly PlatformOAuthSettings[];
-  /** oidc-provider storage in the host's store (set when the store is PostgreSQL). */
-  oidcAdapters?: ProviderDeps["oidcAdapters"];
+  /** oidc-provider artifact storage of the host's store (set when the store is PostgreSQL); else the identity file. */
+  oidcStorage?: OidcArtifactStorage | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
   onAccountDeleted?: (userId: number) => void;
 }
@@ -111,6 +112,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const clock = options.clock ?? systemClock;
   const logger = options.logger.child({ module: "identity" });
   const store = await IdentityStore.open(options.dataDir);
+  const oidcStorage = options.oidcStorage ?? new FileOidcStorage(store);
   const clients = new ClientRegistry(options.dataDir);
   const keys = loadOrCreateKeys(options.dataDir);
   const lifetimes: IdentityLifetimes = { ...env.lifetimes, ...options.lifetimes };
@@ -137,7 +139,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), store, keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcAdapters: options.oidcAdapters });
+    provider ??= createOAuthProvider({ idBase: idBase(), keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcStorage });
     return provider;
   };
 
@@ -152,6 +154,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const sessions = new SessionService(store, clock, lifetimes.session, () => idBase().startsWith("https://"));
   const ctx: IdentityContext = {
     store,
+    oidcStorage,
     users: options.users,
     connections: options.connections,
     tokens: options.tokens,

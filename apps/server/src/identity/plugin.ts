@@ -26,7 +26,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       tokens: services.repos.tokens,
       foreignTokens: services.verifiers,
       logger: services.logger,
-      oidcAdapters: services.repos.store.oidcAdapters ?? undefined,
+      oidcStorage: services.repos.store.oidcStorage ?? undefined,
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
       ...rest,
     });

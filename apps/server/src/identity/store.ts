@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
+import type { OidcArtifact } from "../store/oidc-artifact-storage.js";
 import { PrivateDataFile } from "../store/private-files.js";
 import { OvationError } from "@ovation/core";
 
@@ -15,15 +16,8 @@ export interface OAuthClientRecord {
   created_at: string;
 }
 
-/** One stored oidc-provider artifact; the key it is stored under is the SHA-256 of its id. */
-export interface OidcEntry {
-  payload: Record<string, unknown>;
-  /** Epoch seconds after which the entry is gone; null for entries that never expire. */
-  expires_at: number | null;
-  grant_id?: string;
-  uid?: string;
-  user_code?: string;
-}
+/** One stored oidc-provider artifact, under the key `storageKey` (oidc/adapter.ts) gives its id. */
+export type OidcEntry = OidcArtifact;
 
 /** A browser session of the identity pages (and the socket handshake). */
 export interface SessionRecord {

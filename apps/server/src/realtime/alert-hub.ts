@@ -20,9 +20,6 @@ export const DEDUP_MEMORY_PER_USER = 10_000;
  */
 export const BROWSER_SOURCE_BACKLOG_MAX_AGE_MS = 10 * 60_000;
 
-/** Store extension: when each browser source (by id) first joined its room, in ms. */
-const FIRST_JOINED = "browser_source_first_joined";
-
 /** An alert to publish to a user's browser sources. */
 export interface AlertInput {
   userId: number;
@@ -147,9 +144,8 @@ export class AlertHub {
     const source = this.repos.browserSources.get(identity.browserSourceId);
     if (!source || source.browser_source_type !== "alerts") return;
     if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
-    const firstJoined = this.repos.store.extension<Record<string, number>>(FIRST_JOINED, () => ({}));
-    const since = firstJoined.read()[String(source.id)];
-    if (since === undefined) firstJoined.update((joined) => (joined[String(source.id)] = now));
+    const since = this.repos.browserSourceJoins.firstJoined(identity.userId, source.id);
+    if (since === undefined) this.repos.browserSourceJoins.setFirstJoined(identity.userId, source.id, now);
     const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
     const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, from);
     for (const entry of pending) socket.emit("notifysub", current(entry));

@@ -1,4 +1,4 @@
-import type { Adapter } from "oidc-provider";
+import type { OidcArtifactStorage } from "./oidc-artifact-storage.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { DocumentKey } from "./partitions.js";
 import type { AlertLogEntry } from "./records.js";
@@ -37,10 +37,10 @@ export interface StoreBackend {
    */
   replaceAll(store: LoadedStore): Promise<void>;
   /**
-   * oidc-provider storage for `model` in this backend, when it keeps the identity module's
-   * artifacts itself (PostgreSQL); absent, the identity module keeps them in its own files.
+   * Storage for the identity module's oidc-provider artifacts in this backend, when it keeps them
+   * itself (PostgreSQL); absent, the identity module keeps them in its own files.
    */
-  oidcAdapter?(model: string, nowMs: () => number): Adapter;
+  oidcStorage?(): OidcArtifactStorage;
   /** Releases what the backend holds (lock, connections). */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { BotSettings, GiveawayState, GoalBar, ModerationSettings, Timer } from "@ovation/core";
 import type { Store } from "./store.js";
+import { splitSharedDocument, userKey } from "./per-user-extensions.js";
 import { timestamp } from "./records.js";
 
 /** A stored timer of a user's bot. */
@@ -19,45 +20,76 @@ export interface GoalBarRecord extends GoalBar {
   updated_at: string;
 }
 
-/** A list of records with its own id sequence, kept under `extensions.<key>` of the store file. */
-interface RecordList<T> {
+/** The id sequence of a record kind, kept alone under `extensions.<kind>` (a few bytes). */
+interface Sequence {
   next_id: number;
-  records: T[];
 }
 
-/** Shared list logic of the timer and goal-bar repositories: records per user, ids from one sequence. */
-class UserRecordList<T extends { id: number; user_id: number; created_at: string; updated_at: string }> {
-  readonly #list;
+/** The layout before records were stored per user: one shared document of every user's records. */
+interface SharedRecordList<T> {
+  next_id: number;
+  records?: T[];
+}
 
-  constructor(store: Store, key: string) {
-    this.#list = store.extension<RecordList<T>>(key, () => ({ next_id: 1, records: [] }));
+/**
+ * Shared list logic of the timer and goal-bar repositories. Each user's records are a document of
+ * their own (`extensions.<kind>.<userId>`), so one user's writes never rewrite another's; ids come
+ * from one sequence (`extensions.<kind>`). A store still holding the shared document of every
+ * user's records is split at start.
+ */
+class UserRecordList<T extends { id: number; user_id: number; created_at: string; updated_at: string }> {
+  readonly #store: Store;
+  readonly #kind: string;
+
+  constructor(store: Store, kind: string) {
+    this.#store = store;
+    this.#kind = kind;
+    splitSharedDocument<SharedRecordList<T>, T[]>(store, kind, (shared) => {
+      if (shared.records === undefined) return null;
+      const perUser = new Map<number, T[]>();
+      for (const record of shared.records ?? []) {
+        const list = perUser.get(record.user_id) ?? [];
+        list.push(record);
+        perUser.set(record.user_id, list);
+      }
+      return { rest: { next_id: shared.next_id }, perUser };
+    });
+  }
+
+  #records(userId: number) {
+    return this.#store.extension<T[]>(userKey(this.#kind, userId), () => []);
   }
 
   create(userId: number, fields: Omit<T, "id" | "user_id" | "created_at" | "updated_at">): T {
-    return this.#list.update((list) => {
+    const id = this.#store.extension<Sequence>(this.#kind, () => ({ next_id: 1 })).update((sequence) => sequence.next_id++);
+    return this.#records(userId).update((records) => {
       const now = timestamp();
-      const record = { ...structuredClone(fields), id: list.next_id++, user_id: userId, created_at: now, updated_at: now } as T;
-      list.records.push(record);
+      const record = { ...structuredClone(fields), id, user_id: userId, created_at: now, updated_at: now } as T;
+      records.push(record);
       return structuredClone(record);
     });
   }
 
   getForUser(userId: number, id: number): T | null {
-    const record = this.#list.read().records.find((r) => r.id === id && r.user_id === userId);
+    const record = this.#records(userId).read().find((r) => r.id === id);
     return record ? structuredClone(record) : null;
   }
 
   listForUser(userId: number): T[] {
-    return this.#list.read().records.filter((r) => r.user_id === userId).map((r) => structuredClone(r));
+    return this.#records(userId).read().map((r) => structuredClone(r));
   }
 
   listAll(): T[] {
-    return this.#list.read().records.map((r) => structuredClone(r));
+    return this.#store
+      .extensionKeys(`${this.#kind}.`)
+      .flatMap((key) => this.#store.extension<T[]>(key, () => []).read())
+      .sort((a, b) => a.id - b.id)
+      .map((r) => structuredClone(r));
   }
 
   update(userId: number, id: number, change: (record: T) => void): T | null {
-    return this.#list.update((list) => {
-      const record = list.records.find((r) => r.id === id && r.user_id === userId);
+    return this.#records(userId).update((records) => {
+      const record = records.find((r) => r.id === id);
       if (!record) return null;
       change(record);
       record.updated_at = timestamp();
@@ -66,86 +98,125 @@ class UserRecordList<T extends { id: number; user_id: number; created_at: string
   }
 
   remove(userId: number, id: number): boolean {
-    return this.#list.update((list) => {
-      const index = list.records.findIndex((r) => r.id === id && r.user_id === userId);
+    return this.#records(userId).update((records) => {
+      const index = records.findIndex((r) => r.id === id);
       if (index < 0) return false;
-      list.records.splice(index, 1);
+      records.splice(index, 1);
       return true;
     });
   }
 }
 
-/** Timers of users' bots (`extensions.timers`). */
+/** Timers of users' bots (`extensions.timers.<userId>`). */
 export class TimersRepository extends UserRecordList<TimerRecord> {
   constructor(store: Store) {
     super(store, "timers");
   }
 }
 
-/** Goal bars of users with their progress (`extensions.goal_bars`). */
+/** Goal bars of users with their progress (`extensions.goal_bars.<userId>`). */
 export class GoalBarsRepository extends UserRecordList<GoalBarRecord> {
   constructor(store: Store) {
     super(store, "goal_bars");
   }
 }
 
-/** Per-user state of the bot modules that is one document per user (`extensions.bot_state`). */
+/** One user's state of the bot modules (`extensions.bot_state.<userId>`). */
 interface BotState {
-  giveaways: Record<string, GiveawayState>;
-  moderation: Record<string, ModerationSettings>;
-  settings: Record<string, BotSettings>;
-  /** Followers the service has seen follow (for giveaways open to followers): user -> `platform:id` -> ISO time. */
-  followers: Record<string, Record<string, string>>;
+  giveaway?: GiveawayState;
+  moderation?: ModerationSettings;
+  settings?: BotSettings;
+  /** Followers the service has seen follow (for giveaways open to followers): `platform:id` -> ISO time. */
+  followers: Record<string, string>;
+}
+
+/** The layout before per-user documents: every user's state in one document, keyed by user id. */
+interface SharedBotState {
+  giveaways?: Record<string, GiveawayState>;
+  moderation?: Record<string, ModerationSettings>;
+  settings?: Record<string, BotSettings>;
+  followers?: Record<string, Record<string, string>>;
 }
 
 /** Most followers remembered per user (oldest dropped first). */
 const MAX_FOLLOWERS = 100_000;
 
-/** The bot modules' per-user documents: the current giveaway, moderation settings, bot settings, known followers. */
+/**
+ * The bot modules' state of each user, one document per user: the current giveaway, moderation
+ * settings, bot settings, known followers. A follow of one user's channel rewrites only that
+ * user's document. A store still holding the shared document of every user is split at start.
+ */
 export class BotStateRepository {
-  readonly #state;
+  readonly #store: Store;
 
   constructor(store: Store) {
-    this.#state = store.extension<BotState>("bot_state", () => ({ giveaways: {}, moderation: {}, settings: {}, followers: {} }));
+    this.#store = store;
+    splitSharedDocument<SharedBotState, BotState>(store, "bot_state", (shared) => {
+      const perUser = new Map<number, BotState>();
+      const of = (id: string): BotState | null => {
+        const userId = Number(id);
+        if (!Number.isSafeInteger(userId)) return null;
+        let state = perUser.get(userId);
+        if (state === undefined) {
+          state = { followers: {} };
+          perUser.set(userId, state);
+        }
+        return state;
+      };
+      const move = <K extends keyof BotState>(from: Record<string, BotState[K]> | undefined, field: K) => {
+        for (const [id, value] of Object.entries(from ?? {})) {
+          const state = of(id);
+          if (state) state[field] = value;
+        }
+      };
+      move(shared.giveaways, "giveaway");
+      move(shared.moderation, "moderation");
+      move(shared.settings, "settings");
+      move(shared.followers, "followers");
+      return { rest: null, perUser };
+    });
+  }
+
+  #state(userId: number) {
+    return this.#store.extension<BotState>(userKey("bot_state", userId), () => ({ followers: {} }));
   }
 
   giveaway(userId: number): GiveawayState | null {
-    const state = this.#state.read().giveaways[String(userId)];
+    const state = this.#state(userId).read().giveaway;
     return state ? structuredClone(state) : null;
   }
 
   saveGiveaway(userId: number, state: GiveawayState): void {
-    this.#state.update((s) => void (s.giveaways[String(userId)] = structuredClone(state)));
+    this.#state(userId).update((s) => void (s.giveaway = structuredClone(state)));
   }
 
   moderation(userId: number): ModerationSettings | null {
-    const settings = this.#state.read().moderation[String(userId)];
+    const settings = this.#state(userId).read().moderation;
     return settings ? structuredClone(settings) : null;
   }
 
   saveModeration(userId: number, settings: ModerationSettings): void {
-    this.#state.update((s) => void (s.moderation[String(userId)] = structuredClone(settings)));
+    this.#state(userId).update((s) => void (s.moderation = structuredClone(settings)));
   }
 
   settings(userId: number): BotSettings | null {
-    const settings = this.#state.read().settings[String(userId)];
+    const settings = this.#state(userId).read().settings;
     return settings ? { ...settings } : null;
   }
 
   saveSettings(userId: number, settings: BotSettings): void {
-    this.#state.update((s) => void (s.settings[String(userId)] = { ...settings }));
+    this.#state(userId).update((s) => void (s.settings = { ...settings }));
   }
 
   isFollower(userId: number, platform: string, platformUserId: string): boolean {
-    return Object.hasOwn(this.#state.read().followers[String(userId)] ?? {}, `${platform}:${platformUserId}`);
+    return Object.hasOwn(this.#state(userId).read().followers, `${platform}:${platformUserId}`);
   }
 
   addFollower(userId: number, platform: string, platformUserId: string): void {
-    this.#state.update((s) => {
-      const followers = (s.followers[String(userId)] ??= {});
-      followers[`${platform}:${platformUserId}`] = timestamp();
-      const keys = Object.keys(followers);
-      if (keys.length > MAX_FOLLOWERS) delete followers[keys[0] as string];
+    this.#state(userId).update((s) => {
+      s.followers[`${platform}:${platformUserId}`] = timestamp();
+      const keys = Object.keys(s.followers);
+      if (keys.length > MAX_FOLLOWERS) delete s.followers[keys[0] as string];
     });
   }
 }

@@ -7,9 +7,9 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, StoreBackend, StoreBatch } from "./backend.js";
-import { PostgresOidcAdapter } from "./postgres-oidc-adapter.js";
-import type { OidcTable } from "./postgres-oidc-adapter.js";
-import type { Adapter } from "oidc-provider";
+import { PostgresOidcStorage } from "./postgres-oidc-storage.js";
+import type { OidcTable } from "./postgres-oidc-storage.js";
+import type { OidcArtifactStorage } from "./oidc-artifact-storage.js";
 import type { AlertLogEntry } from "./records.js";
 
 /** The tables, as kysely sees them. */
@@ -202,9 +202,9 @@ export class PostgresBackend implements StoreBackend {
     });
   }
 
-  /** oidc-provider storage for `model` in this database (the identity module's artifacts). */
-  oidcAdapter(model: string, nowMs: () => number): Adapter {
-    return new PostgresOidcAdapter(model, this.#db as unknown as Kysely<OidcTable>, nowMs);
+  /** Storage for the identity module's oidc-provider artifacts in this database. */
+  oidcStorage(): OidcArtifactStorage {
+    return new PostgresOidcStorage(this.#db as unknown as Kysely<OidcTable>);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { AlertLogRepository } from "./alert-log.js";
 import { AlertSetsRepository } from "./alert-sets.js";
 import { BotStateRepository, GoalBarsRepository, TimersRepository } from "./bot-modules.js";
+import { BrowserSourceJoinsRepository } from "./browser-source-joins.js";
 import { BrowserSourcesRepository } from "./browser-sources.js";
 import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
@@ -19,6 +20,8 @@ export interface Repositories {
   readonly connections: ConnectionsRepository;
   readonly tokens: PersonalAccessTokensRepository;
   readonly browserSources: BrowserSourcesRepository;
+  /** When each browser source first joined (the reconnection backlog's lower bound). */
+  readonly browserSourceJoins: BrowserSourceJoinsRepository;
   readonly alertSets: AlertSetsRepository;
   readonly commands: CommandsRepository;
   readonly alertLog: AlertLogRepository;
@@ -37,12 +40,14 @@ export interface Repositories {
 export function createRepositories(store: Store): Repositories {
   const alertSets = new AlertSetsRepository(store);
   const kv = new StoreKeyValueStore(store);
+  const browserSources = new BrowserSourcesRepository(store);
   return Object.freeze({
     store,
     users: new UsersRepository(store, (user) => void alertSets.createDefault(user.id)),
     connections: new ConnectionsRepository(store),
     tokens: new PersonalAccessTokensRepository(store),
-    browserSources: new BrowserSourcesRepository(store),
+    browserSources,
+    browserSourceJoins: new BrowserSourceJoinsRepository(store, browserSources),
     alertSets,
     commands: new CommandsRepository(store),
     alertLog: new AlertLogRepository(store),

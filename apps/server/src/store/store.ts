@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Adapter } from "oidc-provider";
+import type { OidcArtifactStorage } from "./oidc-artifact-storage.js";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { applyAlertLogEvent } from "./alert-log-events.js";
@@ -110,12 +110,11 @@ export class Store {
   }
 
   /**
-   * oidc-provider storage in this store's backend (PostgreSQL), or null when the identity module
-   * keeps its artifacts in its own files.
+   * Storage for the identity module's oidc-provider artifacts in this store's backend
+   * (PostgreSQL), or null when the identity module keeps them in its own files.
    */
-  get oidcAdapters(): ((model: string, nowMs: () => number) => Adapter) | null {
-    const backend = this.#backend;
-    return backend.oidcAdapter ? (model, nowMs) => backend.oidcAdapter!(model, nowMs) : null;
+  get oidcStorage(): OidcArtifactStorage | null {
+    return this.#backend.oidcStorage?.() ?? null;
   }
 
   /** Where the data is kept, for logs. */
@@ -263,6 +262,11 @@ export class Store {
           { extensions: [key] },
         ),
     };
+  }
+
+  /** The extension keys that start with `prefix` (per-user documents such as `bot_state.<userId>`). */
+  extensionKeys(prefix: string): string[] {
+    return Object.keys(this.#data.extensions).filter((key) => key.startsWith(prefix));
   }
 
   /** Flushes pending writes and releases the backend. Idempotent. */

@@ -123,7 +123,7 @@ export async function serveIdentity(
     foreignTokens: new PersonalAccessTokenVerifier(repos.tokens, repos.users),
     logger: pino({ level: "silent" }),
     env: loadIdentityEnv({}),
-    oidcAdapters: store.oidcAdapters ?? undefined,
+    oidcStorage: store.oidcStorage ?? undefined,
     ...moduleOptions,
   });
   const app = Fastify({ logger: false });

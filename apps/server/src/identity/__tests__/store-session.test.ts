@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { KEYS_FILE, loadOrCreateKeys } from "../keys.js";
-import { LowdbOidcAdapter } from "../oidc/adapter.js";
+import { OidcAdapter } from "../oidc/adapter.js";
+import { FileOidcStorage } from "../oidc/file-storage.js";
 import { ClientRegistry } from "../clients.js";
 import { SESSION_COOKIE, SessionService, readCookie } from "../session.js";
 import { IdentityStore, IdentityStoreCorruptError } from "../store.js";
@@ -45,7 +46,7 @@ describe("identity store, oidc adapter and sessions", () => {
     const d = await dir();
     const clock = fakeClock();
     const store = await IdentityStore.open(d);
-    const tokens = new LowdbOidcAdapter("AccessToken", store, clock, new ClientRegistry(d));
+    const tokens = new OidcAdapter("AccessToken", new FileOidcStorage(store), clock, new ClientRegistry(d));
     await tokens.upsert("raw-token-value-1234567890", { jti: "raw-token-value-1234567890", grantId: "g1", accountId: "7", kind: "AccessToken" }, 60);
     await tokens.upsert("raw-token-value-abcdefghij", { jti: "raw-token-value-abcdefghij", grantId: "g2", accountId: "7", kind: "AccessToken" }, 60);
     expect(await readFile(store.path, "utf8")).not.toContain("raw-token-value");

@@ -9,5 +9,5 @@ import { removeAccountArtifacts } from "../oidc/adapter.js";
  */
 export async function signOutEverywhere(ctx: IdentityContext, userId: number): Promise<void> {
   await ctx.sessions.destroyAllForUser(userId);
-  await removeAccountArtifacts(ctx.store, userId, "sessions");
+  await removeAccountArtifacts(ctx.oidcStorage, userId, "sessions");
 }

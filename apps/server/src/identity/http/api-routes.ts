@@ -190,7 +190,7 @@ export async function deleteAccount(ctx: IdentityContext, userId: number): Promi
   for (const c of ctx.connections.listForUser(userId)) ctx.connections.remove(userId, c.id);
   for (const t of ctx.tokens.listForUser(userId)) if (t.revoked_at === null) ctx.tokens.revoke(t.id);
   ctx.users.update(userId, { name: `deleted-user-${userId}`, email: null, email_verified_at: null, password_hash: null, avatar: null });
-  await removeAccountArtifacts(ctx.store, userId, "everything");
+  await removeAccountArtifacts(ctx.oidcStorage, userId, "everything");
   const data = ctx.store.data;
   data.totp = data.totp.filter((t) => t.user_id !== userId);
   data.webauthn_credentials = data.webauthn_credentials.filter((c) => c.user_id !== userId);

@@ -1,6 +1,7 @@
 import Provider, { errors } from "oidc-provider";
-import type { Adapter, Configuration, KoaContextWithOIDC } from "oidc-provider";
+import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "pino";
+import type { OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
 import type { UsersRepository } from "../../store/users.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
@@ -11,11 +12,10 @@ import { PAGE_SECURITY_HEADERS, renderPage } from "../pages/layout.js";
 import { renderLoggedOut, renderLogout, renderStillSignedIn } from "../pages/logout.js";
 import { ALL_SCOPE_VALUES, AUTHORIZE_SCOPES, OIDC_SCOPES } from "../scopes.js";
 import { constantTimeEqual, sha256Hex } from "../secrets.js";
-import type { IdentityStore } from "../store.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";
 import type { SessionService } from "../session.js";
 import { AccessTokenJwt } from "./access-token-jwt.js";
-import { LowdbOidcAdapter } from "./adapter.js";
+import { OidcAdapter } from "./adapter.js";
 
 /** Where the authorization server's endpoints live below the issuer (`<id host>/oauth`). */
 export const OAUTH_ROUTES = Object.freeze({
@@ -37,7 +37,6 @@ export function apiResource(idBase: string): string {
 export interface ProviderDeps {
   /** The identity host, without a trailing slash; the issuer is `<idBase>/oauth`. */
   idBase: string;
-  store: IdentityStore;
   /** Cookie and ID-token signing keys (`identity-keys.json`). */
   keys: IdentityKeys;
   clients: ClientRegistry;
@@ -48,8 +47,8 @@ export interface ProviderDeps {
   sessions: SessionService;
   /** Trust `X-Forwarded-Proto`/`-For` (behind a TLS-offloading proxy). */
   trustProxy: boolean;
-  /** oidc-provider storage of the host's store (PostgreSQL) for every model but `Client`; else the identity file. */
-  oidcAdapters?: ((model: string, nowMs: () => number) => Adapter) | undefined;
+  /** Where oidc-provider artifacts live (the identity file, or the host's PostgreSQL); clients come from `clients`. */
+  oidcStorage: OidcArtifactStorage;
 }
 
 /**
@@ -58,16 +57,15 @@ export interface ProviderDeps {
  * introspection, storage in the identity lowdb file, our own sign-in and consent pages.
  */
 export function createOAuthProvider(deps: ProviderDeps): Provider {
-  const { store, users, lifetimes, clock } = deps;
+  const { users, lifetimes, clock } = deps;
   const resource = apiResource(deps.idBase);
   // openid/profile/email are resource scopes too, so the access token lists them and can call userinfo.
   const scopeValues = [...ALL_SCOPE_VALUES, "openid", "profile", "email"].join(" ");
-  // JWT access tokens need the adapter to resolve a JWT to its record (storageKey); another storage
-  // (the PostgreSQL adapter) does not yet, so with it access tokens stay opaque (docs/identity.md).
-  const jwt = deps.oidcAdapters ? undefined : new AccessTokenJwt(deps.keys.signing_keys, `${deps.idBase}/oauth`);
+  // The adapter resolves a JWT access token to its record (storageKey), whatever the storage.
+  const jwt = new AccessTokenJwt(deps.keys.signing_keys, `${deps.idBase}/oauth`);
 
   const configuration: Configuration = {
-    adapter: (name: string) => (name !== "Client" && deps.oidcAdapters ? deps.oidcAdapters(name, clock) : new LowdbOidcAdapter(name, store, clock, deps.clients, jwt)),
+    adapter: (name: string) => new OidcAdapter(name, deps.oidcStorage, clock, deps.clients, jwt),
     jwks: { keys: deps.keys.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: deps.keys.cookie_keys,
@@ -177,7 +175,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     ctx.set({ ...PAGE_SECURITY_HEADERS });
     await next();
     if (!ctx.response.is("html")) for (const name of Object.keys(PAGE_SECURITY_HEADERS)) ctx.remove(name);
-    if (jwt !== undefined && ctx.path === OAUTH_ROUTES.token && ctx.status === 200) await wrapAccessToken(provider, jwt, ctx);
+    if (ctx.path === OAUTH_ROUTES.token && ctx.status === 200) await wrapAccessToken(provider, jwt, ctx);
   });
   // Signing out of the authorization server also ends the identity session cookie; "No, stay
   // signed in" (no `logout` field) keeps both.

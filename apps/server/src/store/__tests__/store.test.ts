@@ -160,6 +160,83 @@ describe("Store", () => {
     await store.close();
   });
 
+  test("the bot modules keep each user's timers, goal bars and state in that user's own documents", async () => {
+    const path = dir();
+    const { store, batches } = await spiedStore(path);
+    const repos = createRepositories(store);
+    const big = repos.users.create({ name: "Big" });
+    const small = repos.users.create({ name: "Small" });
+    for (let i = 0; i < 2_000; i++) repos.botState.addFollower(big.id, "twitch", `follower-${i}`);
+    repos.timers.create(big.id, { name: "big" } as unknown as Parameters<typeof repos.timers.create>[1]);
+    await store.persisted();
+
+    batches.length = 0;
+    repos.botState.addFollower(small.id, "twitch", "one");
+    repos.botState.saveModeration(small.id, { enabled: true } as unknown as Parameters<typeof repos.botState.saveModeration>[1]);
+    const timer = repos.timers.create(small.id, { name: "small" } as unknown as Parameters<typeof repos.timers.create>[1]);
+    repos.goalBars.create(small.id, { title: "g", current: 0 } as unknown as Parameters<typeof repos.goalBars.create>[1]);
+    await store.persisted();
+    const documents = new Set(batches.flatMap((b) => b.documents.map((d) => d.key)));
+    // Creating a record also bumps its kind's id sequence, a document of a few bytes.
+    expect(documents).toEqual(new Set([`ext:bot_state.${small.id}`, `ext:timers.${small.id}`, "ext:timers", `ext:goal_bars.${small.id}`, "ext:goal_bars"]));
+    expect(batches.flatMap((b) => b.documents).reduce((n, d) => n + JSON.stringify(d.body).length, 0)).toBeLessThan(2_000);
+
+    batches.length = 0;
+    repos.botState.addFollower(small.id, "twitch", "two");
+    repos.timers.update(small.id, timer.id, (t) => void (t.name = "renamed"));
+    await store.persisted();
+    expect(new Set(batches.flatMap((b) => b.documents.map((d) => d.key)))).toEqual(new Set([`ext:bot_state.${small.id}`, `ext:timers.${small.id}`]));
+    expect([repos.botState.isFollower(big.id, "twitch", "follower-1999"), repos.botState.isFollower(small.id, "twitch", "follower-1")]).toEqual([true, false]);
+    expect(repos.timers.listAll().map((t) => [t.user_id, t.name])).toEqual([
+      [big.id, "big"],
+      [small.id, "renamed"],
+    ]);
+    expect(repos.timers.getForUser(big.id, timer.id)).toBeNull();
+    await store.close();
+  });
+
+  test("shared bot-module and first-join documents of an older store are split per user at start, losing nothing", async () => {
+    const path = dir();
+    const first = await Store.open(path);
+    const timer = (id: number, userId: number) => ({ id, user_id: userId, name: `t${id}`, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" });
+    first.extension("timers", () => ({})).update((t) => Object.assign(t, { next_id: 4, records: [timer(1, 7), timer(2, 8), timer(3, 7)] }));
+    first.extension("goal_bars", () => ({})).update((g) => Object.assign(g, { next_id: 2, records: [{ ...timer(1, 8), current: 5 }] }));
+    first.extension("bot_state", () => ({})).update((b) =>
+      Object.assign(b, {
+        giveaways: { "7": { open: true } },
+        moderation: { "8": { enabled: true } },
+        settings: { "7": { prefix: "!" } },
+        followers: { "7": { "twitch:a": "2026-01-01T00:00:00.000Z" }, "8": { "twitch:b": "2026-01-02T00:00:00.000Z" } },
+      }),
+    );
+    const firstRepos = createRepositories(first);
+    const owner = firstRepos.users.create({ name: "Owner" });
+    const source = firstRepos.browserSources.findOrCreate(owner.id, "alerts", "scene").record;
+    first.extension("browser_source_first_joined", () => ({})).update((j) => Object.assign(j, { [String(source.id)]: 1234, "999": 5678 }));
+    await first.close();
+
+    const store = await Store.open(path);
+    const repos = createRepositories(store);
+    await store.persisted();
+    expect(repos.browserSourceJoins.firstJoined(owner.id, source.id)).toBe(1234);
+    expect(repos.timers.listForUser(7).map((t) => t.id)).toEqual([1, 3]);
+    expect(repos.timers.listForUser(8).map((t) => t.name)).toEqual(["t2"]);
+    expect(repos.goalBars.getForUser(8, 1)?.current).toBe(5);
+    expect(repos.botState.giveaway(7)).toEqual({ open: true });
+    expect(repos.botState.moderation(8)).toEqual({ enabled: true });
+    expect(repos.botState.settings(7)).toEqual({ prefix: "!" });
+    expect([repos.botState.isFollower(7, "twitch", "a"), repos.botState.isFollower(8, "twitch", "b"), repos.botState.isFollower(8, "twitch", "a")]).toEqual([true, true, false]);
+    // New ids continue the old sequence; the shared documents are gone (only the sequences stay).
+    expect(repos.timers.create(8, { name: "new" } as unknown as Parameters<typeof repos.timers.create>[1]).id).toBe(4);
+    await store.close();
+    const stored = readStoredData(path);
+    expect([stored.extensions.bot_state, stored.extensions.browser_source_first_joined]).toEqual([undefined, undefined]);
+    expect(stored.extensions[`browser_source_first_joined.${owner.id}`]).toEqual({ [String(source.id)]: 1234 });
+    expect(stored.extensions.timers).toEqual({ next_id: 5 });
+    expect(stored.extensions["timers.7"]).toHaveLength(2);
+    expect(stored.extensions["bot_state.8"]).toMatchObject({ moderation: { enabled: true }, followers: { "twitch:b": "2026-01-02T00:00:00.000Z" } });
+  });
+
   test("the alert log is appended, bounded per user, compacted, and read back with acks and clears", async () => {
     const path = dir();
     const store = await Store.open(path);

@@ -1,11 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
+import { OidcAdapter } from "../../identity/oidc/adapter.js";
 import { PostgresBackend } from "../postgres-backend.js";
 
 beforeAll(() => sharedPostgres(), 120_000);
 
-describe("oidc-provider storage in PostgreSQL", () => {
+describe("oidc-provider artifacts in PostgreSQL, through the identity adapter", () => {
   let backend: PostgresBackend;
   let url: string;
   let now = 1_000_000_000_000;
@@ -15,13 +16,14 @@ describe("oidc-provider storage in PostgreSQL", () => {
     backend = await PostgresBackend.open(url);
   });
   afterAll(() => backend.close());
+  const adapter = (model: string) => new OidcAdapter(model, backend.oidcStorage(), clock, { find: () => undefined });
 
   test("find, by uid and by user code; ids and user codes are stored hashed, jti put back", async () => {
-    const sessions = backend.oidcAdapter("Session", clock);
+    const sessions = adapter("Session");
     await sessions.upsert("secret-session-id", { jti: "secret-session-id", uid: "uid-1", accountId: "7", kind: "Session" }, 60);
     expect(await sessions.find("secret-session-id")).toEqual({ uid: "uid-1", accountId: "7", kind: "Session", jti: "secret-session-id" });
     expect(await sessions.findByUid("uid-1")).toEqual({ uid: "uid-1", accountId: "7", kind: "Session" });
-    const devices = backend.oidcAdapter("DeviceCode", clock);
+    const devices = adapter("DeviceCode");
     await devices.upsert("device-1", { userCode: "ABCD-EFGH", kind: "DeviceCode" }, 60);
     expect((await devices.findByUserCode("ABCD-EFGH"))?.kind).toBe("DeviceCode");
     // Models are separate tables in effect.
@@ -35,8 +37,8 @@ describe("oidc-provider storage in PostgreSQL", () => {
   });
 
   test("consume marks, destroy removes, revokeByGrantId removes every model's artifacts of the grant, expiry hides", async () => {
-    const codes = backend.oidcAdapter("AuthorizationCode", clock);
-    const tokens = backend.oidcAdapter("AccessToken", clock);
+    const codes = adapter("AuthorizationCode");
+    const tokens = adapter("AccessToken");
     await codes.upsert("code-1", { grantId: "g1", kind: "AuthorizationCode" }, 60);
     await tokens.upsert("at-1", { grantId: "g1", kind: "AccessToken" }, 60);
     await tokens.upsert("at-2", { grantId: "g2", kind: "AccessToken" }, 60);
