@@ -57,6 +57,8 @@ describe("identity sessions and pages in Chromium (issue 20)", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("button", { name: "Allow" }).click();
     await expect.poll(() => callbacks.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The callback page must have finished loading, or the next page.goto interrupts its navigation.
+    await page.waitForURL(`${REDIRECT}**`, { waitUntil: "load", timeout: 30_000 });
   }
 
   it("a password change signs out every other browser, including the authorization server's session", async () => {
