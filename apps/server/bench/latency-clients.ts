@@ -37,10 +37,10 @@ async function start(options: Start): Promise<void> {
         const auth = options.browserSourceToken ? { browserSourceToken: options.browserSourceToken } : {};
         const socket = connectClient(options.url, { auth, transports: ["websocket"], reconnection: false, forceNew: true, timeout: 30_000 });
         const acks = options.ack && begin === 0 && i === 0;
-        socket.on("notifysub", (n: { notification?: { id?: string }; event?: { data?: { seq?: number; sent?: number } } }) => {
+        socket.on("notifysub", (n: { notification?: { id?: string }; event?: { seq?: number; sent?: number } }) => {
           const at = now();
           received++;
-          const data = n.event?.data;
+          const data = n.event;
           if (data?.sent !== undefined && (data.seq ?? 0) >= options.warmup) latencies.push(at - data.sent);
           if (acks) socket.emit("ack", n.notification?.id ?? "");
         });

@@ -61,7 +61,7 @@ async function connectClients(ready: Ready, n: number, onAlert: (seq: number, so
       Array.from({ length: Math.min(100, n - start) }, () => {
         const auth = ready.browserSourceToken ? { browserSourceToken: ready.browserSourceToken } : {};
         const socket = connectClient(url, { auth, transports: ["websocket"], reconnection: false, forceNew: true, timeout: 30_000 });
-        socket.on("notifysub", (n: { notification?: { id?: string }; event?: { data?: { seq?: number } } }) => onAlert(n.event?.data?.seq ?? -1, socket, n.notification?.id ?? ""));
+        socket.on("notifysub", (n: { notification?: { id?: string }; event?: { seq?: number } }) => onAlert(n.event?.seq ?? -1, socket, n.notification?.id ?? ""));
         return new Promise<Socket>((resolve, reject) => {
           socket.once("connect", () => {
             socket.once("joined", () => resolve(socket));

@@ -34,7 +34,9 @@ function ours(line: string): void {
   const message = parseIrcLine(line);
   if (!message) return;
   const outcome = normalizeIrcMessage(message, context);
-  if (outcome?.kind === "chat" && chatEventSchema.safeParse(outcome.event).success) sink++;
+  // Announcements come as a USERNOTICE outcome that carries its chat event beside the notifications.
+  const event = outcome?.kind === "chat" || outcome?.kind === "usernotice" ? outcome.event : null;
+  if (event && chatEventSchema.safeParse(event).success) sink++;
 }
 
 // Sanity: every bench line must become a valid chat event, or the figure would flatter us.
