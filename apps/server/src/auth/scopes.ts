@@ -1,8 +1,8 @@
 import { ALL_SCOPE_VALUES } from "../identity/scopes.js";
 
 /**
- * The scopes a token may carry: the identity module's list (reference-facts.md "Scopes used by
- * this interface") plus `*`, which grants all. One list serves the CLI, the API and OAuth.
+ * The scopes a token may carry: the identity module's list of the 24 documented scopes
+ * (docs/identity.md) plus `*`, which grants all. One list serves the CLI, the API and OAuth.
  */
 export const KNOWN_SCOPES: readonly string[] = ALL_SCOPE_VALUES;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { OvationError } from "@ovation/core";
 
 /**
- * Default lifetimes, in seconds (reference-facts.md; EAT and codes are our choice, see docs/identity.md).
+ * Default lifetimes, in seconds (docs/identity.md, "Configuration"; EAT and codes are our choice).
  * Personal access tokens are the host's: six calendar months (`PAT_LIFETIME_MONTHS`), never refreshed.
  */
 export const DEFAULT_LIFETIMES = Object.freeze({

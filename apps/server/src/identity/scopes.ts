@@ -1,5 +1,5 @@
 /**
- * The 24 documented scopes an access token can carry (reference-facts.md, "Identity and OAuth 2.0").
+ * The 24 documented scopes an access token can carry (listed in docs/identity.md).
  * A scope that guards nothing here is still granted and listed on the token.
  */
 export const SCOPES = [

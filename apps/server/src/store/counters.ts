@@ -6,7 +6,7 @@ export const COUNTERS_TABLE = "counters";
 /** The key-value table holding each counter's `keyword` and `active`, keyed by counter name. */
 export const COUNTER_SETTINGS_TABLE = "counter_settings";
 
-/** A counter as the API shows it (reference-facts.md "Chat-bot modules"). */
+/** A counter as the API shows it (docs/counters.md). */
 export interface Counter {
   name: string;
   /** `!<keyword>` in chat shows the counter; `!<keyword> +` / `-` change it (moderators). */

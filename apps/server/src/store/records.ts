@@ -68,7 +68,7 @@ export interface AlertSetRecord {
   updated_at: string;
 }
 
-/** A chat-bot command (interface.md "Bot command"); `commands` is derived on output. */
+/** A chat-bot command (docs/commands.md, "The command record"); `commands` is derived on output. */
 export interface CommandRecord {
   id: number;
   user_id: number;

@@ -24,7 +24,7 @@ export type Ae3Type = keyof typeof AE3_TYPE_MAP;
 /** AE3 type keys in document order. */
 export const AE3_TYPES = Object.keys(AE3_TYPE_MAP) as Ae3Type[];
 
-/** Parameters of each AE3 type (reference-facts.md), which are also its `{key}` placeholders. */
+/** Parameters of each AE3 type (docs/alerts.md, "AE3 -> AE4 migration"), which are also its `{key}` placeholders. */
 export const AE3_PARAMETERS: Readonly<Record<Ae3Type, readonly string[]>> = {
   follow: ["name"],
   subscribe: ["name", "tier", "is_gift"],

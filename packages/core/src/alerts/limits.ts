@@ -1,5 +1,5 @@
 /**
- * Bounds of the alert engine where interface.md says "not shown". Chosen to be generous for real
+ * Bounds of the alert engine where the reference's interface says "not shown" (docs/alerts.md). Chosen to be generous for real
  * alert sets and small enough that a hostile config cannot make a browser source slow; each one is
  * explained in docs/alerts.md.
  */

@@ -55,7 +55,7 @@ export const templateFieldShape = {
   animation_alert_leave: styleNameSchema,
 } as const;
 
-/** Names of the template fields, in the order of interface.md (chat_message after subtitle). */
+/** Names of the template fields, in the order of the reference's interface (docs/alerts.md) (chat_message after subtitle). */
 export const TEMPLATE_FIELDS = Object.keys(templateFieldShape) as (keyof typeof templateFieldShape)[];
 
 /** A template field name. */

@@ -57,7 +57,7 @@ export type AlertData = z.output<typeof alertDataSchema>;
 /** Variant 1: the name of a stored template (an alert type of the user's active alert set). */
 export const storedTemplateNameSchema = alertTypeSchema;
 
-/** Variant 2 (beta): an inline custom template with the fields of interface.md, each optional. */
+/** Variant 2 (beta): an inline custom template with the fields of docs/alerts.md, each optional. */
 export const customTemplateSchema = z.strictObject({
   image_href: templateFieldShape.image_href.optional(),
   sound_href: templateFieldShape.sound_href.optional(),

@@ -49,7 +49,7 @@ const permissionSchema = z.union([
 const cooldownSchema = z.number().int().min(0).max(COMMAND_LIMITS.cooldownSeconds);
 
 /**
- * The bot command record (interface.md "Bot command") on input. Defaults fill what is omitted; the
+ * The bot command record (docs/commands.md, "The command record") on input. Defaults fill what is omitted; the
  * output carries every field, with `commands` = the base name plus the aliases and
  * `command_aliases` = the aliases without the base name (case-insensitively de-duplicated).
  */

@@ -2,7 +2,7 @@ import type { ChatEvent } from "../chat/event.js";
 import type { TemplateHostFunctions } from "../templates/host-functions.js";
 import type { BotCommand } from "./command-record.js";
 
-/** The variables of a command template (interface.md "Bot command"; reference-facts.md "Chat bot"). */
+/** The variables of a command template (docs/commands.md, "Template variables"). */
 export interface CommandTemplateVariables {
   /** The command record (or the record of the module that speaks: a timer, for example). */
   command: BotCommand | Readonly<Record<string, unknown>>;

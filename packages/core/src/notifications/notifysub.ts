@@ -27,7 +27,7 @@ export const notificationPayloadSchema = z.union([z.record(z.string(), z.unknown
 export type NotificationPayload = z.infer<typeof notificationPayloadSchema>;
 
 /**
- * A NotifySub notification (reference-facts.md "NotifySub events"), the payload of the `notifysub`
+ * A NotifySub notification (docs/compatibility.md, "Alert notifications"), the payload of the `notifysub`
  * socket event and the answer of the alert endpoints. `subscription.type` is an alert type of the
  * catalog, `custom`, or a non-alert type ({@link NON_ALERT_TYPES}). `event` holds the type's payload
  * keys at its top level; Ovation's own additions live in `ovation` beside it.

@@ -38,7 +38,7 @@ export interface CompiledTemplate {
   readonly functions: readonly TemplateFunctionName[];
 }
 
-/** The variables of a command template (interface.md "Bot command"). */
+/** The variables of a command template (docs/commands.md, "Template variables"). */
 export interface TemplateVariables {
   /** The command record. */
   readonly command: Readonly<Record<string, unknown>>;

@@ -52,7 +52,7 @@ const redemptionSchema = z.object({
   reward: z.object({ id: str, title: str, cost: count, prompt: z.string() }),
 });
 
-/** The documented redemption payload (reference-facts.md): `name` is the viewer's name, `message` the text they entered. */
+/** The documented redemption payload (docs/compatibility.md, "Non-alert notifications"): `name` is the viewer's name, `message` the text they entered. */
 function redemptionPayload(e: z.infer<typeof redemptionSchema>): Record<string, unknown> {
   return {
     id: e.id,

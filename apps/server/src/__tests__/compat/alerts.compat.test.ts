@@ -4,7 +4,7 @@ import { connect, join, nextEvent } from "../socket-helpers.js";
 import { useCompatServer } from "./fixture.js";
 
 // Documented requests of the alert endpoints, sent as written; each answer checked for the
-// documented NotifySub shape (reference-facts.md "NotifySub events").
+// documented NotifySub shape (docs/compatibility.md, "Alert notifications").
 const server = useCompatServer();
 
 /** The reference's variant 2 example, field by field (fixtures/alerts/reference-variant2.json). */

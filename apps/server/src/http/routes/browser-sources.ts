@@ -6,7 +6,7 @@ import type { BrowserSourceRecord } from "../../store/records.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
 
-/** A browser source as the API returns it (reference-facts.md example: string `user_id` and `identifier`). */
+/** A browser source as the API returns it (docs/compatibility.md: string `user_id` and `identifier`). */
 export const browserSourceSchema = z
   .object({
     id: z.number(),

@@ -88,7 +88,7 @@ function checkKeywords(problems: ItemProblems, repos: Repositories, userId: numb
 }
 
 /**
- * The counters API of reference-facts.md: every call takes (and answers) a list, so many counters
+ * The reference's counters API (docs/counters.md): every call takes (and answers) a list, so many counters
  * change in one request; a request with any bad item changes nothing and answers 422 naming each
  * bad item as `<index>.<field>`. Reading needs `chatbot:read`, changing `chatbot:manage`.
  */

@@ -5,7 +5,7 @@ import { alertSetSchema } from "../schemas.js";
 import { ENGINE_DEFAULT_TEMPLATE } from "../template-settings.js";
 import { fillPlaceholders } from "../placeholders.js";
 
-// The examples of interface.md: a set `default` with `"title": null`, the follow type default and
+// The reference's documented examples (docs/alerts.md): a set `default` with `"title": null`, the follow type default and
 // the Twitch cheer >= 1000 variation.
 const referenceSet: AlertSetInput = {
   id: 490885,
@@ -28,7 +28,7 @@ const referenceSet: AlertSetInput = {
   ],
 };
 
-describe("reference examples of interface.md", () => {
+describe("the reference's documented alert examples", () => {
   it("the reference set validates as an AE4 config", () => {
     expect(alertSetSchema.safeParse(referenceSet).success).toBe(true);
   });

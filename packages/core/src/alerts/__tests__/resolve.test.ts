@@ -57,7 +57,7 @@ const alert = fc.record({
   random: fc.integer({ min: 1, max: 100 }),
 });
 
-/** A naive reading of interface.md's merge rules, written independently of resolve.ts. */
+/** A naive reading of the merge rules in docs/alerts.md, written independently of resolve.ts. */
 function naiveResolve(set: AlertSetInput, a: { type: string; platform: string; data: Record<string, unknown>; random: number }) {
   const typeDefault = set.defaults.find((d) => d.type === a.type && d.platform === a.platform);
   if (!typeDefault) return { disabled: true, reason: "no_type_default" };

@@ -22,7 +22,7 @@ describe("the reference's chat-bot template examples render as documented", () =
   const sandbox = new TemplateSandbox();
   afterAll(() => sandbox.close());
 
-  it("has every example of reference-facts.md", () => {
+  it("has every documented example of the reference (fixtures/templates/reference-examples.json, docs/templates.md)", () => {
     expect(fixture.examples.length).toBeGreaterThanOrEqual(7);
   });
 
