@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { httpUrlSchema, oauthTokensSchema } from "@ovation/core/plugin-kit";
 import { KICK_PUSHER_URL } from "./pusher/wire.js";
 import { KICK_PUBLIC_KEY_PEM } from "./webhook/signature.js";
 
-const url = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL");
+const url = httpUrlSchema;
 
 /** zod schema of the Kick plugin's settings ({@link KickPluginOptions}). */
 export const kickPluginOptionsSchema = z.object({
@@ -16,15 +17,7 @@ export const kickPluginOptionsSchema = z.object({
    * access token is refreshed when absent or about to expire. Without tokens the plugin registers
    * but its connect fails with the step that fixes it.
    */
-  tokens: z
-    .object({
-      accessToken: z.string().min(1).optional(),
-      refreshToken: z.string().min(1),
-      /** Access token expiry in ms since the epoch (0 or absent: unknown). */
-      expiresAt: z.number().int().nonnegative().optional(),
-      scopes: z.array(z.string()).default([]),
-    })
-    .optional(),
+  tokens: oauthTokensSchema.extend({ scopes: z.array(z.string()).default([]) }).optional(),
   /**
    * How events are read: `webhook` (official: Kick POSTs signed events to the server's public URL)
    * or `pusher` (Kick's chat WebSocket, unofficial, no public URL needed; chat, deletions, bans,

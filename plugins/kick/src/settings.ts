@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { httpUrlSchema } from "@ovation/core/plugin-kit";
 
-const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL").optional();
+const httpUrl = httpUrlSchema.optional();
 const number = () => z.coerce.number({ error: "must be a number" });
 
 /**

@@ -1,8 +1,9 @@
 import { definePlugin } from "@ovation/core/contracts";
 import { z } from "zod";
+import { httpOriginSchema } from "@ovation/core/plugin-kit";
 import { TikTokPlugin } from "./plugin.js";
 
-const origin = z.string().regex(/^https?:\/\/[^\s/]+\/?$/, "must be an http:// or https:// origin (no path)").optional();
+const origin = httpOriginSchema.optional();
 const number = () => z.coerce.number({ error: "must be a number" });
 
 /**

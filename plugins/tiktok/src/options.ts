@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { httpOriginSchema } from "@ovation/core/plugin-kit";
 
-const url = z.string().regex(/^https?:\/\/[^\s/]+\/?$/, "must be an http:// or https:// origin (no path)");
+const url = httpOriginSchema;
 
 /** zod schema of the TikTok plugin's options ({@link TikTokPluginOptions}). */
 export const tiktokPluginOptionsSchema = z.object({

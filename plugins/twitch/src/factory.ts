@@ -1,5 +1,6 @@
 import { definePlugin } from "@ovation/core/contracts";
 import { z } from "zod";
+import { httpUrlSchema } from "@ovation/core/plugin-kit";
 import { TwitchPlugin } from "./plugin.js";
 
 const channelEntry = z
@@ -12,7 +13,7 @@ const channelEntry = z
 
 const optional = z.string().min(1).optional();
 const wsUrl = z.string().regex(/^wss?:\/\/[^\s]+$/, "must be a ws:// or wss:// URL").optional();
-const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL").optional();
+const httpUrl = httpUrlSchema.optional();
 
 /**
  * Settings of the Twitch plugin, read from `OVATION_TWITCH_<KEY>` (its env prefix) or the `twitch`

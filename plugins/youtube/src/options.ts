@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { httpUrlSchema, oauthTokensSchema } from "@ovation/core/plugin-kit";
 
-const url = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL");
+const url = httpUrlSchema;
 
 /** zod schema of the YouTube plugin's settings ({@link YouTubePluginOptions}). */
 export const youtubePluginOptionsSchema = z.object({
@@ -13,14 +14,7 @@ export const youtubePluginOptionsSchema = z.object({
    * The linked account's tokens: the refresh token is required, the access token is refreshed when
    * absent. Without tokens the plugin registers but its connect fails with the step that fixes it.
    */
-  tokens: z
-    .object({
-    accessToken: z.string().min(1).optional(),
-    refreshToken: z.string().min(1),
-    /** Access token expiry in ms since the epoch (0 or absent: unknown). */
-    expiresAt: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
+  tokens: oauthTokensSchema.optional(),
   apiUrl: url.default("https://www.googleapis.com/youtube/v3"),
   tokenUrl: url.default("https://oauth2.googleapis.com/token"),
   quota: z
