@@ -38,6 +38,10 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// connection URL")
     .optional(),
+  OVATION_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// connection URL")
+    .optional(),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
   OVATION_OUTBOUND_ALLOWLIST: z.string().default(""),
@@ -74,6 +78,11 @@ export interface ServerConfig {
   readonly dataDir: string;
   /** `OVATION_DATABASE_URL`: keep the store in PostgreSQL instead of the data directory's files. */
   readonly databaseUrl: string | null;
+  /**
+   * `OVATION_REDIS_URL`: share between nodes what one process would keep in memory (socket.io
+   * adapter, rate limits, cooldowns, template cache, counters, the live-node registry).
+   */
+  readonly redisUrl: string | null;
   /** `base_url`: the public address of the API, without a trailing slash. */
   readonly publicUrl: string;
   /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
@@ -172,6 +181,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     host: e.HOST,
     dataDir: resolve(cwd, e.OVATION_DATA_DIR),
     databaseUrl: e.OVATION_DATABASE_URL ?? null,
+    redisUrl: e.OVATION_REDIS_URL ?? null,
     publicUrl,
     browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
     outboundAllowlist: Object.freeze(allowlist),

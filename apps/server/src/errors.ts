@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   OVATION_ERR_STORE_CORRUPT: { status: 500, message: "The data file cannot be read.", description: "A stored document or alert log (or a legacy ovation.json) is not valid JSON or not an Ovation store; it is named and left untouched." },
   OVATION_ERR_STORE_TARGET_NOT_EMPTY: { status: 409, message: "The target store is not empty.", description: "`ovation migrate-store` into a database that already holds a store; pass --replace to overwrite it." },
   OVATION_ERR_STORE_VERIFY_FAILED: { status: 500, message: "The copied store differs from its source.", description: "`ovation migrate-store` read the copy back and its counts or checksums differ; the source is unchanged." },
+  OVATION_ERR_REDIS_UNREACHABLE: { status: 503, message: "Redis cannot be reached.", description: "OVATION_REDIS_URL names a Redis server that does not answer at start (the message names it, without its password); the server does not start." },
   OVATION_ERR_CLI_USAGE: { status: 400, message: "Bad command line.", description: "Unknown subcommand, missing or bad option." },
   OVATION_ERR_CLI_USER_NOT_FOUND: { status: 404, message: "No such user.", description: "`ovation token create --user N` names no user." },
   OVATION_ERR_CLI_USER_EXISTS: { status: 422, message: "A user with this name already exists.", description: "`ovation user create` with a name (or email) already used." },

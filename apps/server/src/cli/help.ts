@@ -36,6 +36,7 @@ Environment:
   OVATION_PLUGINS (console): built-in names (console, twitch, tiktok, youtube, kick), package names or paths, comma separated
   OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
   OVATION_DATABASE_URL (unset: the store is files in the data directory)
+  OVATION_REDIS_URL (unset: one node; set: nodes share rate limits, cooldowns, sockets through Redis)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;

@@ -67,16 +67,9 @@ const LOCK_KEY = 710_014;
 // bigint comes back as text by default; sequence numbers fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** The URL without its password, for logs and messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparsable URL)";
-  }
-}
+import { redactUrl } from "../redact-url.js";
+
+export { redactUrl };
 
 /**
  * The store in PostgreSQL (`OVATION_DATABASE_URL`): documents as JSONB rows, each alert a row of

@@ -1,0 +1,115 @@
+import { spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Socket } from "node:net";
+import { freePort } from "../helpers.js";
+import { ensureInstalled, sharedService } from "./shared-service.js";
+
+const hasRedis = () => spawnSync("sh", ["-c", "command -v redis-server"], { stdio: "ignore" }).status === 0;
+
+/** Arguments of a throwaway redis-server: loopback only, no persistence, files in `dir`. */
+function redisArgs(port: number, dir: string): string[] {
+  return ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes"];
+}
+
+/** Resolves once something answers PING with PONG on the port (or rejects after `timeoutMs`). */
+export async function waitForRedis(port: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      let answer = "";
+      socket.setTimeout(1_000, () => socket.destroy());
+      socket.once("error", () => resolve(false));
+      socket.once("close", () => resolve(answer.startsWith("+PONG")));
+      socket.on("data", (chunk) => {
+        answer += chunk.toString("latin1");
+        socket.end();
+      });
+      socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`redis-server on 127.0.0.1:${port} did not answer PING within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startSharedRedis(dir: string): Promise<{ port: number; stop: string[] }> {
+  ensureInstalled(hasRedis, ["redis-server"]);
+  const port = await freePort();
+  const pidFile = join(dir, "redis.pid");
+  const result = spawnSync("redis-server", [...redisArgs(port, dir), "--daemonize", "yes", "--pidfile", pidFile, "--logfile", join(dir, "log")], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`redis-server failed to start: ${result.stderr}${result.stdout}`);
+  await waitForRedis(port);
+  return { port, stop: ["redis-cli", "-p", String(port), "shutdown", "nosave"] };
+}
+
+/**
+ * The Redis this test run shares (Debian's redis-server, installed when missing, started on a
+ * loopback port in a temporary directory by the first test that asks); returns its port. Tests
+ * sharing it keep apart by key prefix or by database number ({@link freshRedisUrl}).
+ */
+export async function sharedRedis(): Promise<number> {
+  return (await sharedService("redis", startSharedRedis)).port;
+}
+
+let nextDb = 0;
+
+/**
+ * A URL on the shared Redis with a database of this test file's own (1-15, by process id), flushed
+ * first; pass a key prefix of the test's own as well when several tests of one file share it.
+ */
+export async function freshRedisUrl(): Promise<string> {
+  const port = await sharedRedis();
+  const db = 1 + ((process.pid + nextDb++) % 15);
+  spawnSync("redis-cli", ["-p", String(port), "-n", String(db), "flushdb"], { stdio: "ignore" });
+  return `redis://127.0.0.1:${port}/${db}`;
+}
+
+/** A redis-server of a test's own, which the test may stop and start again (restarts, outages). */
+export interface OwnRedis {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGKILL: an outage, not a clean shutdown); data is lost (no persistence). */
+  kill(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** Starts a redis-server of the caller's own on a free loopback port. */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  ensureInstalled(hasRedis, ["redis-server"]);
+  const dir = mkdtempSync(join(tmpdir(), "ovation-redis-"));
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    const proc = spawn("redis-server", redisArgs(port, dir), { stdio: "ignore" });
+    child = proc;
+    process.once("exit", () => proc.kill("SIGKILL"));
+    await waitForRedis(port);
+  };
+  const kill = async () => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once("exit", () => resolve());
+      proc.kill("SIGKILL");
+    });
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    start,
+    close: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

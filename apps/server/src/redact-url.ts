@@ -1,0 +1,10 @@
+/** A connection URL without its password, for logs and messages (PostgreSQL, Redis). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparsable URL)";
+  }
+}

@@ -1,0 +1,2 @@
+export { openRedis, closeRedis } from "./connection.js";
+export type { OpenRedisOptions } from "./connection.js";
