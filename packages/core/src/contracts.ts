@@ -3,6 +3,8 @@
  * plugin contract, socket event maps, errors, platforms). Depends on zod only.
  */
 export { OvationError } from "./errors.js";
+export { SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
+export type { Scope } from "./scopes.js";
 export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";
 export type { Platform } from "./platforms.js";
 export { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError, ROOT_FIELD } from "./validation.js";

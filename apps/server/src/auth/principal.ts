@@ -1,4 +1,4 @@
-import { hasScope as grants } from "../identity/scopes.js";
+import { hasScope as grants } from "@ovation/core/contracts";
 
 /** Who is calling, as established by a token verifier. */
 export interface Principal {

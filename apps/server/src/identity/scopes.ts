@@ -1,45 +1,7 @@
-/**
- * The 24 documented scopes an access token can carry (listed in docs/identity.md).
- * A scope that guards nothing here is still granted and listed on the token.
- */
-export const SCOPES = [
-  "academy:read",
-  "academy:manage",
-  "alerts:manage",
-  "affiliate:manage",
-  "analytics:read",
-  "chatbot:read",
-  "chatbot:manage",
-  "chatbot:manage:commands",
-  "chatbot:manage:moderation",
-  "chatbot:manage:timers",
-  "chatbot:manage:giveaways",
-  "connections",
-  "donations:read",
-  "donations:manage",
-  "entitlements:read",
-  "extensions:read",
-  "extensions:manage",
-  "linkspree:manage",
-  "orders:manage",
-  "subscription:read",
-  "user:read",
-  "user:manage",
-  "user:manage:credentials",
-  "widgets:manage",
-] as const;
+import { ALL_SCOPE_VALUES, OIDC_SCOPES } from "@ovation/core/contracts";
 
-/** OpenID Connect scopes: `openid` (an ID token and `/oauth/userinfo`), `profile`, `email`, `offline_access`. */
-export const OIDC_SCOPES = ["openid", "profile", "email", "offline_access"] as const;
-
-/** A named scope. */
-export type Scope = (typeof SCOPES)[number];
-
-/** The wildcard scope: requesting `*` grants every scope, present and future. */
-export const WILDCARD_SCOPE = "*";
-
-/** Every scope value the authorization server accepts. */
-export const ALL_SCOPE_VALUES: readonly string[] = [...SCOPES, WILDCARD_SCOPE];
+export { SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "@ovation/core/contracts";
+export type { Scope } from "@ovation/core/contracts";
 
 /** Human wording of each scope, shown on the consent page. */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -73,11 +35,6 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   openid: "Know who you are",
   offline_access: "Stay connected while you are away",
 };
-
-/** True when `granted` (a token's scopes) covers `needed`; `*` covers everything. */
-export function hasScope(granted: readonly string[], needed: string): boolean {
-  return granted.includes(WILDCARD_SCOPE) || granted.includes(needed);
-}
 
 /** Every scope value an authorization request may name; anything else is `invalid_scope`. */
 export const AUTHORIZE_SCOPES: ReadonlySet<string> = new Set<string>([...ALL_SCOPE_VALUES, ...OIDC_SCOPES]);

@@ -1,4 +1,4 @@
-import { hasScope } from "../identity/scopes.js";
+import { hasScope } from "@ovation/core/contracts";
 import type { Repositories } from "../store/repositories.js";
 import type { UserRecord } from "../store/records.js";
 
