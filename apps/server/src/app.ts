@@ -11,7 +11,7 @@ import { pino } from "pino";
 import type { Logger } from "pino";
 import { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
 import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
-import { hashToken } from "./auth/secrets.js";
+import { sha256Hex } from "./crypto/secrets.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
@@ -193,7 +193,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     timeWindow: 60_000,
     keyGenerator: (request) => {
       const auth = request.headers.authorization;
-      return auth ? `token:${hashToken(auth)}` : `ip:${request.ip}`;
+      return auth ? `token:${sha256Hex(auth)}` : `ip:${request.ip}`;
     },
     allowList: (request) => request.url === "/health" || request.url.startsWith("/browser-source/assets/"),
     errorResponseBuilder: (_request, context) =>

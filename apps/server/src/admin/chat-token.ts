@@ -1,4 +1,4 @@
-import { matchesHash } from "../auth/secrets.js";
+import { matchesHash } from "../crypto/secrets.js";
 import { ApiError } from "../errors.js";
 import { PAT_PREFIX } from "../store/personal-access-tokens.js";
 import type { Repositories } from "../store/repositories.js";

@@ -1,6 +1,6 @@
 import type { FailedAuthThrottle } from "./failed-auth-throttle.js";
 import type { Principal } from "./principal.js";
-import { hashToken } from "./secrets.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import type { TokenVerifierChain } from "./token-verifier-chain.js";
 
 /** The throttle key of failures from a client address (shared by every kind of credential). */
@@ -24,7 +24,7 @@ export type BearerCheck =
  */
 export async function checkBearer(verifiers: TokenVerifierChain, throttle: FailedAuthThrottle, source: string, token: string | null): Promise<BearerCheck> {
   const sourceKey = sourceThrottleKey(source);
-  const credentialKey = token === null ? null : `credential:${hashToken(token)}`;
+  const credentialKey = token === null ? null : `credential:${sha256Hex(token)}`;
   const credentialWait = credentialKey === null ? 0 : throttle.retryAfterSeconds(credentialKey);
   if (credentialWait > 0) return { ok: false, retryAfterSeconds: credentialWait };
   const sourceWait = throttle.retryAfterSeconds(sourceKey);

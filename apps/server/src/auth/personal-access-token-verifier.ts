@@ -2,7 +2,7 @@ import type { PersonalAccessTokensRepository } from "../store/personal-access-to
 import { PAT_PREFIX } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
 import type { Principal, TokenVerifier } from "./principal.js";
-import { matchesHash } from "./secrets.js";
+import { matchesHash } from "../crypto/secrets.js";
 
 const PAT_SHAPE = /^ovpat_(\d{1,12})_[A-Za-z0-9_-]{43}$/;
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { timestamp } from "../store/records.js";
 import { IdentityError } from "./errors.js";
-import { randomSecret, sha256Hex } from "./secrets.js";
+import { randomSecret, sha256Hex } from "../crypto/secrets.js";
 import type { OAuthClientRecord } from "./store.js";
 
 /** File of the registered OAuth clients, beside `identity.json`. */

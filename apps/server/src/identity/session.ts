@@ -1,5 +1,5 @@
 import type { Clock } from "./clock.js";
-import { randomSecret, sha256Hex } from "./secrets.js";
+import { randomSecret, sha256Hex } from "../crypto/secrets.js";
 import type { IdentityStore } from "./store.js";
 
 /** Name of the browser session cookie set by the sign-in page (also read by the socket handshake). */

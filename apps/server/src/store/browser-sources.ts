@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { hashToken, secretsEqual } from "../auth/secrets.js";
+import { sha256Hex, constantTimeEqual } from "../crypto/secrets.js";
 import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { BrowserSourceRecord, BrowserSourceType } from "./records.js";
@@ -13,7 +13,7 @@ export class BrowserSourcesRepository {
 
   #lookup(): Map<string, number> {
     if (!this.#index || this.#index.size !== this.store.data.browser_sources.length) {
-      this.#index = new Map(this.store.data.browser_sources.map((b) => [hashToken(b.access_token), b.id]));
+      this.#index = new Map(this.store.data.browser_sources.map((b) => [sha256Hex(b.access_token), b.id]));
     }
     return this.#index;
   }
@@ -54,9 +54,9 @@ export class BrowserSourcesRepository {
 
   /** The record whose access token is `token` (compared in constant time), or null. */
   findByAccessToken(token: string): BrowserSourceRecord | null {
-    const id = this.#lookup().get(hashToken(token));
+    const id = this.#lookup().get(sha256Hex(token));
     const found = id === undefined ? undefined : this.store.data.browser_sources.find((b) => b.id === id);
-    return found && secretsEqual(found.access_token, token) ? { ...found } : null;
+    return found && constantTimeEqual(found.access_token, token) ? { ...found } : null;
   }
 
   /** The browser sources of a user. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hashToken } from "../auth/secrets.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { PersonalAccessTokenRecord } from "./records.js";
@@ -33,7 +33,7 @@ export class PersonalAccessTokensRepository {
         user_id: input.user_id,
         name: input.name,
         scopes: [...new Set(input.scopes)],
-        token_hash: hashToken(token),
+        token_hash: sha256Hex(token),
         created_at: timestamp(now),
         expires_at: timestamp(expires),
         revoked_at: null,

@@ -3,7 +3,7 @@ import { timestamp } from "../../store/records.js";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
-import { randomSecret, sha256Hex } from "../secrets.js";
+import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { SlidingWindowLimit, retryAfterSeconds } from "./failure-backoff.js";
 
 /** Verification mails per account and per address (docs/identity.md, "Email change"). */

@@ -1,6 +1,6 @@
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
-import { randomSecret } from "../secrets.js";
+import { randomSecret } from "../../crypto/secrets.js";
 import type { SignInField } from "../pages/sign-in.js";
 import { FailureBackoff, retryAfterSeconds } from "./failure-backoff.js";
 import { hashPassword, verifyPassword } from "./passwords.js";

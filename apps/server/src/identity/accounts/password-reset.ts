@@ -1,6 +1,6 @@
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
-import { randomSecret, sha256Hex } from "../secrets.js";
+import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { SlidingWindowLimit, retryAfterSeconds } from "./failure-backoff.js";
 import { hashPassword, passwordProblems } from "./passwords.js";
 import { signOutEverywhere } from "./sign-out.js";

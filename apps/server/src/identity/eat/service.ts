@@ -3,7 +3,7 @@ import { timestamp } from "../../store/records.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../secrets.js";
+import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import type { EatRecord, IdentityStore } from "../store.js";
 
 /** Rules of the one-time codes and of the request rate limit (documented in docs/identity.md). */

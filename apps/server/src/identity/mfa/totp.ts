@@ -1,7 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
-import { constantTimeEqual, randomSecret, sha256Hex } from "../secrets.js";
+import { constantTimeEqual, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import type { IdentityStore, TotpRecord } from "../store.js";
 
 /** How many recovery codes an enrolment yields. */

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { JsonWebKey, KeyObject } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
-import { sha256Hex } from "../secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 
 /** The claims of an Ovation access token (what the reference's client libraries read). */
 export interface AccessTokenClaims {

@@ -2,7 +2,7 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { OidcArtifact, OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
-import { sha256Hex } from "../secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 import type { OAuthClientRecord } from "../store.js";
 import type { AccessTokenJwt } from "./access-token-jwt.js";
 

@@ -1,6 +1,6 @@
 import type { Principal, TokenVerifier } from "../../auth/principal.js";
 import { IdentityError } from "../errors.js";
-import { sha256Hex } from "../secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 import { maybeOAuthAccessToken } from "./token-verifier.js";
 
 /** Settings of a main API whose identity host is elsewhere (`OVATION_ID_URL` on another host). */

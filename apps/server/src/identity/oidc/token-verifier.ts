@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
 import type { Principal, TokenVerifier } from "../../auth/principal.js";
-import { sha256Hex } from "../secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 import { looksLikeJwt } from "./access-token-jwt.js";
 
 /** Whether a bearer string can be an access token of this server: an RS256 JWT, or an opaque token issued before tokens became JWTs. */

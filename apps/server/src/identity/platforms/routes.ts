@@ -7,7 +7,7 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { allowedContinue } from "../http/page-routes.js";
 import { HIDDEN_ROUTE } from "../http/route-docs.js";
-import { randomSecret, sha256Hex } from "../secrets.js";
+import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { authorizationUrl, fetchPlatformProfile } from "./client.js";
 import type { PlatformProfile } from "./settings.js";
 

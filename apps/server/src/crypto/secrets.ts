@@ -1,6 +1,10 @@
+/**
+ * The one place secrets are made, hashed and compared: every token, code and client secret of the
+ * host, the store and the identity module goes through these (hashed at rest, compared in constant time).
+ */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 
-/** Hex SHA-256 of a secret; how tokens, codes and client secrets are kept at rest. */
+/** Hex SHA-256 of a secret; how tokens, codes and client secrets are kept at rest (never the secret itself). */
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
 }
@@ -10,6 +14,13 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const ha = createHash("sha256").update(a, "utf8").digest();
   const hb = createHash("sha256").update(b, "utf8").digest();
   return timingSafeEqual(ha, hb);
+}
+
+/** Compares a raw secret with a stored SHA-256 hex digest in constant time. */
+export function matchesHash(raw: string, storedHex: string): boolean {
+  const stored = Buffer.from(storedHex, "hex");
+  const actual = createHash("sha256").update(raw, "utf8").digest();
+  return stored.length === actual.length && timingSafeEqual(stored, actual);
 }
 
 /** A URL-safe random secret with `bytes` bytes of entropy, with an optional readable prefix. */
