@@ -109,6 +109,11 @@ export interface PlatformStateRecord {
   expires_at: number;
   /** Where to send the browser afterwards (`GET /oauth/{provider}?continue=`), already checked. */
   continue_url?: string;
+  /**
+   * SHA-256 of the binding cookie of the browser that started the flow (flows started by a browser);
+   * the callback is refused without it. Absent for links started through the API (`POST .../link`).
+   */
+  binding_hash?: string;
   /** Set once the platform answered: the signed-in user, redeemable once by the interaction page. */
   resolved_user_id?: number;
 }

@@ -59,6 +59,30 @@ describe("platform login and linking through the generic OAuth client (fake Twit
     expect(h.repos.users.list().length).toBe(usersBefore + 1);
   });
 
+  it("refuses a platform callback in a browser other than the one that started the sign-in (login CSRF)", async () => {
+    const client = await h.client({ redirectUris: [REDIRECT] });
+    const config = await discover(h.base, client.client_id, client.client_secret);
+    const attacker = new TestBrowser();
+    const start = await attacker.follow(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "csrf" }).href, h.base);
+    const link = /href="([^"]*\/platform\/twitch)"/.exec(await start.response.text())?.[1] ?? "";
+    const callbackPrefix = `${h.base}/oauth/platform/twitch/callback`;
+    const atCallback = await followAcross(attacker, new URL(link, h.base).href, callbackPrefix);
+    expect(atCallback.url.startsWith(callbackPrefix)).toBe(true);
+    expect(attacker.cookie("ovation_platform_binding")).toMatch(/^[A-Za-z0-9_-]{32,64}$/);
+
+    // The callback link forwarded to someone else's browser signs nobody in.
+    const victim = new TestBrowser();
+    const forwarded = await victim.request(atCallback.url);
+    expect(forwarded.status).toBe(400);
+    expect(await forwarded.text()).toContain("started in another browser");
+    expect(forwarded.headers.getSetCookie().some((c) => c.startsWith("ovation_session="))).toBe(false);
+
+    // The browser that started it still finishes (the refused attempt did not use the state up).
+    const finished = await attacker.request(atCallback.url);
+    expect(finished.status).toBe(303);
+    expect(finished.headers.get("location")).toContain("/platform-done?ticket=");
+  });
+
   it("links a platform account to a signed-in user and refuses one linked elsewhere", async () => {
     const user = await h.createUser({ name: "nina", email: "nina@example.com" });
     const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });

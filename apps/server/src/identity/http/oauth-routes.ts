@@ -196,7 +196,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): P
     pages.get<{ Params: { uid: string; platform: string } }>("/oauth/interaction/:uid/platform/:platform", HIDDEN_ROUTE, async (request, reply) => {
       const details = await interactionOf(ctx, request, reply);
       if (details === null) return reply;
-      return startPlatformLogin(ctx, reply, { platform: request.params.platform, mode: "login", userId: null, interactionUid: details.uid });
+      return startPlatformLogin(ctx, request, reply, { platform: request.params.platform, mode: "login", userId: null, interactionUid: details.uid });
     });
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PLATFORMS } from "@ovation/core";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
@@ -7,12 +7,28 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { allowedContinue } from "../http/page-routes.js";
 import { HIDDEN_ROUTE } from "../http/route-docs.js";
-import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
+import { constantTimeEqual, randomSecret, sha256Hex } from "../../crypto/secrets.js";
+import { readCookie } from "../session.js";
 import { authorizationUrl, fetchPlatformProfile } from "./client.js";
 import type { PlatformProfile } from "./settings.js";
 
 /** How long a platform login may take between leaving and coming back. */
 const STATE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The cookie that ties a platform sign-in to the browser that started it: the callback of a flow
+ * started in a browser is refused in any other browser, so nobody can sign a victim in to the
+ * attacker's account by sending them a callback link (login CSRF). Scoped to the callback path.
+ */
+export const PLATFORM_BINDING_COOKIE = "ovation_platform_binding";
+
+/** The binding secret of this browser (reused when it already has one, so parallel sign-ins work) and its Set-Cookie value. */
+function browserBinding(ctx: IdentityContext, cookieHeader: string | undefined): { raw: string; cookie: string } {
+  const existing = readCookie(cookieHeader, PLATFORM_BINDING_COOKIE);
+  const raw = existing !== undefined && /^[A-Za-z0-9_-]{32,64}$/.test(existing) ? existing : randomSecret(24);
+  const secure = ctx.idBase().startsWith("https:") ? "; Secure" : "";
+  return { raw, cookie: `${PLATFORM_BINDING_COOKIE}=${raw}; Path=/oauth/platform/; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure}` };
+}
 
 /** Where every platform sends the browser back: register this redirect URI with the platform's app. */
 export function platformRedirectUri(ctx: IdentityContext, platform: string): string {
@@ -22,7 +38,7 @@ export function platformRedirectUri(ctx: IdentityContext, platform: string): str
 /** Stores a pending login or link and returns the platform's authorization URL. */
 export async function platformAuthorizationUrl(
   ctx: IdentityContext,
-  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null; continueUrl?: string },
+  input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null; continueUrl?: string; bindingHash?: string },
 ): Promise<string> {
   const settings = ctx.platforms.get(input.platform);
   if (settings === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_PLATFORM_UNKNOWN", { extra: { platform: input.platform } });
@@ -40,21 +56,25 @@ export async function platformAuthorizationUrl(
     code_verifier: codeVerifier,
     expires_at: now + STATE_TTL_MS,
     ...(input.continueUrl !== undefined ? { continue_url: input.continueUrl } : {}),
+    ...(input.bindingHash !== undefined ? { binding_hash: input.bindingHash } : {}),
   });
   await ctx.store.save();
   return authorizationUrl(settings, { redirectUri: platformRedirectUri(ctx, input.platform), state, codeVerifier });
 }
 
-/** Redirects the browser to the platform (sign-in page button). */
+/** Redirects the browser to the platform (sign-in page button), binding the flow to this browser. */
 export async function startPlatformLogin(
   ctx: IdentityContext,
+  request: FastifyRequest,
   reply: FastifyReply,
   input: { platform: string; mode: "login" | "link"; userId: number | null; interactionUid: string | null; continueUrl?: string },
 ): Promise<FastifyReply> {
   if (!ctx.platforms.has(input.platform)) {
     return reply.code(404).headers(PAGE_SECURITY_HEADERS).type("text/html; charset=utf-8").send(renderMessage("Unknown platform", `Sign-in with ${input.platform} is not configured on this server.`));
   }
-  return reply.redirect(await platformAuthorizationUrl(ctx, input), 303);
+  const binding = browserBinding(ctx, request.headers.cookie);
+  const url = await platformAuthorizationUrl(ctx, { ...input, bindingHash: sha256Hex(binding.raw) });
+  return reply.header("set-cookie", binding.cookie).redirect(url, 303);
 }
 
 function uniqueName(ctx: IdentityContext, wanted: string): string {
@@ -103,7 +123,7 @@ function platformLinkRoutes(app: FastifyInstance, ctx: IdentityContext): void {
     app.get<{ Querystring: { continue?: unknown } }>(`/oauth/${platform}`, HIDDEN_ROUTE, async (request, reply) => {
       const userId = ctx.sessions.userOfCookieHeader(request.headers.cookie);
       const continueUrl = allowedContinue(ctx, request.query.continue) ?? undefined;
-      return startPlatformLogin(ctx, reply, { platform, mode: userId === null ? "login" : "link", userId, interactionUid: null, ...(continueUrl !== undefined ? { continueUrl } : {}) });
+      return startPlatformLogin(ctx, request, reply, { platform, mode: userId === null ? "login" : "link", userId, interactionUid: null, ...(continueUrl !== undefined ? { continueUrl } : {}) });
     });
   }
 }
@@ -122,6 +142,11 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
     const hash = sha256Hex(state);
     const pending = data.platform_states.find((s) => s.state_hash === hash && s.platform === platform && s.expires_at > now && s.resolved_user_id === undefined);
     if (pending === undefined) return page(reply, 400, "Sign-in expired", "This platform sign-in is unknown or has expired. Start again.");
+    if (pending.binding_hash !== undefined && !constantTimeEqual(sha256Hex(readCookie(request.headers.cookie, PLATFORM_BINDING_COOKIE) ?? ""), pending.binding_hash)) {
+      // Not the browser that started it (a forwarded callback link): the state stays usable by its owner.
+      ctx.logger.warn({ platform }, "platform callback from another browser refused");
+      return page(reply, 400, "Sign-in started elsewhere", "This sign-in was started in another browser. Start it again here.");
+    }
     data.platform_states = data.platform_states.filter((s) => s !== pending);
     await ctx.store.save();
     const settings = ctx.platforms.get(platform);
