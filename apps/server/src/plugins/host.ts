@@ -31,6 +31,8 @@ export interface PlatformPluginsOptions {
   factories?: readonly PluginFactory[];
   /** Plugin instances to register besides the configured ones (tests). */
   extra?: readonly PlatformPlugin[];
+  /** Lifetime of the "plugins" lease with `OVATION_REDIS_URL` in ms (default 15 000; tests shorten it). */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const perNode = (name: string) => host.get(name) instanceof ConsolePlugin;
     const lease = services.shared.lease({
       name: "plugins",
+      ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
       onAcquired: async () => void (await host.start()),
       onLost: async () => {
         await Promise.all(host.names().filter((name) => !perNode(name)).map((name) => host.disconnect(name)));
