@@ -3,6 +3,7 @@ import type { CooldownClaim, CooldownEntry, CooldownStore } from "@ovation/core/
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { FailOpen } from "./outage.js";
+import { withScripts } from "./scripts.js";
 
 // Check every entry (unless forced), then take them all: one script, so two nodes racing for the
 // same free cooldown never both get it. A key holds the time of its last use and expires with its
@@ -58,11 +59,7 @@ export class RedisCooldownStore implements CooldownStore {
     private readonly now: () => number = Date.now,
     logger?: Logger,
   ) {
-    if (!("ovationCooldownClaim" in redis)) {
-      redis.defineCommand("ovationCooldownClaim", { lua: CLAIM });
-      redis.defineCommand("ovationCooldownRelease", { lua: RELEASE });
-    }
-    this.#redis = redis as Redis & CooldownCommands;
+    this.#redis = withScripts<CooldownCommands>(redis, { ovationCooldownClaim: { lua: CLAIM }, ovationCooldownRelease: { lua: RELEASE } });
     this.#local = new CooldownTracker({ now });
     this.#outage = new FailOpen("command cooldowns", logger);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { withScripts } from "./scripts.js";
 
 // Keep the lease while it is ours; take it back when Redis lost it (a restart without persistence):
 // 1 = held, 0 = another node holds it.
@@ -55,11 +56,7 @@ export class RedisLease {
     redis: Redis,
     private readonly options: RedisLeaseOptions,
   ) {
-    if (!("ovationLeaseRenew" in redis)) {
-      redis.defineCommand("ovationLeaseRenew", { numberOfKeys: 1, lua: RENEW });
-      redis.defineCommand("ovationLeaseRelease", { numberOfKeys: 1, lua: RELEASE });
-    }
-    this.#redis = redis as Redis & LeaseCommands;
+    this.#redis = withScripts<LeaseCommands>(redis, { ovationLeaseRenew: { numberOfKeys: 1, lua: RENEW }, ovationLeaseRelease: { numberOfKeys: 1, lua: RELEASE } });
     this.#key = `ovation:lease:${options.name}`;
     this.#holder = `${options.node}:${randomUUID()}`;
     this.#ttlMs = options.ttlMs ?? 15_000;

@@ -3,6 +3,7 @@ import type { TemplateCacheStore } from "@ovation/core/commands";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { FailOpen } from "./outage.js";
+import { withScripts } from "./scripts.js";
 
 // Store the value with its lifetime, note it in the channel's index by write time, and drop the
 // oldest written beyond the per-channel bound: one script, so the bound holds across nodes.
@@ -37,8 +38,7 @@ export class RedisTemplateCache implements TemplateCacheStore {
     private readonly now: () => number = Date.now,
     logger?: Logger,
   ) {
-    if (!("ovationCacheSet" in redis)) redis.defineCommand("ovationCacheSet", { numberOfKeys: 2, lua: SET });
-    this.#redis = redis as Redis & CacheCommands;
+    this.#redis = withScripts<CacheCommands>(redis, { ovationCacheSet: { numberOfKeys: 2, lua: SET } });
     this.#local = new TemplateCache({ now });
     this.#outage = new FailOpen("template cache() values", logger);
   }

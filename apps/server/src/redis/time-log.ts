@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { TimeLogFactory, TimeLogStore } from "../identity/accounts/failure-backoff.js";
+import { withScripts } from "./scripts.js";
 
 // Drop what left the window, add this event, keep the newest `max`, expire with the window: atomic.
 const ADD = `
@@ -32,8 +33,7 @@ export class RedisTimeLog implements TimeLogStore {
     private readonly windowMs: number,
     private readonly now: () => number,
   ) {
-    if (!("ovationTimeLogAdd" in redis)) redis.defineCommand("ovationTimeLogAdd", { numberOfKeys: 1, lua: ADD });
-    this.#redis = redis as Redis & TimeLogCommands;
+    this.#redis = withScripts<TimeLogCommands>(redis, { ovationTimeLogAdd: { numberOfKeys: 1, lua: ADD } });
   }
 
   async recent(key: string): Promise<number[]> {

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { withScripts } from "./scripts.js";
 
 // INCR and, on the first hit of a window, PEXPIRE: one script, so the count and its expiry are
 // atomic across nodes (a key never lives on without a TTL).
@@ -24,8 +25,7 @@ export class RedisWindowCounter {
     /** Key prefix of this family of counters (`ovation:auth-failures:`...). */
     private readonly prefix: string,
   ) {
-    if (!("ovationWindowIncrement" in redis)) redis.defineCommand("ovationWindowIncrement", { numberOfKeys: 1, lua: INCREMENT });
-    this.#redis = redis as Redis & CounterCommands;
+    this.#redis = withScripts<CounterCommands>(redis, { ovationWindowIncrement: { numberOfKeys: 1, lua: INCREMENT } });
   }
 
   /** Adds one to `key` and returns the new count. */

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDataDir } from "../../__tests__/helpers.js";
 import { startOwnRedis } from "../../__tests__/services/redis.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 import type { OwnRedis } from "../../__tests__/services/redis.js";
 import { EAT_CODE_RULES, EatService } from "../../identity/eat/service.js";
 import type { Mailer, OutgoingMail } from "../../identity/mail/mailer.js";
@@ -63,8 +64,7 @@ describe("EAT verification code tries shared through Redis", () => {
     await own.kill();
     expect(codeOf(await nodeA.verifyCode(1, next).catch((e: unknown) => e))).toBe("OVATION_ERR_IDENTITY_COUNTERS_UNAVAILABLE");
     await own.start();
-    const deadline = Date.now() + 10_000;
-    while (a.status !== "ready" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => a.status === "ready");
     expect((await nodeA.verifyCode(1, next)).token).toMatch(/^oveat_/);
   }, 60_000);
 });

@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshRedisUrl, startOwnRedis } from "../../__tests__/services/redis.js";
 import { closeRedis, openRedis } from "../connection.js";
 import { RedisLease } from "../lease.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 
-async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A node's lease with a log of what it was told. */
 function node(redis: Redis, name: string, ttlMs = 600): { lease: RedisLease; events: string[] } {
@@ -53,7 +47,7 @@ describe("RedisLease on a real redis-server", () => {
 
     await a.lease.stop();
     expect(a.events).toEqual(["acquired", "lost"]);
-    await eventually(() => b.lease.held);
+    await waitFor(() => b.lease.held);
     expect(b.events).toEqual(["acquired"]);
 
     // b dies: its connection drops and nothing releases the key; c takes over once it expires.
@@ -62,10 +56,10 @@ describe("RedisLease on a real redis-server", () => {
     expect(c.lease.held).toBe(false);
     const bRedis = connections[1] as Redis;
     bRedis.disconnect();
-    await eventually(() => c.lease.held);
+    await waitFor(() => c.lease.held);
     expect(c.events).toEqual(["acquired"]);
     // b, unable to renew for a whole TTL, gave the lease up on its side too.
-    await eventually(() => !b.lease.held);
+    await waitFor(() => !b.lease.held);
     expect(b.events).toEqual(["acquired", "lost"]);
     await b.lease.stop();
     await c.lease.stop();
@@ -83,7 +77,7 @@ describe("RedisLease on a real redis-server", () => {
       await own.kill();
       await own.start();
       // a renews every second: it sets the key again (the restart lost it) before it could expire.
-      await eventually(async () => (await redisB.get("ovation:lease:plugins").catch(() => null))?.startsWith("a:") === true);
+      await waitFor(async () => (await redisB.get("ovation:lease:plugins").catch(() => null))?.startsWith("a:") === true);
       const b = node(redisB, "b", 3_000);
       await b.lease.start();
       expect(b.lease.held).toBe(false);

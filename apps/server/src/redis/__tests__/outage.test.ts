@@ -10,6 +10,7 @@ import { RedisCooldownStore } from "../cooldowns.js";
 import { RedisFailedAuthThrottle } from "../failed-auth.js";
 import { RedisTemplateCache } from "../template-cache.js";
 import { redisTimeLogs } from "../time-log.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 
 /** A pino logger whose lines the test reads. */
 function capturingLogger(): { logger: pino.Logger; lines: { level: number; msg: string }[] } {
@@ -18,13 +19,6 @@ function capturingLogger(): { logger: pino.Logger; lines: { level: number; msg: 
   return { logger, lines };
 }
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("when Redis goes down mid-run and comes back", () => {
   let own: OwnRedis;
@@ -67,7 +61,7 @@ describe("when Redis goes down mid-run and comes back", () => {
     expect(warnings.filter((msg) => msg.includes("command cooldowns fall back"))).toHaveLength(1);
 
     await own.start();
-    await eventually(async () => (await redis.ping().catch(() => "")) === "PONG");
+    await waitFor(async () => (await redis.ping().catch(() => "")) === "PONG");
     // Redis restarted empty (no persistence): the shared state starts over, and is shared again.
     expect((await cooldowns.claim([{ key: "k", seconds: 60 }])).ok).toBe(true);
     expect(await redis.exists("ovation:cooldown:k")).toBe(1);

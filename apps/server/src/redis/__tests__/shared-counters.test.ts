@@ -8,15 +8,8 @@ import { RedisFailedAuthThrottle } from "../failed-auth.js";
 import { RedisTemplateCache } from "../template-cache.js";
 import { redisTimeLogs } from "../time-log.js";
 import { RedisWindowCounter } from "../window-counter.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 
-/** Polls `check` every 50 ms until it holds (at most `ms`). */
-async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 // Two "nodes" in one process: each has its own connection and its own instances, sharing one Redis.
 describe("shared counters on a real redis-server, seen by two nodes", () => {
@@ -45,7 +38,7 @@ describe("shared counters on a real redis-server, seen by two nodes", () => {
     expect(await onA.retryAfterSeconds("source:10.0.0.2")).toBe(0);
     // The key expires with its window (PEXPIRE set with the first failure).
     expect(await a.pttl("ovation:auth-failures:source:10.0.0.1")).toBeGreaterThan(0);
-    await eventually(async () => (await onB.retryAfterSeconds("source:10.0.0.1")) === 0);
+    await waitFor(async () => (await onB.retryAfterSeconds("source:10.0.0.1")) === 0);
   });
 
   it("counts atomically: 200 failures from two nodes at once are 200", async () => {
@@ -117,7 +110,7 @@ describe("shared counters on a real redis-server, seen by two nodes", () => {
     await onA.set("7", "greeting", { text: "hi", n: [1, 2] }, 1);
     expect(await onB.get("7", "greeting")).toEqual({ text: "hi", n: [1, 2] });
     expect(await onB.get("8", "greeting")).toBeNull();
-    await eventually(async () => (await onB.get("7", "greeting")) === null);
+    await waitFor(async () => (await onB.get("7", "greeting")) === null);
 
     const pipeline = Array.from({ length: 1_001 }, (_, i) => (i % 2 === 0 ? onA : onB).set("9", `k${i}`, i, 3_600));
     for (const write of pipeline) await write;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OvationApp } from "../../app.js";
 import { bearer, tempDataDir, testApp } from "../../__tests__/helpers.js";
 import { freshRedisUrl, startOwnRedis } from "../../__tests__/services/redis.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 
 /** A platform connection the test watches: connected or not on its node. */
 class ProbePlugin implements PlatformPlugin {
@@ -38,13 +39,6 @@ function chat(message: string, user = "viewer-1"): ChatEvent {
   };
 }
 
-async function eventually(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 // Two real apps (own data directories, own HTTP listeners on loopback) sharing one Redis through
 // OVATION_REDIS_URL, as two nodes of one installation are.
@@ -113,7 +107,7 @@ describe("two nodes sharing Redis through OVATION_REDIS_URL", () => {
     expect(apps.map(consoleOn)).toEqual(["connected", "connected"]);
     await (apps.shift() as OvationApp).close();
     expect(first.connected).toBe(false);
-    await eventually(() => second.connected);
+    await waitFor(() => second.connected);
   });
 });
 
@@ -134,7 +128,7 @@ describe("a node whose Redis restarts mid-run", () => {
 
       await own.start();
       const redis = app.ovation.shared.redis;
-      await eventually(() => redis?.status === "ready");
+      await waitFor(() => redis?.status === "ready");
       expect((await runtime.handle(chat("!hello", "viewer-3")))?.text).toBe("hi there");
       expect(await redis?.exists("ovation:cooldown:1\u0000hello")).toBe(1);
       expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
