@@ -89,9 +89,6 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
         return plugin instanceof KickPlugin ? plugin : null;
       });
     }
-    app.decorate("platformPlugins", host);
-    services.botModules.attach(pluginBotOutput(host), null);
-    app.decorate("pluginReports", reports);
 
     // Several nodes (OVATION_REDIS_URL): the platform connections run on the node holding the
     // "plugins" lease only, else every node would answer every command; the console stays on every
@@ -106,6 +103,9 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       },
     });
     const mayConnect = (name: string) => lease === null || lease.held || perNode(name);
+    app.decorate("platformPlugins", host);
+    services.botModules.attach(pluginBotOutput(host, mayConnect), null);
+    app.decorate("pluginReports", reports);
 
     app.addHook("onReady", async () => {
       if (lease === null) await host.start();
