@@ -82,6 +82,19 @@ describe("two nodes sharing Redis through OVATION_REDIS_URL", () => {
     expect(((await last?.json()) as { code: string }).code).toBe("OVATION_ERR_AUTH_TOO_MANY_FAILURES");
   });
 
+  it("the identity module's limits count on both nodes: password-reset mails per address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${urls[i % 2]}/password/forgot`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: "nobody@example.test" }).toString(),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
   it("a command under a cooldown is answered once whichever node the messages reach; cache() is shared", async () => {
     for (const app of apps) {
       app.ovation.commands.runtime.setCommands("1", [
