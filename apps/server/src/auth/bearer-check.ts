@@ -25,9 +25,9 @@ export type BearerCheck =
 export async function checkBearer(verifiers: TokenVerifierChain, throttle: FailedAuthCounter, source: string, token: string | null): Promise<BearerCheck> {
   const sourceKey = sourceThrottleKey(source);
   const credentialKey = token === null ? null : `credential:${sha256Hex(token)}`;
-  const credentialWait = credentialKey === null ? 0 : await throttle.retryAfterSeconds(credentialKey);
+  // Both read at once: one round trip when the counters are in Redis.
+  const [credentialWait, sourceWait] = await Promise.all([credentialKey === null ? 0 : throttle.retryAfterSeconds(credentialKey), throttle.retryAfterSeconds(sourceKey)]);
   if (credentialWait > 0) return { ok: false, retryAfterSeconds: credentialWait };
-  const sourceWait = await throttle.retryAfterSeconds(sourceKey);
   if (token === null && sourceWait > 0) return { ok: false, retryAfterSeconds: sourceWait };
   const principal = token === null ? null : await verifiers.verify(token);
   if (principal) return { ok: true, principal };
