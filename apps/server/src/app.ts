@@ -9,7 +9,6 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } fr
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
-import { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
 import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
 import { sha256Hex } from "./crypto/secrets.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
@@ -35,6 +34,8 @@ import { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { BotModulesHostOptions } from "./commands/bot-modules-host.js";
 import { CommandHost } from "./commands/command-host.js";
 import { overlaySwitches, presentGoalBar } from "./http/routes/goal-bar-view.js";
+import { openSharedState } from "./redis/shared-state.js";
+import type { SharedState } from "./redis/shared-state.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
 import { reportCapBreaches } from "./store/user-caps.js";
@@ -82,16 +83,19 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.logLevel });
   const store = await Store.openConfigured(config, { logger });
+  let shared: SharedState | null = null;
   try {
-    return await assemble(options, store, logger);
+    shared = await openSharedState(config, logger);
+    return await assemble(options, store, shared, logger);
   } catch (error) {
+    await shared?.close();
     await store.close();
     throw error;
   }
 }
 
-/** Everything of `buildApp` after the store is open (so a failure can release the store). */
-async function assemble(options: BuildAppOptions, store: Store, logger: Logger): Promise<OvationApp> {
+/** Everything of `buildApp` after the store and the shared state are open (so a failure can release them). */
+async function assemble(options: BuildAppOptions, store: Store, shared: SharedState, logger: Logger): Promise<OvationApp> {
   const { config } = options;
   const repos = createRepositories(store);
 
@@ -116,7 +120,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
 
   const verifiers = new TokenVerifierChain();
-  const failedAuth = new FailedAuthThrottle(Math.max(20, Math.floor(config.rateLimitPerMinute / 10)));
+  const failedAuth = shared.failedAuth;
   verifiers.register(new PersonalAccessTokenVerifier(repos.tokens, repos.users));
   // EATs: checked over HTTP at a remote identity host, or in-process once the local module is ready.
   const remote = config.identity.mode === "remote" ? config.identity : null;
@@ -149,6 +153,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
       const address = app.server.address();
       return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
     },
+    { ...(shared.cooldowns ? { cooldowns: shared.cooldowns } : {}), ...(shared.templateCache ? { cache: shared.templateCache } : {}) },
   );
   const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
   botModules.attach(null, {
@@ -161,6 +166,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
     repos,
     verifiers,
     failedAuth,
+    shared,
     socketAuthenticators,
     hub,
     commands,
@@ -183,6 +189,7 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
   });
   app.addHook("onClose", async () => {
     await commands.close();
+    await shared.close();
     await store.close();
   });
 
@@ -196,6 +203,8 @@ async function assemble(options: BuildAppOptions, store: Store, logger: Logger):
       return auth ? `token:${sha256Hex(auth)}` : `ip:${request.ip}`;
     },
     allowList: (request) => request.url === "/health" || request.url.startsWith("/browser-source/assets/"),
+    // Several nodes count together in Redis; while it fails, requests pass (fail open; the connection logs the outage).
+    ...(shared.redis ? { redis: shared.redis, nameSpace: "ovation:rate-limit:", skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) =>
       new ApiError("OVATION_ERR_HTTP_RATE_LIMITED", {
         message: `Too Many Attempts. Retry after ${Math.ceil(context.ttl / 1000)} seconds.`,

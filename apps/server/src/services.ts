@@ -1,7 +1,8 @@
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Logger } from "pino";
-import type { FailedAuthThrottle } from "./auth/failed-auth-throttle.js";
+import type { FailedAuthCounter } from "./auth/failed-auth-throttle.js";
 import type { TokenVerifierChain } from "./auth/token-verifier-chain.js";
+import type { SharedState } from "./redis/shared-state.js";
 import type { ServerConfig } from "./config.js";
 import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
@@ -16,7 +17,9 @@ export interface OvationServices {
   /** Bearer-token verifiers; the identity module registers its OAuth tokens here. */
   readonly verifiers: TokenVerifierChain;
   /** Failed authentications per source and per credential (HTTP and socket handshakes share it). */
-  readonly failedAuth: FailedAuthThrottle;
+  readonly failedAuth: FailedAuthCounter;
+  /** What the nodes share (Redis with `OVATION_REDIS_URL`, else this process's memory): counters, cooldowns, leases. */
+  readonly shared: SharedState;
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
   readonly hub: AlertHub;

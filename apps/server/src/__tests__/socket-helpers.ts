@@ -39,9 +39,9 @@ export function nextEvent<E extends keyof ServerToClientEvents>(socket: ClientSo
 }
 
 /** Waits until `check` is true, polling every 20 ms, at most `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000, what = "condition"): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = "condition"): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

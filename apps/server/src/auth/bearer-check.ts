@@ -1,4 +1,4 @@
-import type { FailedAuthThrottle } from "./failed-auth-throttle.js";
+import type { FailedAuthCounter } from "./failed-auth-throttle.js";
 import type { Principal } from "./principal.js";
 import { sha256Hex } from "../crypto/secrets.js";
 import type { TokenVerifierChain } from "./token-verifier-chain.js";
@@ -22,16 +22,15 @@ export type BearerCheck =
  * another user out by sending bad tokens from a shared address (NAT, proxy). Shared by the HTTP
  * `authenticate` preHandler and the socket handshake.
  */
-export async function checkBearer(verifiers: TokenVerifierChain, throttle: FailedAuthThrottle, source: string, token: string | null): Promise<BearerCheck> {
+export async function checkBearer(verifiers: TokenVerifierChain, throttle: FailedAuthCounter, source: string, token: string | null): Promise<BearerCheck> {
   const sourceKey = sourceThrottleKey(source);
   const credentialKey = token === null ? null : `credential:${sha256Hex(token)}`;
-  const credentialWait = credentialKey === null ? 0 : throttle.retryAfterSeconds(credentialKey);
+  // Both read at once: one round trip when the counters are in Redis.
+  const [credentialWait, sourceWait] = await Promise.all([credentialKey === null ? 0 : throttle.retryAfterSeconds(credentialKey), throttle.retryAfterSeconds(sourceKey)]);
   if (credentialWait > 0) return { ok: false, retryAfterSeconds: credentialWait };
-  const sourceWait = throttle.retryAfterSeconds(sourceKey);
   if (token === null && sourceWait > 0) return { ok: false, retryAfterSeconds: sourceWait };
   const principal = token === null ? null : await verifiers.verify(token);
   if (principal) return { ok: true, principal };
-  throttle.recordFailure(sourceKey);
-  if (credentialKey !== null) throttle.recordFailure(credentialKey);
+  await Promise.all([throttle.recordFailure(sourceKey), credentialKey === null ? undefined : throttle.recordFailure(credentialKey)]);
   return { ok: false, retryAfterSeconds: sourceWait };
 }

@@ -1,15 +1,27 @@
 /**
+ * Failed authentications per key in fixed windows: {@link FailedAuthThrottle} in this process's
+ * memory (the default), or shared by every node through Redis (redis/failed-auth.ts).
+ */
+export interface FailedAuthCounter {
+  /** Seconds until `key` may try again, or 0 when it is not throttled. */
+  retryAfterSeconds(key: string): number | Promise<number>;
+  /** Records one failed check for `key`. */
+  recordFailure(key: string): void | Promise<void>;
+}
+
+/**
  * Counts failed authentications per key (a client address, or a credential's hash; see
  * `checkBearer`) in fixed one-minute windows. The global rate limit is keyed by token, so a client
  * sending a different invalid token on every request would never reach it; this closes that gap: past
  * `maxFailures` failures in a window, the key is throttled (429) until the window ends.
  */
-export class FailedAuthThrottle {
+export class FailedAuthThrottle implements FailedAuthCounter {
   private readonly windows = new Map<string, { start: number; failures: number }>();
 
   constructor(
-    private readonly maxFailures: number,
-    private readonly windowMs = 60_000,
+    /** Failures allowed per window; the next check of the key is throttled. */
+    readonly maxFailures: number,
+    readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
   ) {}
 

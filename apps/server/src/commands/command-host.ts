@@ -1,5 +1,5 @@
 import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
-import type { BotCommandInput, PlatformLookups } from "@ovation/core";
+import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
 import { commandFields } from "../store/commands.js";
@@ -31,7 +31,8 @@ export class CommandHost {
    * `json` may reach although they are not public addresses. `lookups` gives the templates'
    * `user()`/`channel()` per platform (the platform plugins that offer them). `selfPorts` are the
    * server's own listening ports: templates never reach them on this machine unless an allowlist
-   * entry names the port (`localhost:8080`).
+   * entry names the port (`localhost:8080`). `shared` holds the cooldowns and `cache()` values every
+   * node sees (Redis); by default they are this process's memory.
    */
   constructor(
     private readonly repos: Repositories,
@@ -39,6 +40,7 @@ export class CommandHost {
     outboundAllowlist: readonly string[] = [],
     lookups?: (platform: string) => PlatformLookups | undefined,
     selfPorts?: () => readonly number[],
+    shared: Pick<CommandRuntimeOptions, "cooldowns" | "cache"> = {},
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
     this.keyValues = repos.kv;
@@ -48,6 +50,7 @@ export class CommandHost {
       http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),
       logger,
       ...(lookups === undefined ? {} : { lookups }),
+      ...shared,
     });
     for (const user of repos.users.list()) this.reload(user.id);
   }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { checkBearer } from "../auth/bearer-check.js";
-import type { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
+import type { FailedAuthCounter } from "../auth/failed-auth-throttle.js";
 import type { Principal } from "../auth/principal.js";
 import { hasScope } from "../auth/principal.js";
 import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
@@ -19,7 +19,7 @@ declare module "fastify" {
  * scope in `scopes` (403 listing the missing ones otherwise). An address or a credential with too many
  * failed checks in a minute gets 429 for further bad tokens; a valid token always passes (see `checkBearer`).
  */
-export function authenticate(verifiers: TokenVerifierChain, throttle: FailedAuthThrottle, ...scopes: string[]): preHandlerAsyncHookHandler {
+export function authenticate(verifiers: TokenVerifierChain, throttle: FailedAuthCounter, ...scopes: string[]): preHandlerAsyncHookHandler {
   return async function requireToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const check = await checkBearer(verifiers, throttle, request.ip, bearerToken(request.headers.authorization));
     if (!check.ok) {

@@ -5,6 +5,7 @@ import type { ConnectionsRepository } from "../store/connections.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
+import type { TimeLogFactory } from "./accounts/failure-backoff.js";
 import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
 import type { IdentityLifetimes } from "./config.js";
@@ -26,6 +27,8 @@ export interface IdentityContext {
   readonly connections: ConnectionsRepository;
   readonly tokens: PersonalAccessTokensRepository;
   readonly clock: Clock;
+  /** Where the sign-in, email-change and password-reset limits count (memory, or Redis shared by every node). */
+  readonly timeLogs: TimeLogFactory;
   readonly logger: Logger;
   readonly lifetimes: Readonly<IdentityLifetimes>;
   readonly mailer: Mailer;

@@ -31,6 +31,7 @@ export const IDENTITY_ERROR_CODES = {
   OVATION_ERR_IDENTITY_BAD_REQUEST: { status: 400, message: "The request could not be read.", description: "Malformed JSON, an unsupported content type or a body that is too large." },
   OVATION_ERR_IDENTITY_INTERNAL: { status: 500, message: "Server Error", description: "An unexpected failure; details are in the server log, never in the response." },
   OVATION_ERR_IDENTITY_STORE_CORRUPT: { status: 500, message: "The identity data file cannot be read.", description: "identity.json is not valid JSON or not an identity store; it is left untouched." },
+  OVATION_ERR_IDENTITY_COUNTERS_UNAVAILABLE: { status: 503, message: "Too many attempts cannot be counted right now; try again shortly.", description: "The shared failure counters (Redis, with OVATION_REDIS_URL) cannot be reached: sign-in with a password, verification codes, password-reset and email-change mails wait until they can be counted again." },
   OVATION_ERR_IDENTITY_REMOTE_UNAVAILABLE: { status: 503, message: "The identity service cannot be reached.", description: "EAT check over HTTP when OVATION_ID_URL points to another host that does not answer." },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

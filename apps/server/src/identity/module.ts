@@ -1,3 +1,6 @@
+import { inMemoryTimeLogs } from "./accounts/failure-backoff.js";
+import type { TimeLogFactory } from "./accounts/failure-backoff.js";
+import type { AttemptCounter } from "./eat/service.js";
 import type { Server } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
@@ -66,6 +69,10 @@ export interface IdentityModuleOptions {
   oidcStorage?: OidcArtifactStorage | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
   onAccountDeleted?: (userId: number) => void;
+  /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
+  timeLogs?: TimeLogFactory;
+  /** Where wrong verification codes are counted (default the code's record; Redis when several nodes share it). */
+  eatAttempts?: AttemptCounter;
 }
 
 /** The identity module: a fastify plugin plus what the host needs in-process. */
@@ -150,7 +157,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   }
   for (const settings of options.platforms ?? []) platforms.set(settings.platform, settings);
 
-  const eat = new EatService(store, mailer, clock, lifetimes);
+  const eat = new EatService(store, mailer, clock, lifetimes, options.eatAttempts ?? null);
   const sessions = new SessionService(store, clock, lifetimes.session, () => idBase().startsWith("https://"));
   const ctx: IdentityContext = {
     store,
@@ -159,6 +166,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     connections: options.connections,
     tokens: options.tokens,
     clock,
+    timeLogs: options.timeLogs ?? inMemoryTimeLogs,
     logger,
     lifetimes,
     mailer,

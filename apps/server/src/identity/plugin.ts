@@ -28,6 +28,8 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       logger: services.logger,
       oidcStorage: services.repos.store.oidcStorage ?? undefined,
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
+      ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
+      ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

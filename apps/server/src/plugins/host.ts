@@ -31,6 +31,8 @@ export interface PlatformPluginsOptions {
   factories?: readonly PluginFactory[];
   /** Plugin instances to register besides the configured ones (tests). */
   extra?: readonly PlatformPlugin[];
+  /** Lifetime of the "plugins" lease with `OVATION_REDIS_URL` in ms (default 15 000; tests shorten it). */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -87,19 +89,38 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
         return plugin instanceof KickPlugin ? plugin : null;
       });
     }
+
+    // Several nodes (OVATION_REDIS_URL): the platform connections run on the node holding the
+    // "plugins" lease only, else every node would answer every command; the console stays on every
+    // node (each console client talks to the node it reached). One node alone holds no lease.
+    const perNode = (name: string) => host.get(name) instanceof ConsolePlugin;
+    const lease = services.shared.lease({
+      name: "plugins",
+      ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+      onAcquired: async () => void (await host.start()),
+      onLost: async () => {
+        await Promise.all(host.names().filter((name) => !perNode(name)).map((name) => host.disconnect(name)));
+      },
+    });
+    const mayConnect = (name: string) => lease === null || lease.held || perNode(name);
     app.decorate("platformPlugins", host);
-    services.botModules.attach(pluginBotOutput(host), null);
+    services.botModules.attach(pluginBotOutput(host, mayConnect), null);
     app.decorate("pluginReports", reports);
 
     app.addHook("onReady", async () => {
-      await host.start();
+      if (lease === null) await host.start();
+      else {
+        await Promise.all(host.names().filter(perNode).map((name) => host.connect(name).catch(() => undefined)));
+        await lease.start();
+      }
     });
     app.addHook("onListen", async () => {
       for (const item of loaded) {
         if (item.factory.createOn !== "listen" || reports.wasCreated(item)) continue;
         try {
           await create(item);
-          await host.connect(reports.nameOf(item) ?? item.factory.id);
+          const name = reports.nameOf(item) ?? item.factory.id;
+          if (mayConnect(name)) await host.connect(name);
         } catch (err) {
           reports.failed(item, (err as Error).message);
           logger.error({ err, plugin: item.factory.id }, `the ${item.factory.id} plugin did not start; see ovation plugins for why`);
@@ -107,6 +128,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       }
     });
     app.addHook("preClose", async () => {
+      await lease?.stop();
       await host.stop();
     });
   };

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { INBOUND_EVENT_SCHEMAS } from "@ovation/core";
 import type { ClientToServerEvents } from "@ovation/core";
 import { checkBearer, sourceThrottleKey } from "../auth/bearer-check.js";
-import type { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
+import type { FailedAuthCounter } from "../auth/failed-auth-throttle.js";
 import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
 import { bearerToken } from "../auth/token-verifier-chain.js";
 import { ERROR_CODES } from "../errors.js";
@@ -25,7 +25,7 @@ export interface SocketServerOptions {
   repos: Repositories;
   verifiers: TokenVerifierChain;
   /** The failed-authentication throttle shared with HTTP: failed handshakes count like failed requests. */
-  failedAuth: FailedAuthThrottle;
+  failedAuth: FailedAuthCounter;
   authenticators: readonly SocketAuthenticator[];
   hub: AlertHub;
   serverId: string;
@@ -67,17 +67,17 @@ async function identify(socket: OvationSocket, options: SocketServerOptions): Pr
   const source = socket.handshake.address;
   const parsed = handshakeAuthSchema.safeParse(socket.handshake.auth);
   if (!parsed.success) {
-    options.failedAuth.recordFailure(sourceThrottleKey(source));
+    await options.failedAuth.recordFailure(sourceThrottleKey(source));
     return null;
   }
   const auth = parsed.data;
   if (auth.token !== undefined) return bearerIdentity(options, source, auth.token.replace(/^Bearer\s+/i, "").trim());
   const sourceToken = auth.browserSourceToken;
   if (sourceToken !== undefined) {
-    const wait = options.failedAuth.retryAfterSeconds(sourceThrottleKey(source));
+    const wait = await options.failedAuth.retryAfterSeconds(sourceThrottleKey(source));
     const found = sourceToken.length > 128 ? null : options.repos.browserSources.findByAccessToken(sourceToken);
     if (found) return { kind: "browser-source", userId: found.user_id, browserSourceId: found.id };
-    options.failedAuth.recordFailure(sourceThrottleKey(source));
+    await options.failedAuth.recordFailure(sourceThrottleKey(source));
     return wait > 0 ? { throttled: wait } : null;
   }
   const header = bearerToken(socket.handshake.headers.authorization);

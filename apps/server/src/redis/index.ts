@@ -1,2 +1,12 @@
 export { openRedis, closeRedis } from "./connection.js";
 export type { OpenRedisOptions } from "./connection.js";
+export { RedisCooldownStore } from "./cooldowns.js";
+export { RedisFailedAuthThrottle } from "./failed-auth.js";
+export { RedisLease } from "./lease.js";
+export type { RedisLeaseOptions } from "./lease.js";
+export { FailOpen } from "./outage.js";
+export { failedAuthLimit, openSharedState } from "./shared-state.js";
+export type { SharedState } from "./shared-state.js";
+export { RedisTemplateCache } from "./template-cache.js";
+export { RedisTimeLog, redisTimeLogs } from "./time-log.js";
+export { RedisWindowCounter } from "./window-counter.js";

@@ -8,7 +8,7 @@ import { COMMAND_ERROR_CODES, CommandError, formatIssues } from "./command-error
 import { botCommandSchema, type BotCommand, type BotCommandInput } from "./command-record.js";
 import { CommandRegex } from "./command-regex.js";
 import { looksPlain, type CommandRenderer, type CommandTemplateVariables } from "./command-renderer.js";
-import { CooldownTracker } from "./cooldowns.js";
+import { CooldownTracker, type CooldownClaim, type CooldownStore } from "./cooldowns.js";
 import { OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber, type KeyValueStore } from "./key-value-store.js";
 import { PERMISSION_LEVELS, permissionLevelOf } from "./permission-levels.js";
 import { OverlayTemplateCache, TemplateCache, type TemplateCacheStore } from "./template-cache.js";
@@ -33,6 +33,10 @@ export interface CommandRuntimeOptions {
   logger?: Logger;
   /** Clock in milliseconds for cooldowns and the cache (default `Date.now`). */
   now?: () => number;
+  /** Where cooldowns are kept (default: this process's memory); a shared one for several nodes. */
+  cooldowns?: CooldownStore;
+  /** Where `cache()` keeps its values (default: this process's memory); a shared one for several nodes. */
+  cache?: TemplateCacheStore;
 }
 
 /** What happened to one chat message; `action` is what to send to chat, if anything. */
@@ -66,7 +70,7 @@ interface ChannelState {
 interface RunContext {
   store: KeyValueStore;
   cache: TemplateCacheStore;
-  cooldowns: CooldownTracker | null;
+  cooldowns: CooldownStore | null;
   dryRun: boolean;
 }
 
@@ -102,8 +106,8 @@ export class CommandRuntime {
   readonly #lookups: ((platform: string) => PlatformLookups | undefined) | undefined;
   readonly #logger: Logger;
   readonly #now: () => number;
-  readonly #cooldowns: CooldownTracker;
-  readonly #cache: TemplateCache;
+  readonly #cooldowns: CooldownStore;
+  readonly #cache: TemplateCacheStore;
 
   constructor(options: CommandRuntimeOptions) {
     this.#store = options.store;
@@ -112,8 +116,8 @@ export class CommandRuntime {
     this.#lookups = options.lookups;
     this.#logger = options.logger ?? pino({ enabled: false });
     this.#now = options.now ?? Date.now;
-    this.#cooldowns = new CooldownTracker({ now: this.#now });
-    this.#cache = new TemplateCache({ now: this.#now });
+    this.#cooldowns = options.cooldowns ?? new CooldownTracker({ now: this.#now });
+    this.#cache = options.cache ?? new TemplateCache({ now: this.#now });
   }
 
   /**
@@ -320,10 +324,16 @@ export class CommandRuntime {
     const tracker = ctx.cooldowns ?? this.#cooldowns;
     const globalKey = `${channel}\u0000${name}`;
     const userKey = `${globalKey}\u0000${event.user.platform_id}`;
-    if (!privileged) {
-      const global = tracker.remainingSeconds(globalKey, record.global_cooldown);
+    // Checked and taken in one step (atomic across nodes with a shared store); given back below
+    // when the viewer cannot pay. A dry run only reads.
+    let claim: CooldownClaim | null = null;
+    if (ctx.cooldowns !== null) {
+      claim = await ctx.cooldowns.claim([{ key: globalKey, seconds: record.global_cooldown }, { key: userKey, seconds: record.user_cooldown }], { force: privileged });
+      if (!claim.ok) return { status: "cooldown", command: name, scope: claim.index === 0 ? "global" : "user", remaining_seconds: claim.remainingSeconds };
+    } else if (!privileged) {
+      const global = await tracker.remainingSeconds(globalKey, record.global_cooldown);
       if (global > 0) return { status: "cooldown", command: name, scope: "global", remaining_seconds: global };
-      const user = tracker.remainingSeconds(userKey, record.user_cooldown);
+      const user = await tracker.remainingSeconds(userKey, record.user_cooldown);
       if (user > 0) return { status: "cooldown", command: name, scope: "user", remaining_seconds: user };
     }
     if (record.price > 0) {
@@ -335,18 +345,15 @@ export class CommandRuntime {
           })
         : await debitPoints(ctx.store, channel, payer, record.price);
       if (!ok) {
+        if (claim?.ok === true) await claim.release();
         const noticeKey = `${userKey}\u0000price`;
         let action: OutgoingMessage | null = null;
-        if (ctx.dryRun || tracker.remainingSeconds(noticeKey, PRICE_NOTICE_INTERVAL_SECONDS) === 0) {
-          if (ctx.cooldowns !== null) ctx.cooldowns.use(noticeKey);
+        const notice = ctx.cooldowns === null ? null : await ctx.cooldowns.claim([{ key: noticeKey, seconds: PRICE_NOTICE_INTERVAL_SECONDS }]);
+        if (ctx.dryRun || notice?.ok === true) {
           action = this.#action(event, `@${event.user.username} !${name} costs ${record.price} points; you have ${balance}.`, "say");
         }
         return { status: "price", command: name, price: record.price, balance, action };
       }
-    }
-    if (ctx.cooldowns !== null) {
-      ctx.cooldowns.use(globalKey);
-      ctx.cooldowns.use(userKey);
     }
     let text: string;
     try {

@@ -12,6 +12,7 @@ export type { CommandRenderer, CommandTemplateVariables } from "./command-render
 export { COMMAND_OUTPUT_MAX_LENGTH, CommandRuntime } from "./command-runtime.js";
 export type { CommandOutcome, CommandRuntimeOptions, PreparedCommand } from "./command-runtime.js";
 export { CooldownTracker } from "./cooldowns.js";
+export type { CooldownClaim, CooldownEntry, CooldownStore } from "./cooldowns.js";
 export { InMemoryKeyValueStore, OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber } from "./key-value-store.js";
 export type { KeyValueStore } from "./key-value-store.js";
 export { PERMISSION_LEVELS, permissionLevelOf } from "./permission-levels.js";

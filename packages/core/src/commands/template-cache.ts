@@ -8,10 +8,16 @@ export const TEMPLATE_CACHE_LIMITS = {
   entriesPerChannel: 1_000,
 } as const;
 
-/** Reads and writes of the `cache()` template function, per channel. */
+/**
+ * Reads and writes of the `cache()` template function, per channel. The default is
+ * {@link TemplateCache} (this process's memory); a server running several nodes passes a shared one
+ * (Redis), whose calls return promises. Values are JSON-safe (the template functions check them).
+ */
 export interface TemplateCacheStore {
+  /** The value, or null when absent or expired (or a promise of it). */
   get(channel: string, key: string): unknown;
-  set(channel: string, key: string, value: unknown, ttlSeconds: number): void;
+  /** Stores a value for `ttlSeconds`. */
+  set(channel: string, key: string, value: unknown, ttlSeconds: number): void | Promise<void>;
 }
 
 interface Entry {

@@ -149,7 +149,7 @@ export function createTemplateFunctions(options: TemplateFunctionsOptions): Temp
         fail(`cache: the lifetime must be a whole number of seconds from 1 to ${TEMPLATE_CACHE_LIMITS.maxTtlSeconds}`);
       }
       const stored = checkValue("cache", value);
-      cache.set(channel, field, stored, ttl);
+      await cache.set(channel, field, stored, ttl);
       return stored;
     },
     async user(login) {

@@ -200,20 +200,30 @@ export class PluginHost {
 
   /** Disconnects every plugin and waits for the answers still being sent. */
   async stop(): Promise<void> {
-    await Promise.all(
-      [...this.#entries.values()].map(async (entry) => {
-        if (!entry.controller) return;
-        entry.controller.abort();
-        entry.controller = null;
-        try {
-          await entry.plugin.disconnect();
-        } catch (err) {
-          entry.logger.warn({ err }, "plugin failed to disconnect cleanly");
-        }
-        this.#setStatus(entry, "disconnected", null);
-      }),
-    );
+    await Promise.all([...this.#entries.keys()].map((name) => this.#disconnect(name)));
     await this.idle();
+  }
+
+  /**
+   * Disconnects one plugin (it may be connected again later, as a server standing by for another
+   * node does) and waits for the answers still being sent.
+   */
+  async disconnect(name: string): Promise<void> {
+    await this.#disconnect(name);
+    await this.idle();
+  }
+
+  async #disconnect(name: string): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.controller) return;
+    entry.controller.abort();
+    entry.controller = null;
+    try {
+      await entry.plugin.disconnect();
+    } catch (err) {
+      entry.logger.warn({ err }, "plugin failed to disconnect cleanly");
+    }
+    this.#setStatus(entry, "disconnected", null);
   }
 
   /** Resolves once every chat event routed so far has been answered (or failed). */

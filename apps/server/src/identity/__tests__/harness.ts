@@ -145,7 +145,16 @@ export async function serveIdentity(
 
 /** Starts the identity module on 127.0.0.1:0 with a loopback SMTP server. */
 export async function startHarness(
-  options: { clock?: Clock; lifetimes?: Partial<IdentityLifetimes>; platforms?: PlatformOAuthSettings[]; hostname?: "localhost"; idUrl?: string; databaseUrl?: string } = {},
+  options: {
+    clock?: Clock;
+    lifetimes?: Partial<IdentityLifetimes>;
+    platforms?: PlatformOAuthSettings[];
+    hostname?: "localhost";
+    idUrl?: string;
+    databaseUrl?: string;
+    /** Shared counters (Redis), as a node with OVATION_REDIS_URL has them. */
+    shared?: Pick<IdentityModuleOptions, "timeLogs" | "eatAttempts">;
+  } = {},
 ): Promise<Harness> {
   // WebAuthn needs a domain, not an IP: serve on 127.0.0.1 but name the host localhost.
   const fixedPort = options.hostname === "localhost" ? await freePort() : 0;
@@ -159,6 +168,7 @@ export async function startHarness(
     ...(fixedPort !== 0 ? { idUrl: `http://localhost:${fixedPort}` } : {}),
     ...(options.idUrl !== undefined ? { idUrl: options.idUrl } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    ...options.shared,
   });
   return {
     app,

@@ -4,7 +4,8 @@ import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
 import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import { SlidingWindowLimit, retryAfterSeconds } from "./failure-backoff.js";
+import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "./failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 
 /** Verification mails per account and per address (docs/identity.md, "Email change"). */
 export const EMAIL_CHANGE_LIMITS = Object.freeze({ perUser: 5, perAddress: 3, windowMs: 60 * 60 * 1000 });
@@ -14,9 +15,10 @@ export class EmailChangeLimits {
   readonly perUser: SlidingWindowLimit;
   readonly perAddress: SlidingWindowLimit;
 
-  constructor(now: () => number) {
-    this.perUser = new SlidingWindowLimit(EMAIL_CHANGE_LIMITS.perUser, EMAIL_CHANGE_LIMITS.windowMs, now);
-    this.perAddress = new SlidingWindowLimit(EMAIL_CHANGE_LIMITS.perAddress, EMAIL_CHANGE_LIMITS.windowMs, now);
+  /** `logs`: where events are kept (default this process's memory; Redis when several nodes share it). */
+  constructor(now: () => number, logs: TimeLogFactory = inMemoryTimeLogs) {
+    this.perUser = new SlidingWindowLimit(EMAIL_CHANGE_LIMITS.perUser, EMAIL_CHANGE_LIMITS.windowMs, now, logs("email-change:user", EMAIL_CHANGE_LIMITS.windowMs, now));
+    this.perAddress = new SlidingWindowLimit(EMAIL_CHANGE_LIMITS.perAddress, EMAIL_CHANGE_LIMITS.windowMs, now, logs("email-change:address", EMAIL_CHANGE_LIMITS.windowMs, now));
   }
 }
 
@@ -32,10 +34,9 @@ export async function startEmailChange(ctx: IdentityContext, limits: EmailChange
   if (user.email !== null && user.email.toLowerCase() === lower && user.email_verified_at !== null) {
     throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: "The email is already your verified address.", errors: { email: ["The email is already your verified address."] } });
   }
-  const wait = Math.max(limits.perUser.waitMs(String(user.id)), limits.perAddress.waitMs(lower));
+  const wait = Math.max(await limits.perUser.waitMs(String(user.id)), await limits.perAddress.waitMs(lower));
   if (wait > 0) throw new IdentityError("OVATION_ERR_IDENTITY_RATE_LIMITED", { extra: { retry_after: retryAfterSeconds(wait) } });
-  limits.perUser.hit(String(user.id));
-  limits.perAddress.hit(lower);
+  await Promise.all([limits.perUser.hit(String(user.id)), limits.perAddress.hit(lower)]);
   const owner = ctx.users.findByEmail(lower);
   if (owner !== null && owner.id !== user.id) {
     await ctx.mailer.send({

@@ -1,20 +1,38 @@
+import { IdentityError } from "../errors.js";
+
+/**
+ * Timestamps of events per key within a sliding window: what the sign-in, email-change and
+ * password-reset limits count. {@link TimeLog} keeps them in this process's memory (the default); a
+ * server running several nodes passes a shared one (Redis, see redis/time-log.ts) so every node sees
+ * every node's failures.
+ */
+export interface TimeLogStore {
+  /** The key's timestamps inside the window, oldest first. */
+  recent(key: string): number[] | Promise<number[]>;
+  /** Records one event now. */
+  add(key: string): void | Promise<void>;
+  /** Forgets the key. */
+  clear(key: string): void | Promise<void>;
+}
+
+/** Makes the time log of one limit (its name keeps limits apart in a shared store). */
+export type TimeLogFactory = (name: string, windowMs: number, now: () => number) => TimeLogStore;
+
 /** Timestamps per key within a sliding window, in the memory of this process (oldest keys dropped beyond `maxKeys`). */
-class TimeLog {
+export class TimeLog implements TimeLogStore {
   private readonly events = new Map<string, number[]>();
 
   constructor(
     private readonly windowMs: number,
     private readonly now: () => number,
-    private readonly maxKeys: number,
+    private readonly maxKeys = 10_000,
   ) {}
 
-  /** The key's timestamps inside the window, oldest first. */
   recent(key: string): number[] {
     const since = this.now() - this.windowMs;
     return (this.events.get(key) ?? []).filter((t) => t > since);
   }
 
-  /** Records one event now. */
   add(key: string): void {
     const list = this.recent(key);
     list.push(this.now());
@@ -31,6 +49,26 @@ class TimeLog {
   }
 }
 
+/** The default {@link TimeLogFactory}: this process's memory. */
+export const inMemoryTimeLogs: TimeLogFactory = (_name, windowMs, now) => new TimeLog(windowMs, now);
+
+/**
+ * Runs one operation of a (shared) counter; a failure of the log itself (Redis unreachable) becomes
+ * `OVATION_ERR_IDENTITY_COUNTERS_UNAVAILABLE` (503): the identity limits fail closed.
+ */
+export async function counted<T>(operation: () => T | Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw new IdentityError("OVATION_ERR_IDENTITY_COUNTERS_UNAVAILABLE", { cause: error });
+  }
+}
+
+/** Whether `error` says the shared failure counters cannot be reached. */
+export function isCountersUnavailable(error: unknown): boolean {
+  return error instanceof IdentityError && error.code === "OVATION_ERR_IDENTITY_COUNTERS_UNAVAILABLE";
+}
+
 /** How a key slows down after failures: `free` failures within `windowMs` cost nothing, then each waits twice as long as the last, up to `maxMs`. */
 export interface BackoffPolicy {
   free: number;
@@ -45,19 +83,19 @@ export interface BackoffPolicy {
  * key that stops failing is free again soon.
  */
 export class FailureBackoff {
-  private readonly log: TimeLog;
+  private readonly log: TimeLogStore;
 
   constructor(
     private readonly policy: BackoffPolicy,
     private readonly now: () => number,
-    maxKeys = 10_000,
+    log: TimeLogStore = new TimeLog(policy.windowMs, now),
   ) {
-    this.log = new TimeLog(policy.windowMs, now, maxKeys);
+    this.log = log;
   }
 
   /** Milliseconds the key must still wait (0: it may try now). */
-  waitMs(key: string): number {
-    const recent = this.log.recent(key);
+  async waitMs(key: string): Promise<number> {
+    const recent = await counted(() => this.log.recent(key));
     const over = recent.length - this.policy.free;
     if (over < 0) return 0;
     const delay = Math.min(this.policy.baseMs * 2 ** over, this.policy.maxMs);
@@ -66,39 +104,39 @@ export class FailureBackoff {
   }
 
   /** Records one failure. */
-  fail(key: string): void {
-    this.log.add(key);
+  async fail(key: string): Promise<void> {
+    await counted(() => this.log.add(key));
   }
 
   /** Forgets a key's failures (after a success). */
-  clear(key: string): void {
-    this.log.clear(key);
+  async clear(key: string): Promise<void> {
+    await counted(() => this.log.clear(key));
   }
 }
 
 /** At most `limit` events per key within `windowMs` (sliding). */
 export class SlidingWindowLimit {
-  private readonly log: TimeLog;
+  private readonly log: TimeLogStore;
 
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
     private readonly now: () => number,
-    maxKeys = 10_000,
+    log: TimeLogStore = new TimeLog(windowMs, now),
   ) {
-    this.log = new TimeLog(windowMs, now, maxKeys);
+    this.log = log;
   }
 
   /** Milliseconds until the key may have another event (0: now). */
-  waitMs(key: string): number {
-    const recent = this.log.recent(key);
+  async waitMs(key: string): Promise<number> {
+    const recent = await counted(() => this.log.recent(key));
     if (recent.length < this.limit) return 0;
     return Math.max(1, (recent[recent.length - this.limit] ?? 0) + this.windowMs - this.now());
   }
 
   /** Records one event. */
-  hit(key: string): void {
-    this.log.add(key);
+  async hit(key: string): Promise<void> {
+    await counted(() => this.log.add(key));
   }
 }
 

@@ -1,7 +1,8 @@
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../errors.js";
 import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import { SlidingWindowLimit, retryAfterSeconds } from "./failure-backoff.js";
+import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "./failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 import { hashPassword, passwordProblems } from "./passwords.js";
 import { signOutEverywhere } from "./sign-out.js";
 
@@ -13,9 +14,10 @@ export class PasswordResetLimits {
   readonly perAddress: SlidingWindowLimit;
   readonly perSource: SlidingWindowLimit;
 
-  constructor(now: () => number) {
-    this.perAddress = new SlidingWindowLimit(PASSWORD_RESET_RULES.perAddress, PASSWORD_RESET_RULES.windowMs, now);
-    this.perSource = new SlidingWindowLimit(PASSWORD_RESET_RULES.perSource, PASSWORD_RESET_RULES.windowMs, now);
+  /** `logs`: where events are kept (default this process's memory; Redis when several nodes share it). */
+  constructor(now: () => number, logs: TimeLogFactory = inMemoryTimeLogs) {
+    this.perAddress = new SlidingWindowLimit(PASSWORD_RESET_RULES.perAddress, PASSWORD_RESET_RULES.windowMs, now, logs("password-reset:address", PASSWORD_RESET_RULES.windowMs, now));
+    this.perSource = new SlidingWindowLimit(PASSWORD_RESET_RULES.perSource, PASSWORD_RESET_RULES.windowMs, now, logs("password-reset:source", PASSWORD_RESET_RULES.windowMs, now));
   }
 }
 
@@ -25,10 +27,9 @@ export class PasswordResetLimits {
  */
 export async function requestPasswordReset(ctx: IdentityContext, limits: PasswordResetLimits, input: { email: string; source: string }): Promise<void> {
   const address = input.email.trim().toLowerCase();
-  const wait = Math.max(limits.perAddress.waitMs(address), limits.perSource.waitMs(input.source));
+  const wait = Math.max(await limits.perAddress.waitMs(address), await limits.perSource.waitMs(input.source));
   if (wait > 0) throw new IdentityError("OVATION_ERR_IDENTITY_RATE_LIMITED", { extra: { retry_after: retryAfterSeconds(wait) } });
-  limits.perAddress.hit(address);
-  limits.perSource.hit(input.source);
+  await Promise.all([limits.perAddress.hit(address), limits.perSource.hit(input.source)]);
   const user = ctx.users.findByEmail(address);
   if (user === null || user.email === null || user.password_hash === null) return;
   const now = ctx.clock();

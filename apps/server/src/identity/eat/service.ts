@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { timestamp } from "../../store/records.js";
+import { counted } from "../accounts/failure-backoff.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -42,6 +43,17 @@ function view(record: EatRecord): ElevatedAccessTokenView {
 const CODE_SHAPE = new RegExp(`^[0-9]{${EAT_CODE_RULES.digits}}$`);
 
 /**
+ * Wrong tries per code, counted atomically where every node sees them (Redis when several nodes
+ * share it); without one, the code's own `wrong_attempts` field counts (one process).
+ */
+export interface AttemptCounter {
+  /** The count of `key` (0 when unknown or expired). */
+  count(key: string): number | Promise<number>;
+  /** Adds one to `key` (kept `ttlMs` from its first try) and returns the new count. */
+  increment(key: string, ttlMs: number): number | Promise<number>;
+}
+
+/**
  * Elevated Access Tokens: one-time codes mailed on request (stored hashed, single use, 5 wrong
  * tries then burned, rate-limited per user) exchanged for a short-lived EAT bound to its user.
  */
@@ -51,6 +63,7 @@ export class EatService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly lifetimes: { eat: number; eatCode: number },
+    private readonly attempts: AttemptCounter | null = null,
   ) {}
 
   /** Mails a fresh code to `email`; earlier unused codes of the user stop working. */
@@ -101,8 +114,19 @@ export class EatService {
     if (pending === undefined) {
       throw new IdentityError("OVATION_ERR_IDENTITY_EAT_CODE_INVALID", { errors: { code: ["The verification code is invalid or expired; request a new one."] }, extra: { attempts_left: 0 } });
     }
+    const attempts = this.attempts;
+    const key = pending.id;
+    // Read before comparing: with the shared counter unreachable no code is compared (503), so no
+    // guess goes uncounted; tries other nodes counted burn the code here too.
+    const triesSoFar = attempts === null ? pending.wrong_attempts : Math.max(pending.wrong_attempts, await counted(() => attempts.count(key)));
+    if (triesSoFar >= EAT_CODE_RULES.maxWrongAttempts) {
+      pending.burned = true;
+      pending.consumed_at = now;
+      await this.store.save();
+      throw new IdentityError("OVATION_ERR_IDENTITY_EAT_CODE_BURNED", { errors: { code: ["Too many wrong codes; request a new one."] }, extra: { attempts_left: 0 } });
+    }
     if (!constantTimeEqual(sha256Hex(`${pending.id}:${code}`), pending.code_hash)) {
-      pending.wrong_attempts += 1;
+      pending.wrong_attempts = attempts === null ? pending.wrong_attempts + 1 : Math.max(pending.wrong_attempts + 1, await counted(() => attempts.increment(key, pending.expires_at - now)));
       if (pending.wrong_attempts >= EAT_CODE_RULES.maxWrongAttempts) {
         pending.burned = true;
         pending.consumed_at = now;

@@ -36,7 +36,7 @@ const tokenParams = z.object({ id: z.coerce.number("must be a token id").int("mu
 /** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
 export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
   const principal = (request: FastifyRequest): Promise<IdentityPrincipal> => ctx.auth.authenticate(request);
-  const emailLimits = new EmailChangeLimits(ctx.clock);
+  const emailLimits = new EmailChangeLimits(ctx.clock, ctx.timeLogs);
   const currentUser = (userId: number) => {
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");

@@ -60,7 +60,7 @@ async function interactionOf(ctx: IdentityContext, request: FastifyRequest, repl
  * request, plus the server-rendered interaction pages (sign-in, consent, platform login).
  */
 export async function oauthRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
-  const throttle = new LoginThrottle(ctx.clock);
+  const throttle = new LoginThrottle(ctx.clock, ctx.timeLogs);
   const platformButtons = () => [...ctx.platforms.values()].map((p) => ({ platform: p.platform, displayName: p.displayName }));
 
   // oidc-provider reads its own request bodies: this context leaves the stream untouched.

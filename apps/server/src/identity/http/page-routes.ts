@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { IdentityContext } from "../context.js";
+import { isCountersUnavailable } from "../accounts/failure-backoff.js";
 import { PasswordResetLimits, completePasswordReset, passwordResetValid, requestPasswordReset } from "../accounts/password-reset.js";
 import { IdentityError } from "../errors.js";
 import { renderLoggedOut } from "../pages/logout.js";
@@ -73,7 +74,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: IdentityContext): Pr
  * password, then every browser is signed out).
  */
 async function passwordResetRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
-  const limits = new PasswordResetLimits(ctx.clock);
+  const limits = new PasswordResetLimits(ctx.clock, ctx.timeLogs);
   const expired = () => renderMessage("Link expired", "This password reset link is unknown, expired or already used. Ask for a new one.");
   await app.register(async (forms) => {
     forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
@@ -89,6 +90,10 @@ async function passwordResetRoutes(app: FastifyInstance, ctx: IdentityContext): 
       try {
         await requestPasswordReset(ctx, limits, { email, source: request.ip });
       } catch (error) {
+        if (isCountersUnavailable(error)) {
+          reply.header("retry-after", "30");
+          return page(reply, 503, renderForgotPassword({ error: "Reset mails are unavailable for a moment. Try again in 30 seconds." }));
+        }
         if (!(error instanceof IdentityError) || error.status !== 429) throw error;
         const seconds = Number(error.toBody().retry_after ?? 60);
         reply.header("retry-after", String(seconds));
