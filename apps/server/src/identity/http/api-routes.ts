@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import {
+  changePasswordBodySchema as changePasswordBody,
+  codeBodySchema as codeBody,
+  connectionsQuerySchema as connectionsQuery,
+  emailBodySchema as emailBody,
+  passwordBodySchema as passwordBody,
+  tokenBodySchema as tokenBody,
+  tokenParamsSchema as tokenParams,
+} from "@ovation/core/api";
 import { normalizePlatform } from "@ovation/core";
 import { EmailChangeLimits, confirmEmailChange, emailChangeTarget, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
@@ -13,25 +21,12 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
 import { platformAuthorizationUrl } from "../platforms/routes.js";
-import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
+import { hasScope } from "../scopes.js";
 import type { IdentityPrincipal } from "./auth.js";
 import { requireUser } from "./auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
-const emailBody = z.object({ email: z.email("must be a valid email address").max(254, "must not be greater than 254 characters") }, { error: "must be a JSON object" });
-const passwordBody = z.object({ password: z.string("must be a string") }, { error: "must be a JSON object" });
-const changePasswordBody = z.object({ current_password: z.string("must be a string"), password: z.string("must be a string") }, { error: "must be a JSON object" });
-const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
-const connectionsQuery = z.object({ platform: z.string("must be a string").max(64, "must not be greater than 64 characters").optional() });
-const tokenBody = z.object(
-  {
-    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
-    scopes: z.array(z.enum(ALL_SCOPE_VALUES as [string, ...string[]], { error: () => `must be one of ${ALL_SCOPE_VALUES.join(", ")}` }), "must be an array of scopes").min(1, "must name at least one scope"),
-  },
-  { error: "must be a JSON object" },
-);
-const tokenParams = z.object({ id: z.coerce.number("must be a token id").int("must be a token id").positive("must be a token id") });
 
 /** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
 export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {

@@ -1,6 +1,6 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
+import { codeBodySchema as codeBody, securityKeyBodySchema as keyBody } from "@ovation/core/api";
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
@@ -9,17 +9,6 @@ import { requireUser } from "./auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
-const keyBody = z.object(
-  {
-    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
-    response: z.looseObject(
-      { id: z.string("must be a string"), rawId: z.string("must be a string"), type: z.literal("public-key", "must be public-key"), response: z.looseObject({ clientDataJSON: z.string(), attestationObject: z.string() }, "must be an object") },
-      "must be the credential as JSON",
-    ),
-  },
-  { error: "must be a JSON object" },
-);
-const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
 
 /** `/api/users/@me/two-factor...` (TOTP) and `/api/users/@me/webauthn...` (hardware keys); changes need an EAT. */
 export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
