@@ -23,7 +23,7 @@ export interface ClientFixture {
   client: OvationClient;
   /** Another client on the same server. */
   clientWith(options: Omit<HttpClientOptions, "baseUrl">): OvationClient;
-  /** Mails a code and exchanges it for an EAT through the client (the real flow). */
+  /** An EAT of the user: the first call mails a code and exchanges it through the client (the real flow); later calls reuse it (codes are rate limited). */
   eat(): Promise<string>;
 }
 
@@ -45,12 +45,15 @@ export function useClientFixture(env: Record<string, string> = {}): ClientFixtur
     fixture.user = { id: record.id, uuid: record.uuid, email, token };
     fixture.clientWith = (options) => createOvationClient({ baseUrl: fixture.base, ...options });
     fixture.client = fixture.clientWith({ token });
+    let eat: string | null = null;
     fixture.eat = async () => {
+      if (eat !== null) return eat;
       const before = fixture.smtp.mails.filter((m) => m.to.includes(email)).length;
       await fixture.client.eat.requestVerification();
       const mail = await fixture.smtp.waitFor(email, before + 1);
       const code = /verification code is: (\d{6})/.exec(mail.text)?.[1] ?? "";
-      return (await fixture.client.eat.verifyCode(code)).token;
+      eat = (await fixture.client.eat.verifyCode(code)).token;
+      return eat;
     };
   }, 60_000);
   afterAll(async () => {
