@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type {
+  OvationRateLimitError} from "../errors.js";
 import {
   OvationAuthError,
   OvationEatRequiredError,
   OvationHttpError,
-  OvationRateLimitError,
   OvationServerError,
   OvationValidationError,
   errorFor,
