@@ -4,3 +4,4 @@
  * to keep a bundle to what it uses.
  */
 export * from "./http/index.js";
+export * from "./socket/index.js";
