@@ -118,5 +118,19 @@ export const totpConfirmedSchema = z.object({ enabled: z.literal(true), recovery
 /** A registered hardware key. */
 export const securityKeySchema = z.object({ id: z.string(), name: z.string(), transports: z.array(z.string()), created_at: z.string() });
 
-/** Answer of `POST /api/users/@me/webauthn/options`: WebAuthn `PublicKeyCredentialCreationOptionsJSON` for the browser. */
-export const securityKeyOptionsSchema = z.looseObject({ challenge: z.string(), rp: z.looseObject({ name: z.string() }), user: z.looseObject({ id: z.string(), name: z.string() }) });
+/** Answer of `POST /api/users/@me/webauthn/options`: WebAuthn `PublicKeyCredentialCreationOptionsJSON`, for `navigator.credentials.create` (binary fields base64url). */
+export const securityKeyOptionsSchema = z.object({
+  challenge: z.string(),
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.string() })),
+  timeout: z.number().optional(),
+  excludeCredentials: z.array(z.object({ id: z.string(), type: z.string(), transports: z.array(z.string()).optional() })).optional(),
+  authenticatorSelection: z
+    .object({ authenticatorAttachment: z.string().optional(), residentKey: z.string().optional(), requireResidentKey: z.boolean().optional(), userVerification: z.string().optional() })
+    .optional(),
+  hints: z.array(z.string()).optional(),
+  attestation: z.string().optional(),
+  attestationFormats: z.array(z.string()).optional(),
+  extensions: z.object({ credProps: z.boolean().optional() }).optional(),
+});

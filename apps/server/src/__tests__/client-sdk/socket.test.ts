@@ -41,10 +41,17 @@ describe("@ovation/client/socket against the real server", () => {
 
   it("a browser source joins its room, receives a test alert with its typed payload and acknowledges it", async () => {
     const { source, room } = await browserSource();
+    const cookies: Array<string | undefined> = [];
+    const onConnection = (conn: { request: { headers: { cookie?: string } } }) => cookies.push(conn.request.headers.cookie);
+    fx.app.ovation.io.engine.on("connection", onConnection);
     const socket = track(connect({ url: fx.base, browserSourceToken: source.access_token, serverId: "auto", io: { transports: ["websocket"] } }));
     const seen = record(socket);
     await socket.whenConnected();
-    expect(socket.serverId).toBe((await fx.client.service.health()).server_id);
+    fx.app.ovation.io.engine.off("connection", onConnection);
+    // serverId "auto": one of GET /server-ids, sent in Node as the serverid cookie of the handshake.
+    const serverId = (await fx.client.service.health()).server_id;
+    expect(socket.serverId).toBe(serverId);
+    expect(cookies).toEqual([`serverid=${encodeURIComponent(serverId)}`]);
     expect(await socket.join(room)).toEqual({ room });
 
     const sent = await fx.client.alerts.test({ template: "follow", platform: "twitch" });
