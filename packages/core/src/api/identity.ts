@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALL_SCOPE_VALUES } from "./scopes.js";
+import { ALL_SCOPE_VALUES } from "../scopes.js";
 
 // Request bodies of /api/... (validated by the identity module; messages complete "The <field> field ...").
 

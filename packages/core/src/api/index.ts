@@ -41,8 +41,6 @@ export {
 export { goalBarViewSchema, overlaySettingsSchema, goalBarProgressBodySchema } from "./goal-bars.js";
 export { timerViewSchema } from "./timers.js";
 export { moderationViewSchema } from "./moderation.js";
-export { SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES } from "./scopes.js";
-export type { Scope } from "./scopes.js";
 export {
   emailBodySchema,
   passwordBodySchema,
