@@ -80,6 +80,15 @@ export interface OvationSocket {
 
 const isBrowser = (): boolean => typeof document !== "undefined";
 
+/** Whether `url` has the origin of the page (browsers). */
+function sameOrigin(url: string): boolean {
+  try {
+    return new URL(url).origin === globalThis.location?.origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Connects to an Ovation server's socket: authenticates at the handshake, joins rooms on every
  * connection, reconnects (socket.io's own backoff for network drops; this helper's for a server
@@ -158,8 +167,10 @@ export function connect(options: ConnectOptions): OvationSocket {
         serverId = null; // no sticky session: any node answers
       }
     } else serverId = options.serverId ?? null;
-    // Node has no cookie jar: name the server in a Cookie header; browsers keep the cookie the server sets.
+    // Node has no cookie jar: name the server in a Cookie header. A browser page of the socket's own
+    // origin writes the cookie; elsewhere the browser keeps the one the server sets (withCredentials).
     if (serverId !== null && !isBrowser()) socket.io.opts.extraHeaders = { ...socket.io.opts.extraHeaders, cookie: serverIdCookie(serverId) };
+    else if (serverId !== null && sameOrigin(url)) document.cookie = `${serverIdCookie(serverId)}; path=/; SameSite=Lax`;
     if (closed) return;
     report({ state: "connecting", recovered: false, reason: null, error: null });
     socket.connect();
