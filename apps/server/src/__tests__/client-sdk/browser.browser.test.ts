@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
+import type * as OvationClientModule from "@ovation/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../identity/__tests__/chromium.js";
 import { useClientFixture } from "./fixture.js";
@@ -31,8 +32,7 @@ describe("@ovation/client in real Chromium", () => {
     fx.app.ovation.io.engine.on("connection", onConnection);
     const outcome = await page.evaluate(
       async ({ base, token }) => {
-        type Api = typeof import("@ovation/client");
-        const { createOvationClient, connect, OvationNotFoundError } = (globalThis as unknown as { Ovation: Api }).Ovation;
+        const { createOvationClient, connect, OvationNotFoundError } = (globalThis as unknown as { Ovation: typeof OvationClientModule }).Ovation;
         const client = createOvationClient({ baseUrl: base, token });
         const account = await client.users.account();
         const missing = await client.alertSets.get(999_999).then(
