@@ -83,7 +83,8 @@ const isBrowser = (): boolean => typeof document !== "undefined";
 /** Whether `url` has the origin of the page (browsers). */
 function sameOrigin(url: string): boolean {
   try {
-    return new URL(url).origin === globalThis.location?.origin;
+    const page = globalThis.location;
+    return page !== undefined && new URL(url, page.href).origin === page.origin;
   } catch {
     return false;
   }
