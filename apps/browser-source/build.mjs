@@ -1,5 +1,5 @@
 // Builds the browser side of the page into dist/assets: app.js (esbuild bundle of src/client with
-// @ovation/core/alerts, the isomorphic alert engine, and socket.io-client; no aliases: the page imports
+// @ovation/core/alerts, the isomorphic alert engine, and @ovation/client/socket (socket.io-client); no aliases: the page imports
 // the alerts and contracts entry points, which reach no server-only module), app.css (styles + @font-face rules) and fonts/*.woff2 copied
 // from the @fontsource packages, so the page needs nothing from a CDN.
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";

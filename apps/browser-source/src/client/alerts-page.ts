@@ -6,16 +6,13 @@ import type { AlertOutcome } from "./alert-queue.js";
 import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
 import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
-import { keepConnected, openSocket, reportConnection } from "./connection.js";
+import { openSocket, reportConnection } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
 import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js";
 import { planAlert, readNotification } from "./resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
 import { retryDelayMs } from "./retry.js";
 import { isRefusedToken, revocationCheck } from "./revocation.js";
-
-/** How many acknowledged ids the page remembers to ignore a duplicate delivery. */
-const ACKED_MEMORY = 500;
 
 interface QueuedAlert {
   id: string;
@@ -35,13 +32,9 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   let config = await loadConfigUntilReady(bootstrap, status);
   if (!config) return;
 
-  const socket = openSocket(bootstrap);
+  // The socket helper drops (and acknowledges again) a second delivery of an alert acknowledged here.
+  const socket = openSocket(bootstrap, () => config?.room ?? null);
   let overlay = readOverlaySettings(config.overlay);
-  const acked: string[] = [];
-  const remember = (id: string): void => {
-    acked.push(id);
-    if (acked.length > ACKED_MEMORY) acked.shift();
-  };
 
   const queue = new AlertQueue<QueuedAlert>({
     play: async (item, signal) => {
@@ -55,27 +48,23 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
     },
     onSettled: (item, outcome: AlertOutcome) => {
       if (outcome === "overflow") return; // not acknowledged: the server hands it over again on reconnect
-      remember(item.id);
-      socket.emit("ack", item.id);
+      socket.ack(item.id);
       if (outcome === "shown") status.shown();
     },
     onChange: (snapshot) => status.queue(snapshot),
   });
   status.queue(queue.snapshot());
 
-  let stopped = false;
-  keepConnected(socket, () => stopped);
   const stop = (): void => {
-    stopped = true;
     queue.clear();
-    socket.disconnect();
+    socket.close();
     stage.replaceChildren();
     status.state("error");
     status.error("this browser source address is no longer valid");
   };
   const checkToken = revocationCheck(bootstrap, stop);
 
-  reportConnection(socket, status, () => config?.room ?? null, checkToken);
+  reportConnection(socket, status, checkToken);
 
   socket.on("notifysub", (payload) => {
     const notification = readNotification(payload);
@@ -83,12 +72,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       status.error("ignored a malformed notifysub payload");
       return;
     }
-    const id = notification.notification.id;
-    if (notification.ovation.replay !== true && acked.includes(id)) {
-      socket.emit("ack", id);
-      return;
-    }
-    queue.enqueue({ id, notification });
+    queue.enqueue({ id: notification.notification.id, notification });
   });
 
   socket.on("overlay-settings", (settings) => {
@@ -109,7 +93,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
         const roomChanged = fresh.room !== config?.room;
         config = fresh;
         status.configLoaded();
-        if (roomChanged && socket.connected) socket.emit("room", fresh.room);
+        if (roomChanged) socket.rejoin();
       },
       (error: unknown) => {
         status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);

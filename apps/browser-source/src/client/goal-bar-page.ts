@@ -1,6 +1,6 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
-import { keepConnected, openSocket, reportConnection } from "./connection.js";
+import { openSocket, reportConnection } from "./connection.js";
 import { drawGoalBar, readGoalBar } from "./goal-bar-view.js";
 import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
@@ -32,17 +32,14 @@ export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: H
   };
   show(readOverlaySettings(config.overlay).visuals);
 
-  const socket = openSocket(bootstrap);
-  let stopped = false;
-  keepConnected(socket, () => stopped);
+  const socket = openSocket(bootstrap, () => config.room);
   const checkToken = revocationCheck(bootstrap, () => {
-    stopped = true;
-    socket.disconnect();
+    socket.close();
     stage.replaceChildren();
     status.state("error");
     status.error("this browser source address is no longer valid");
   });
-  reportConnection(socket, status, () => config.room, checkToken);
+  reportConnection(socket, status, checkToken);
   socket.on("goal-bar-updated", (payload) => {
     const goal = readGoalBar(payload);
     if (goal && goal.id === goalId) drawGoalBar(stage, goal);

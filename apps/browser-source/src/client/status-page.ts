@@ -1,6 +1,6 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
-import { keepConnected, openSocket } from "./connection.js";
+import { openSocket, reportConnection } from "./connection.js";
 import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
 import { revocationCheck } from "./revocation.js";
@@ -33,37 +33,12 @@ export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HT
     if (bootstrap.type === "effect-alerts") stage.style.visibility = readOverlaySettings(value).effects ? "visible" : "hidden";
   };
   honour(config.overlay);
-  const socket = openSocket(bootstrap);
+  const socket = openSocket(bootstrap, () => config.room);
   socket.on("overlay-settings", honour);
-  let stopped = false;
-  keepConnected(socket, () => stopped);
   const checkToken = revocationCheck(bootstrap, () => {
-    stopped = true;
-    socket.disconnect();
+    socket.close();
     status.state("error");
     show("this browser source address is no longer valid");
   });
-  socket.on("connect_error", () => {
-    status.state("disconnected");
-    show("cannot reach the service, retrying");
-    checkToken();
-  });
-  socket.on("connect", () => {
-    status.state("connecting");
-    show("connecting");
-    socket.emit("room", config.room);
-  });
-  socket.on("joined", () => {
-    status.state("connected");
-    show("connected");
-  });
-  socket.on("disconnect", () => {
-    status.state("disconnected");
-    show("disconnected, reconnecting");
-  });
-  socket.on("error", (payload) => {
-    status.error(`${payload.code}: ${payload.message}`);
-    show(`error: ${payload.message}`);
-    checkToken();
-  });
+  reportConnection(socket, status, checkToken, show);
 }

@@ -95,6 +95,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
     expect(install.dir.startsWith(REPO)).toBe(false);
     expect(install.tarballs.map((t) => t.split("/").pop()).sort()).toEqual([
       "ovation-browser-source-0.1.0.tgz",
+      "ovation-client-0.1.0.tgz",
       "ovation-core-0.1.0.tgz",
       "ovation-plugin-console-0.1.0.tgz",
       "ovation-plugin-fakechat-1.0.0.tgz",
@@ -106,7 +107,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
     ]);
     // Only published files: no sources, no tests; every @ovation package comes from its tarball, not a link.
     expect(existsSync(join(install.dir, "node_modules", "@ovation", "core", "src"))).toBe(false);
-    for (const name of ["core", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube", "plugin-tiktok"]) {
+    for (const name of ["core", "client", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube", "plugin-tiktok"]) {
       expect(lstatSync(join(install.dir, "node_modules", "@ovation", name)).isSymbolicLink(), name).toBe(false);
     }
   });

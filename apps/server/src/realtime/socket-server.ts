@@ -19,6 +19,9 @@ import type { OvationIo, OvationSocket, SocketAuthenticator, SocketIdentity } fr
 /** Name of the sticky-session cookie. */
 export const SERVER_ID_COOKIE = "serverid";
 
+/** How long socket.io keeps a dropped connection's rooms and missed events for its recovery. */
+export const CONNECTION_RECOVERY_MS = 2 * 60_000;
+
 /** What the socket server needs. */
 export interface SocketServerOptions {
   httpServer: HttpServer;
@@ -117,6 +120,9 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
     cors: { origin: true, credentials: true },
     maxHttpBufferSize: 16_384,
     serveClient: false,
+    // A client back within two minutes gets its rooms and the events it missed (docs/client.md);
+    // the handshake middleware still runs, so a revoked token or browser source stays out.
+    connectionStateRecovery: { maxDisconnectionDuration: CONNECTION_RECOVERY_MS, skipMiddlewares: false },
   });
 
   io.engine.on("initial_headers", (headers: Record<string, string | string[]>, req: IncomingMessage) => {

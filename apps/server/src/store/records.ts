@@ -38,9 +38,9 @@ export interface PersonalAccessTokenRecord {
 }
 
 /** The four browser-source types of the spec. */
-export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars"] as const;
-/** A browser-source type. */
-export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];
+export { BROWSER_SOURCE_TYPES } from "@ovation/core/api";
+export type { BrowserSourceType } from "@ovation/core/api";
+import type { BrowserSourceType } from "@ovation/core/api";
 
 /**
  * A browser source. The access token is kept as issued: the spec returns the same record (token

@@ -25,7 +25,7 @@ describe("@ovation/core entry points (built dist)", () => {
   test("package.json exports every area's barrel", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(pkg.exports)).toEqual(
-      expect.arrayContaining([".", "./contracts", "./alerts", "./templates", "./commands", "./net", "./plugins", "./plugin-kit", "./plugin-kit/testing"]),
+      expect.arrayContaining([".", "./contracts", "./api", "./alerts", "./templates", "./commands", "./net", "./plugins", "./plugin-kit", "./plugin-kit/testing"]),
     );
   });
 
@@ -39,6 +39,13 @@ describe("@ovation/core entry points (built dist)", () => {
   test("the contracts entry loads zod only", () => {
     const graph = graphOf("@ovation/core/contracts");
     expect(graph.packages).toEqual(["zod"]);
+    expect(graph.builtins).toEqual([]);
+  });
+
+  test("the api entry (the HTTP API's schemas) is isomorphic: zod and the engine schemas' parsers, nothing heavy, no Node built-in", () => {
+    const graph = graphOf("@ovation/core/api");
+    for (const heavy of HEAVY) expect(graph.packages).not.toContain(heavy);
+    expect(graph.packages).toEqual(["json-logic-engine", "linkify-it", "re2js", "tlds", "uc.micro", "zod"]);
     expect(graph.builtins).toEqual([]);
   });
 

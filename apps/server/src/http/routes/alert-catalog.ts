@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { alertCatalogSchema } from "@ovation/core/api";
 import { ALERT_CATALOG, builtInPlatforms, catalogWithPlatforms } from "@ovation/core/alerts";
 import type { CatalogAlertType, RegisteredPlatform } from "@ovation/core/alerts";
 import type { FastifyInstance } from "fastify";
@@ -14,11 +14,6 @@ export function alertCatalog(app: FastifyInstance): readonly CatalogAlertType[] 
   return app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : ALERT_CATALOG;
 }
 
-const catalogResponse = z.object({
-  platforms: z.array(z.object({ id: z.string(), name: z.string(), built_in: z.boolean() })),
-  types: z.array(z.looseObject({ type: z.string(), name: z.string() })),
-});
-
 /** `GET /v1/alerts/catalog`: the platforms and alert types this server knows (public, no user data). */
 export async function alertCatalogRoutes(app: ZodApp): Promise<void> {
   app.get(
@@ -30,7 +25,7 @@ export async function alertCatalogRoutes(app: ZodApp): Promise<void> {
         description:
           "The platforms (built-in and those of loaded plugins) and every AE4 alert type with its parameters and default texts per platform. " +
           "A plugin platform that declares no types gets the platform-neutral ones (follow, subscribe, re-subscribe, gift-subscribe, raid, donation).",
-        response: { 200: catalogResponse },
+        response: { 200: alertCatalogSchema },
       },
     },
     async () => ({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { alertSetBodySchema, alertSetMigrateBodySchema, alertSetViewSchema } from "@ovation/core/api";
 import { AlertMigrationError, ValidationError, ae3DocumentSchema, alertSetSchema, migrateAe3ToAe4, parseOrThrow } from "@ovation/core";
 import type { BrowserSourceUpdated } from "@ovation/core";
 import { callerOf } from "../authenticate.js";
@@ -7,20 +8,7 @@ import { engineConfig } from "../../store/alert-sets.js";
 import type { AlertSetRecord } from "../../store/records.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
-import { alertSetSchema as alertSetViewSchema, presentAlertSet } from "./alert-set-view.js";
-
-const nameSchema = z.string().trim().min(1).max(100);
-
-/** Body of create/replace: the engine document plus `name`; `version` 4 (default) or 3 (AE3). */
-const alertSetBodySchema = z
-  .object({
-    name: nameSchema.optional(),
-    version: z.union([z.literal(3), z.literal(4)], { error: "must be 3 (AE3) or 4 (AE4)" }).default(4),
-    active: z.boolean().optional(),
-  })
-  .loose()
-  .describe("An AE4 config (`default`, `defaults`, `variations`) or, with version 3, an AE3 document (`settings`, `types`).");
-
+import { presentAlertSet } from "./alert-set-view.js";
 
 /** Validates a create/replace body with core's engine schemas; returns what the store keeps. */
 function engineDocument(body: Record<string, unknown>, userId: number, version: 3 | 4): Record<string, unknown> {
@@ -145,7 +133,7 @@ export async function alertConfigRoutes(app: ZodApp): Promise<void> {
         security,
         summary: "Migrate an AE3 alert set to AE4 (one-way)",
         params,
-        body: z.object({ engine: z.literal("ae4", { error: "must be ae4" }) }),
+        body: alertSetMigrateBodySchema,
         response: { 200: alertSetViewSchema, 404: errorBodySchema, ...authErrorResponses },
       },
     },

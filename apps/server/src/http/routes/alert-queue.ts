@@ -1,17 +1,7 @@
-import { z } from "zod";
-import { notifySubSchema } from "@ovation/core";
+import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
 import { callerOf } from "../authenticate.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
-
-const queueStateSchema = z.object({ action: z.enum(["skip", "pause", "resume", "clear"]), paused: z.boolean(), cleared: z.number().optional() });
-
-const logEntrySchema = z.object({
-  notification: notifySubSchema,
-  test: z.boolean(),
-  cleared: z.boolean(),
-  acknowledged_by: z.array(z.number()).describe("ids of the browser sources that have shown it"),
-});
 
 /**
  * Live queue control for every browser source of the caller (scope `alerts:manage`):
@@ -22,7 +12,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;
   const auth = app.ovation.authenticate("alerts:manage");
 
-  for (const action of ["skip", "pause", "resume", "clear"] as const) {
+  for (const action of QUEUE_ACTIONS) {
     app.post(
       `/v1/alerts/queue/${action}`,
       {
@@ -57,7 +47,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
         tags: ["alert queue"],
         summary: "Show a past alert again (sent with ovation.replay = true)",
         security: [{ bearerAuth: [] }],
-        body: z.object({ notification_id: z.string().min(1).max(128) }),
+        body: replayBodySchema,
         response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
       },
     },
@@ -72,8 +62,8 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
         tags: ["alert queue"],
         summary: "Your recent alerts, newest first (ids for replay)",
         security: [{ bearerAuth: [] }],
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
-        response: { 200: z.object({ data: z.array(logEntrySchema), paused: z.boolean() }), ...authErrorResponses },
+        querystring: alertLogQuerySchema,
+        response: { 200: alertLogSchema, ...authErrorResponses },
       },
     },
     async (request) => {

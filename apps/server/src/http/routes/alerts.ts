@@ -1,13 +1,12 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { alertTriggerBodySchema as triggerBodySchema } from "@ovation/core/api";
 import {
   CUSTOM_NOTIFICATION_TYPE,
   DEFAULT_CUSTOM_LABEL,
   alertTestSchema,
-  alertTriggerSchema,
   exampleAlertData,
   normalizePlatform,
   notifySubSchema,
-  platformSchema,
 } from "@ovation/core";
 import type { TypeDefault } from "@ovation/core";
 import type { FastifyRequest } from "fastify";
@@ -29,20 +28,7 @@ export const DOCUMENTED_OWN_PLATFORM = "own3d";
 /** Deprecation date of `topic` (notice of 2023-02-06), as the RFC 9745 `Deprecation` header value. */
 export const TOPIC_DEPRECATION = `@${Date.UTC(2023, 1, 6) / 1000}`;
 
-const extras = {
-  platform: platformSchema.optional().describe("Platform of the alert (stored templates); by default the first platform your active set has the type on, preferring linked accounts."),
-  notification_id: z
-    .string()
-    .min(1)
-    .max(128)
-    .regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits, . _ : - only")
-    .optional()
-    .describe("Id for de-duplication (for example a platform message id): a repeated id is not shown twice. Generated when absent."),
-};
-
-const triggerBodySchema = alertTriggerSchema.extend(extras);
-
-type Template = z.output<typeof alertTriggerSchema>["template"];
+type Template = z.output<typeof triggerBodySchema>["template"];
 
 function typeDefaults(repos: Repositories, userId: number): readonly TypeDefault[] {
   const set = repos.alertSets.peekActive(userId);

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { browserSourceConfigSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import type { BrowserSourceBootstrap } from "@ovation/browser-source";
 import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
-import { presentAlertSet, alertSetSchema } from "./alert-set-view.js";
-import { browserSourceSchema, presentBrowserSource } from "./browser-sources.js";
-import { goalBarViewSchema, overlaySettingsSchema, overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
+import { presentAlertSet } from "./alert-set-view.js";
+import { presentBrowserSource } from "./browser-sources.js";
+import { overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -63,13 +64,7 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         summary: "Configuration of a browser source, authorised by its access token",
         params: z.object({ token: tokenParam }),
         response: {
-          200: z.object({
-            browser_source: browserSourceSchema,
-            room: z.string(),
-            alert_set: alertSetSchema.nullable(),
-            goal_bar: goalBarViewSchema.nullable().describe("The goal bar of a goalbars source (null for other types, or when the goal bar was deleted)"),
-            overlay: overlaySettingsSchema.describe("The switches of !visuals, !effects and !sounds"),
-          }),
+          200: browserSourceConfigSchema,
           404: errorBodySchema,
         },
       },

@@ -1,35 +1,10 @@
 import { z } from "zod";
+import { browserSourceGenerateBodySchema as generateBodySchema, browserSourceSchema } from "@ovation/core/api";
 import { callerOf } from "../authenticate.js";
 import { ApiError, fieldError } from "../../errors.js";
-import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
-
-/** A browser source as the API returns it (docs/compatibility.md: string `user_id` and `identifier`). */
-export const browserSourceSchema = z
-  .object({
-    id: z.number(),
-    identifier: z.string().nullable(),
-    browser_source_type: z.enum(BROWSER_SOURCE_TYPES),
-    access_token: z.string(),
-    user_id: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    browser_source_url: z.string(),
-  })
-  .meta({ id: "BrowserSource" });
-
-/** Body of `POST /v1/browser-source/generate`. */
-export const generateBodySchema = z.object({
-  browser_source_type: z.enum(BROWSER_SOURCE_TYPES, { error: `must be one of ${BROWSER_SOURCE_TYPES.join(", ")}` }),
-  identifier: z
-    .string({ error: "must be a string (send numeric ids as strings)" })
-    .min(1, "must not be empty")
-    .max(64, "must be at most 64 characters")
-    .regex(/^[A-Za-z0-9_-]+$/, "may contain only letters, digits, - and _")
-    .optional(),
-});
 
 /** The API view of a browser source. */
 export function presentBrowserSource(record: BrowserSourceRecord, browserSourceUrl: string): z.infer<typeof browserSourceSchema> {

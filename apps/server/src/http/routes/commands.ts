@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { botCommandSchema, chatBadgeSchema, platformSchema } from "@ovation/core";
+import {
+  botUserParam,
+  commandTestBodySchema as testBodySchema,
+  commandTestResultSchema as testResultSchema,
+  commandViewSchema,
+  signingSecretSchema,
+} from "@ovation/core/api";
+import { botCommandSchema } from "@ovation/core";
 import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
@@ -10,27 +17,6 @@ import type { CommandRecord } from "../../store/records.js";
 import { USER_CAPS } from "../../store/user-caps.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
-
-/** A command as the API returns it: the record's fields plus `commands` (base name and aliases). */
-export const commandViewSchema = z
-  .object({
-    id: z.number(),
-    command: z.string(),
-    commands: z.array(z.string()),
-    command_aliases: z.array(z.string()),
-    response: z.string(),
-    command_regex: z.string().nullable(),
-    permissions: z.number(),
-    price: z.number(),
-    send_as: z.string(),
-    enable_when: z.string(),
-    user_cooldown: z.number(),
-    global_cooldown: z.number(),
-    is_visible: z.boolean(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: "BotCommand" });
 
 /** The API view of a command. */
 export function presentCommand(record: CommandRecord): z.infer<typeof commandViewSchema> {
@@ -42,32 +28,6 @@ export function presentCommand(record: CommandRecord): z.infer<typeof commandVie
     updated_at: record.updated_at,
   };
 }
-
-/** Body of the dry run: a chat message and optionally parts of the chat event. */
-const testBodySchema = z.object({
-  message: z.string().min(1).max(500),
-  event: z
-    .object({
-      platform: platformSchema.optional(),
-      user: z
-        .object({
-          platform_id: z.string().min(1).max(256).optional(),
-          username: z.string().min(1).max(256).optional(),
-          badges: z.array(chatBadgeSchema).max(100).optional(),
-        })
-        .optional(),
-      badges: z.array(chatBadgeSchema).max(100).optional().describe("Shorthand for user.badges"),
-    })
-    .optional(),
-});
-
-const testResultSchema = z.object({
-  matched: z.string().nullable().describe("Name of the command that matched, or null"),
-  text: z.string().nullable(),
-  send_as: z.string().nullable(),
-  error: z.string().nullable(),
-  status: z.string(),
-});
 
 function describeOutcome(outcome: CommandOutcome): z.infer<typeof testResultSchema> {
   switch (outcome.status) {
@@ -106,8 +66,8 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
   const authWithEat = [auth, app.ovation.requireEat];
   const security = [{ bearerAuth: [] }];
   const tags = ["bot commands"];
-  const userParams = z.object({ user: z.string().min(1).max(64) });
-  const itemParams = z.object({ user: z.string().min(1).max(64), id: idParam });
+  const userParams = z.object({ user: botUserParam });
+  const itemParams = z.object({ user: botUserParam, id: idParam });
   const notFound = () => new ApiError("OVATION_ERR_COMMANDS_NOT_FOUND");
 
   /** Validates and compiles a command, and checks its names against the user's other commands. */
@@ -214,11 +174,6 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     },
   );
 
-  const signingSecretSchema = z.object({
-    secret: z.string(),
-    algorithm: z.literal("HMAC-SHA256"),
-    headers: z.object({ timestamp: z.literal("X-Ovation-Timestamp"), signature: z.literal("X-Ovation-Signature") }),
-  });
   const presentSecret = (secret: string) => ({
     secret,
     algorithm: "HMAC-SHA256" as const,

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  botUserParam,
+  counterCreateBodySchema as createBody,
+  counterDeleteBodySchema as deleteBody,
+  counterListSchema,
+  counterUpdateBodySchema as updateBody,
+  counterValuesBodySchema as valuesBody,
+} from "@ovation/core/api";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
@@ -7,40 +15,6 @@ import type { Repositories } from "../../store/repositories.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
 
-/** Most items one counters request may carry. */
-export const COUNTERS_PER_REQUEST = 100;
-
-const nameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, _ or -")
-  .describe("The counter's name; templates read it as db('counters').<name>");
-const keywordSchema = z
-  .string()
-  .regex(/^!?[A-Za-z0-9_-]{1,32}$/, "must be a chat word of 1 to 32 letters, digits, _ or - (a leading ! is dropped)")
-  .transform((keyword) => keyword.replace(/^!/, "").toLowerCase())
-  .nullable()
-  .describe("`!<keyword>` in chat shows the counter; `!<keyword> +` / `-` change it (moderators)");
-const valueSchema = z.number().int().min(-1e15).max(1e15).nullable();
-
-/** A counter as the API returns it. */
-export const counterSchema = z
-  .object({ name: z.string(), keyword: z.string().nullable(), value: z.number().nullable(), active: z.boolean() })
-  .meta({ id: "Counter" });
-
-const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(COUNTERS_PER_REQUEST);
-
-const createBody = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
-const updateBody = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
-const valuesBody = list(
-  z
-    .object({
-      name: nameSchema,
-      value: valueSchema.optional().describe("The step of increment/decrement (default 1) or the new value of set (null clears it)"),
-      operation: z.enum(["increment", "decrement", "set"]),
-    })
-    .refine((item) => item.operation !== "set" || item.value !== undefined, { path: ["value"], message: "is required when operation is set", params: { rule: "required_if" } }),
-);
-const deleteBody = list(z.object({ name: nameSchema }));
 
 /** Collects per-item problems as Laravel `errors` keyed `<index>.<field>`; throws them all at once. */
 class ItemProblems {
@@ -97,8 +71,8 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
   const { counters } = repos;
   const read = app.ovation.authenticate("chatbot:read");
   const manage = app.ovation.authenticate("chatbot:manage");
-  const params = z.object({ bot: z.string().min(1).max(64).describe("The bot's user: `@me` or your user id") });
-  const answer = z.array(counterSchema);
+  const params = z.object({ bot: botUserParam.describe("The bot's user: `@me` or your user id") });
+  const answer = counterListSchema;
   /** Route options of a changing call: `chatbot:manage`, a list body, the list answer of `response`. */
   const changing = <B extends z.ZodType, R extends { 200: typeof answer } | { 201: typeof answer }>(summary: string, description: string, body: B, response: R) => ({
     preHandler: manage,

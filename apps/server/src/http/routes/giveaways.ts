@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { BOT_MODULE_ERROR_CODES, BotModuleError, GIVEAWAY_LIMITS, giveawaySettingsSchema } from "@ovation/core";
+import {
+  botUserParam,
+  giveawayCurrentSchema,
+  giveawayDrawBodySchema,
+  giveawayDrawSchema,
+  giveawayRerollBodySchema,
+  giveawayRerollSchema,
+  giveawayViewSchema,
+} from "@ovation/core/api";
+import { BOT_MODULE_ERROR_CODES, BotModuleError, giveawaySettingsSchema } from "@ovation/core";
 import type { GiveawayState } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
@@ -7,21 +16,6 @@ import { issuesToApiError } from "../issue-errors.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
-const entrySchema = z.object({ platform: z.string(), user_platform_id: z.string(), username: z.string(), weight: z.number(), entered_at: z.number() });
-const winnerSchema = z.object({ platform: z.string(), user_platform_id: z.string(), username: z.string(), drawn_at: z.number(), rerolled: z.boolean() });
-const giveawayViewSchema = z
-  .object({
-    id: z.string(),
-    settings: z.object({ title: z.string(), keyword: z.string(), eligibility: z.string(), subscriber_weight: z.number(), announce: z.boolean() }),
-    status: z.enum(["open", "closed"]),
-    opened_at: z.number(),
-    closed_at: z.number().nullable(),
-    entry_count: z.number(),
-    ticket_count: z.number(),
-    entries: z.array(entrySchema),
-    winners: z.array(winnerSchema).describe("Every winner drawn, in order; a rerolled winner stays listed with rerolled: true"),
-  })
-  .meta({ id: "Giveaway" });
 
 function present(state: GiveawayState): z.infer<typeof giveawayViewSchema> {
   return {
@@ -41,7 +35,7 @@ export async function giveawayRoutes(app: ZodApp): Promise<void> {
   const auth = app.ovation.authenticate("chatbot:manage:giveaways");
   const security = [{ bearerAuth: [] }];
   const tags = ["bot giveaways"];
-  const params = z.object({ user: z.string().min(1).max(64) });
+  const params = z.object({ user: botUserParam });
   const conflict = (error: unknown): never => {
     if (error instanceof BotModuleError && error.code === BOT_MODULE_ERROR_CODES.giveawayState) {
       throw new ApiError("OVATION_ERR_GIVEAWAYS_STATE", { message: `${error.message[0]?.toUpperCase() ?? ""}${error.message.slice(1)}.` });
@@ -62,7 +56,7 @@ export async function giveawayRoutes(app: ZodApp): Promise<void> {
 
   app.get(
     "/v1/bots/:user/giveaways",
-    { preHandler: auth, schema: { tags, security, summary: "The current (or last) giveaway", params, response: { 200: z.object({ data: giveawayViewSchema.nullable() }), ...authErrorResponses } } },
+    { preHandler: auth, schema: { tags, security, summary: "The current (or last) giveaway", params, response: { 200: giveawayCurrentSchema, ...authErrorResponses } } },
     async (request) => {
       const state = botModules.giveaways.get(String(resolveUserParam(request, request.params.user)));
       return { data: state ? present(state) : null };
@@ -112,8 +106,8 @@ export async function giveawayRoutes(app: ZodApp): Promise<void> {
         summary: "Draw winners",
         description: "Draws `count` winners among entrants not drawn before, with crypto.randomInt, each ticket equally likely. Works on an open or closed giveaway.",
         params,
-        body: z.preprocess((body) => body ?? {}, z.object({ count: z.number().int().min(1).max(GIVEAWAY_LIMITS.maxWinnersPerDraw).default(1) })),
-        response: { 200: z.object({ winners: z.array(winnerSchema), giveaway: giveawayViewSchema }), ...responses },
+        body: giveawayDrawBodySchema,
+        response: { 200: giveawayDrawSchema, ...responses },
       },
     },
     async (request) => {
@@ -135,8 +129,8 @@ export async function giveawayRoutes(app: ZodApp): Promise<void> {
         security,
         summary: "Replace a winner with a new draw",
         params,
-        body: z.object({ platform: z.string().min(1).max(32), user_platform_id: z.string().min(1).max(256) }),
-        response: { 200: z.object({ winner: winnerSchema, giveaway: giveawayViewSchema }), ...responses },
+        body: giveawayRerollBodySchema,
+        response: { 200: giveawayRerollSchema, ...responses },
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
-import { goalBarSchema, goalProgress } from "@ovation/core";
+import { goalProgress } from "@ovation/core";
 import type { BotSettings, GoalBar, GoalBarView, OverlaySettings } from "@ovation/core";
-import { z } from "zod";
 import type { GoalBarRecord } from "../../store/bot-modules.js";
 
 /** The configuration fields of a stored goal bar. */
@@ -34,17 +33,4 @@ export function overlaySwitches(settings: BotSettings): OverlaySettings {
   return { visuals: settings.visuals, effects: settings.effects, sounds: settings.sounds };
 }
 
-/** OpenAPI schema of {@link presentGoalBar}. */
-export const goalBarViewSchema = z
-  .object({
-    id: z.number(),
-    goal_bar: goalBarSchema,
-    goalBar: goalBarSchema.meta({ deprecated: true, description: "Deprecated (notice of 2023-02-06): use goal_bar. Same content." }),
-    progress: z.object({ current: z.number(), target: z.number(), percent: z.number(), ended: z.boolean() }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: "GoalBarConfig" });
 
-/** OpenAPI schema of {@link overlaySwitches}. */
-export const overlaySettingsSchema = z.object({ visuals: z.boolean(), effects: z.boolean(), sounds: z.boolean() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { goalBarProgressBodySchema, goalBarViewSchema } from "@ovation/core/api";
 import { goalBarSchema } from "@ovation/core";
 import type { GoalBar } from "@ovation/core";
 import { callerOf } from "../authenticate.js";
@@ -6,7 +7,7 @@ import { ApiError } from "../../errors.js";
 import type { GoalBarRecord } from "../../store/bot-modules.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
-import { goalBarViewSchema, presentGoalBar } from "./goal-bar-view.js";
+import { presentGoalBar } from "./goal-bar-view.js";
 
 /** Most goal bars per user. */
 const MAX_GOAL_BARS = 100;
@@ -107,7 +108,7 @@ export async function goalBarRoutes(app: ZodApp): Promise<void> {
         security,
         summary: "Set or move a goal bar's progress by hand",
         params,
-        body: z.object({ operation: z.enum(["set", "increment", "decrement"]).default("set"), value: z.number().finite().min(0).max(1e12) }),
+        body: goalBarProgressBodySchema,
         response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses },
       },
     },

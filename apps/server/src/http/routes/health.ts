@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { healthSchema, serverIdsSchema } from "@ovation/core/api";
 import type { ZodApp } from "../types.js";
 
 /** `GET /health` for probes and `GET /server-ids` for sticky sessions. */
@@ -10,7 +10,7 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ["service"],
         summary: "Liveness probe",
-        response: { 200: z.object({ status: z.literal("ok"), uptime_seconds: z.number(), server_id: z.string() }) },
+        response: { 200: healthSchema },
       },
     },
     async () => ({ status: "ok" as const, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), server_id: app.ovation.config.serverId }),
@@ -21,7 +21,7 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ["service"],
         summary: "Server ids a socket client may put in the serverid cookie",
-        response: { 200: z.array(z.string()) },
+        response: { 200: serverIdsSchema },
       },
     },
     async () => [app.ovation.config.serverId],

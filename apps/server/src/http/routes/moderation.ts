@@ -1,40 +1,10 @@
 import { z } from "zod";
-import { MODERATION_RULES, moderationSettingsSchema } from "@ovation/core";
+import { botUserParam, moderationViewSchema } from "@ovation/core/api";
+import { moderationSettingsSchema } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { issuesToApiError } from "../issue-errors.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
-
-const ruleAvailability = z.object({ actions: z.array(z.string()), available: z.boolean() });
-const moderationViewSchema = z
-  .object({
-    settings: moderationSettingsSchema,
-    scorer: z.object({ name: z.string(), description: z.string() }).nullable().describe("The toxicity scorer in use"),
-    availability: z
-      .array(
-        z.object({
-          plugin: z.string(),
-          platform: z.string(),
-          rules: z.object(Object.fromEntries(MODERATION_RULES.map((rule) => [rule, ruleAvailability])) as Record<(typeof MODERATION_RULES)[number], typeof ruleAvailability>),
-        }),
-      )
-      .describe("Per platform channel: whether the plugin can take each rule's actions (unavailable rules do nothing there)"),
-    recent: z
-      .array(
-        z.object({
-          at: z.string(),
-          platform: z.string(),
-          user_platform_id: z.string(),
-          username: z.string(),
-          rule: z.string(),
-          action: z.string(),
-          detail: z.string(),
-          result: z.enum(["done", "unavailable", "failed"]),
-        }),
-      )
-      .describe("The last 50 auto-moderation outcomes since the server started, newest first"),
-  })
-  .meta({ id: "BotModeration" });
 
 /**
  * Auto-moderation of `{user}`'s bot (scope `chatbot:manage:moderation`): read the settings with what
@@ -45,7 +15,7 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
   const auth = app.ovation.authenticate("chatbot:manage:moderation");
   const security = [{ bearerAuth: [] }];
   const tags = ["bot moderation"];
-  const params = z.object({ user: z.string().min(1).max(64) });
+  const params = z.object({ user: botUserParam });
 
   const view = (userId: number) => {
     const scorer = botModules.moderation.scorer;

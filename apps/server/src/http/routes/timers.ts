@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { botUserParam, timerViewSchema } from "@ovation/core/api";
 import { timerSchema } from "@ovation/core";
 import type { Timer } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
@@ -9,22 +10,6 @@ import type { TimerRecord } from "../../store/bot-modules.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
 import type { ZodApp } from "../types.js";
 
-const timerViewSchema = z
-  .object({
-    id: z.number(),
-    name: z.string(),
-    message: z.string(),
-    interval_minutes: z.number(),
-    min_chat_lines: z.number(),
-    platforms: z.array(z.string()),
-    send_as: z.string(),
-    enabled: z.boolean(),
-    status: z.array(z.object({ platform: z.string(), lines: z.number(), last_post_at: z.number() })).describe("Chat lines counted since the last post, per platform"),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: "BotTimer" });
-
 /**
  * Timers of `{user}`'s bot (scope `chatbot:manage:timers`): list, create, read, replace, delete.
  * A timer's message may be a template, compiled when saved and run in the command sandbox.
@@ -34,7 +19,7 @@ export async function timerRoutes(app: ZodApp): Promise<void> {
   const auth = app.ovation.authenticate("chatbot:manage:timers");
   const security = [{ bearerAuth: [] }];
   const tags = ["bot timers"];
-  const userParams = z.object({ user: z.string().min(1).max(64) });
+  const userParams = z.object({ user: botUserParam });
   const itemParams = userParams.extend({ id: idParam });
   const notFound = () => new ApiError("OVATION_ERR_TIMERS_NOT_FOUND");
 

@@ -1,10 +1,12 @@
+import type { z } from "zod";
+import type { connectionViewSchema, meSchema } from "@ovation/core/api";
 import type { PlatformTokens } from "../../store/connections.js";
 import { timestamp } from "../../store/records.js";
 import type { ConnectionRecord, UserRecord } from "../../store/records.js";
 import type { PlatformOAuthSettings } from "../platforms/settings.js";
 
 /** The user as `GET /api/users/@me` shows it (never the password hash). */
-export function userView(user: UserRecord, extra: { two_factor_enabled: boolean; pending_email: string | null }): Record<string, unknown> {
+export function userView(user: UserRecord, extra: { two_factor_enabled: boolean; pending_email: string | null }): z.output<typeof meSchema> {
   return {
     id: user.id,
     uuid: user.uuid,
@@ -32,7 +34,7 @@ export function connectionView(
   c: ConnectionRecord,
   settings: Pick<PlatformOAuthSettings, "displayName" | "scopes"> | undefined,
   tokens: Pick<PlatformTokens, "scopes" | "expires_at"> | null,
-): Record<string, unknown> {
+): z.output<typeof connectionViewSchema> {
   return {
     id: c.id,
     user_id: c.user_id,

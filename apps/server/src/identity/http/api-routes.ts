@@ -1,5 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
+import type {
+  connectionViewSchema,
+  createdTokenSchema,
+  eatIssuedSchema,
+  eatRequestSchema,
+  eatValidSchema,
+  emailChangeSchema,
+  linkUrlSchema,
+  messageSchema,
+  personalAccessTokenSchema,
+} from "@ovation/core/api";
+import {
+  changePasswordBodySchema as changePasswordBody,
+  codeBodySchema as codeBody,
+  connectionsQuerySchema as connectionsQuery,
+  emailBodySchema as emailBody,
+  passwordBodySchema as passwordBody,
+  tokenBodySchema as tokenBody,
+  tokenParamsSchema as tokenParams,
+} from "@ovation/core/api";
 import { normalizePlatform } from "@ovation/core";
 import { EmailChangeLimits, confirmEmailChange, emailChangeTarget, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
@@ -13,25 +33,12 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
 import { platformAuthorizationUrl } from "../platforms/routes.js";
-import { ALL_SCOPE_VALUES, hasScope } from "../scopes.js";
+import { hasScope } from "../scopes.js";
 import type { IdentityPrincipal } from "./auth.js";
 import { requireUser } from "./auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
-const emailBody = z.object({ email: z.email("must be a valid email address").max(254, "must not be greater than 254 characters") }, { error: "must be a JSON object" });
-const passwordBody = z.object({ password: z.string("must be a string") }, { error: "must be a JSON object" });
-const changePasswordBody = z.object({ current_password: z.string("must be a string"), password: z.string("must be a string") }, { error: "must be a JSON object" });
-const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
-const connectionsQuery = z.object({ platform: z.string("must be a string").max(64, "must not be greater than 64 characters").optional() });
-const tokenBody = z.object(
-  {
-    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
-    scopes: z.array(z.enum(ALL_SCOPE_VALUES as [string, ...string[]], { error: () => `must be one of ${ALL_SCOPE_VALUES.join(", ")}` }), "must be an array of scopes").min(1, "must name at least one scope"),
-  },
-  { error: "must be a JSON object" },
-);
-const tokenParams = z.object({ id: z.coerce.number("must be a token id").int("must be a token id").positive("must be a token id") });
 
 /** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
 export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
@@ -60,13 +67,13 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return ctx.connections
       .listForUser(userId)
       .filter((c) => wanted === undefined || c.platform === wanted)
-      .map((c) => connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id)));
+      .map((c) => connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id))) satisfies z.output<typeof connectionViewSchema>[];
   });
 
   app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", apiDoc("Start linking a platform account: returns the URL to open"), async (request, reply) => {
     const userId = requireUser(await principal(request), "connections", "user:manage");
     const url = await platformAuthorizationUrl(ctx, { platform: normalizePlatform(request.params.platform), mode: "link", userId, interactionUid: null });
-    return reply.code(201).send({ url });
+    return reply.code(201).send({ url } satisfies z.output<typeof linkUrlSchema>);
   });
 
   app.post("/api/users/@me/update-email", apiDoc("Change the email address (mails a verification link; the same address resends it; `email` in the body or the query)", { eat: true }), async (request, reply) => {
@@ -78,7 +85,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const input = fromQuery !== undefined && bodyEmpty ? { email: fromQuery } : request.body;
     const body = parseInput(emailBody, input);
     const result = await startEmailChange(ctx, emailLimits, currentUser(userId), body.email);
-    return reply.code(202).send({ message: result.status === "resent" ? "The verification mail was sent again." : "A verification mail was sent.", ...result });
+    return reply.code(202).send({ message: result.status === "resent" ? "The verification mail was sent again." : "A verification mail was sent.", ...result } satisfies z.output<typeof emailChangeSchema>);
   });
 
   const verifyPage = (reply: FastifyReply, status: number, page: string) => reply.code(status).headers({ ...PAGE_SECURITY_HEADERS, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(page);
@@ -125,29 +132,29 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     if (problems.length > 0) throw new IdentityError("OVATION_ERR_IDENTITY_VALIDATION", { message: problems[0] ?? "", errors: { password: problems } });
     ctx.users.update(userId, { password_hash: await hashPassword(body.password) });
     await signOutEverywhere(ctx, userId);
-    return reply.code(200).send({ message: "The password was changed; every browser session was signed out." });
+    return reply.code(200).send({ message: "The password was changed; every browser session was signed out." } satisfies z.output<typeof messageSchema>);
   });
 
   app.post("/api/eat/request-verification", apiDoc("Mail a one-time code for an elevated access token"), async (request, reply) => {
     const user = currentUser(requireUser(await principal(request)));
     const sent = await ctx.eat.requestVerification(user);
-    return reply.code(202).send({ message: "A verification code was sent to your email address.", ...sent });
+    return reply.code(202).send({ message: "A verification code was sent to your email address.", ...sent } satisfies z.output<typeof eatRequestSchema>);
   });
 
   app.post("/api/eat/verify-code", apiDoc("Exchange the one-time code for an elevated access token"), async (request, reply) => {
     const userId = requireUser(await principal(request));
     const body = parseInput(codeBody, request.body);
-    return reply.code(201).send(await ctx.eat.verifyCode(userId, body.code));
+    return reply.code(201).send((await ctx.eat.verifyCode(userId, body.code)) satisfies z.output<typeof eatIssuedSchema>);
   });
 
   app.get("/api/eat/verify", apiDoc("Check an elevated access token (200 valid, 401 not)", { eat: true }), async (request) => {
     const userId = requireUser(await principal(request));
-    return { valid: true, ...requireEat(ctx.eat, request, userId) };
+    return { valid: true as const, ...requireEat(ctx.eat, request, userId) } satisfies z.output<typeof eatValidSchema>;
   });
 
   app.get("/api/users/@me/tokens", apiDoc("List personal access tokens"), async (request) => {
     const userId = requireUser(await principal(request), "user:manage:credentials");
-    return ctx.tokens.listForUser(userId).map(({ token_hash: _hash, ...rest }) => rest);
+    return ctx.tokens.listForUser(userId).map(({ token_hash: _hash, ...rest }) => rest) satisfies z.output<typeof personalAccessTokenSchema>[];
   });
 
   app.post("/api/users/@me/tokens", apiDoc("Create a personal access token (shown once)", { eat: true }), async (request, reply) => {
@@ -159,7 +166,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     if (beyond.length > 0) throw identityFieldError("scopes", `The scopes field may only name scopes your token has (not: ${beyond.join(", ")}).`);
     const { record, token } = ctx.tokens.create({ user_id: userId, name: body.name, scopes: body.scopes });
     const { token_hash: _hash, ...view } = record;
-    return reply.code(201).send({ ...view, token });
+    return reply.code(201).send({ ...view, token } satisfies z.output<typeof createdTokenSchema>);
   });
 
   app.delete<{ Params: { id: string } }>("/api/users/@me/tokens/:id", apiDoc("Revoke a personal access token", { eat: true }), async (request, reply: FastifyReply) => {

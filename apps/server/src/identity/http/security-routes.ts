@@ -1,6 +1,8 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
+import { codeBodySchema as codeBody, securityKeyBodySchema as keyBody } from "@ovation/core/api";
+import type { securityKeyOptionsSchema, securityKeySchema, totpConfirmedSchema, totpEnrolmentSchema, twoFactorStatusSchema } from "@ovation/core/api";
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
@@ -9,17 +11,6 @@ import { requireUser } from "./auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
-const keyBody = z.object(
-  {
-    name: z.string("must be a string").trim().min(1, "is required").max(100, "must not be greater than 100 characters"),
-    response: z.looseObject(
-      { id: z.string("must be a string"), rawId: z.string("must be a string"), type: z.literal("public-key", "must be public-key"), response: z.looseObject({ clientDataJSON: z.string(), attestationObject: z.string() }, "must be an object") },
-      "must be the credential as JSON",
-    ),
-  },
-  { error: "must be a JSON object" },
-);
-const codeBody = z.object({ code: z.string("must be a string").trim().min(1, "is required").max(64, "must not be greater than 64 characters") }, { error: "must be a JSON object" });
 
 /** `/api/users/@me/two-factor...` (TOTP) and `/api/users/@me/webauthn...` (hardware keys); changes need an EAT. */
 export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
@@ -32,20 +23,20 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
   app.get("/api/users/@me/two-factor", apiDoc("Two-step verification status"), async (request) => {
     const userId = requireUser(await ctx.auth.authenticate(request), "user:read");
     const record = ctx.totp.enabled(userId);
-    return { enabled: record !== undefined, recovery_codes_left: record?.recovery_code_hashes.length ?? 0 };
+    return { enabled: record !== undefined, recovery_codes_left: record?.recovery_code_hashes.length ?? 0 } satisfies z.output<typeof twoFactorStatusSchema>;
   });
 
   app.post("/api/users/@me/two-factor", apiDoc("Start TOTP enrolment", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
-    return reply.code(201).send(await ctx.totp.start(userId, user.email ?? user.name));
+    return reply.code(201).send((await ctx.totp.start(userId, user.email ?? user.name)) satisfies z.output<typeof totpEnrolmentSchema>);
   });
 
   app.post("/api/users/@me/two-factor/confirm", apiDoc("Confirm TOTP enrolment (returns recovery codes once)", { eat: true }), async (request) => {
     const userId = await elevatedUser(request);
     const body = parseInput(codeBody, request.body);
-    return { enabled: true, recovery_codes: await ctx.totp.confirm(userId, body.code) };
+    return { enabled: true as const, recovery_codes: await ctx.totp.confirm(userId, body.code) } satisfies z.output<typeof totpConfirmedSchema>;
   });
 
   app.delete("/api/users/@me/two-factor", apiDoc("Turn two-step verification off", { eat: true }), async (request, reply) => {
@@ -55,19 +46,19 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
     return reply.code(204).send();
   });
 
-  app.get("/api/users/@me/webauthn", apiDoc("List hardware keys"), async (request) => ctx.webauthn.list(requireUser(await ctx.auth.authenticate(request), "user:read")));
+  app.get("/api/users/@me/webauthn", apiDoc("List hardware keys"), async (request) => ctx.webauthn.list(requireUser(await ctx.auth.authenticate(request), "user:read")) satisfies z.output<typeof securityKeySchema>[]);
 
   app.post("/api/users/@me/webauthn/options", apiDoc("Registration options for a new hardware key", { eat: true }), async (request) => {
     const userId = await elevatedUser(request);
     const user = ctx.users.get(userId);
     if (user === null) throw new IdentityError("OVATION_ERR_IDENTITY_UNAUTHENTICATED");
-    return ctx.webauthn.registrationOptions(user);
+    return (await ctx.webauthn.registrationOptions(user)) satisfies z.output<typeof securityKeyOptionsSchema>;
   });
 
   app.post("/api/users/@me/webauthn", apiDoc("Register a hardware key", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     const body = parseInput(keyBody, request.body);
-    return reply.code(201).send(await ctx.webauthn.register(userId, body.name, body.response as unknown as RegistrationResponseJSON));
+    return reply.code(201).send((await ctx.webauthn.register(userId, body.name, body.response as unknown as RegistrationResponseJSON)) satisfies z.output<typeof securityKeySchema>);
   });
 
   app.delete<{ Params: { id: string } }>("/api/users/@me/webauthn/:id", apiDoc("Remove a hardware key", { eat: true }), async (request, reply) => {

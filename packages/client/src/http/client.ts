@@ -1,0 +1,46 @@
+import { accountApi } from "./account.js";
+import { alertSetsApi } from "./alert-sets.js";
+import { alertsApi } from "./alerts.js";
+import { browserSourcesApi } from "./browser-sources.js";
+import { commandsApi } from "./commands.js";
+import { countersApi } from "./counters.js";
+import { eatApi } from "./eat.js";
+import { giveawaysApi } from "./giveaways.js";
+import { goalBarsApi } from "./goal-bars.js";
+import { moderationApi } from "./moderation.js";
+import { securityApi } from "./security.js";
+import { serviceApi } from "./service.js";
+import { timersApi } from "./timers.js";
+import { tokensApi } from "./tokens.js";
+import { HttpClient } from "./transport.js";
+import type { HttpClientOptions } from "./transport.js";
+import { usersApi } from "./users.js";
+
+/**
+ * Every endpoint family of the server on one object. For the smallest bundle, build only the
+ * families you use: `const alerts = alertsApi(new HttpClient(options))`.
+ */
+export function createOvationClient(options: HttpClientOptions) {
+  const http = new HttpClient(options);
+  return {
+    http,
+    service: serviceApi(http),
+    users: usersApi(http),
+    alerts: alertsApi(http),
+    alertSets: alertSetsApi(http),
+    browserSources: browserSourcesApi(http),
+    commands: commandsApi(http),
+    counters: countersApi(http),
+    timers: timersApi(http),
+    giveaways: giveawaysApi(http),
+    moderation: moderationApi(http),
+    goalBars: goalBarsApi(http),
+    account: accountApi(http),
+    tokens: tokensApi(http),
+    eat: eatApi(http),
+    security: securityApi(http),
+  };
+}
+
+/** The client made by {@link createOvationClient}. */
+export type OvationClient = ReturnType<typeof createOvationClient>;

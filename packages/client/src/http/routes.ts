@@ -1,0 +1,37 @@
+import { ACCOUNT_ROUTES } from "./account.js";
+import { ALERT_SETS_ROUTES } from "./alert-sets.js";
+import { ALERTS_ROUTES } from "./alerts.js";
+import { BROWSER_SOURCES_ROUTES } from "./browser-sources.js";
+import { COMMANDS_ROUTES } from "./commands.js";
+import { COUNTERS_ROUTES } from "./counters.js";
+import { EAT_ROUTES } from "./eat.js";
+import { GIVEAWAYS_ROUTES } from "./giveaways.js";
+import { GOAL_BARS_ROUTES } from "./goal-bars.js";
+import { MODERATION_ROUTES } from "./moderation.js";
+import { SECURITY_ROUTES } from "./security.js";
+import { SERVICE_ROUTES } from "./service.js";
+import { TIMERS_ROUTES } from "./timers.js";
+import { TOKENS_ROUTES } from "./tokens.js";
+import type { Route } from "./transport.js";
+import { USERS_ROUTES } from "./users.js";
+
+/** Every route the client calls, by family (the coverage test compares it with the server's /openapi.json). */
+export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
+  return {
+    service: SERVICE_ROUTES,
+    users: USERS_ROUTES,
+    alerts: ALERTS_ROUTES,
+    alertSets: ALERT_SETS_ROUTES,
+    browserSources: BROWSER_SOURCES_ROUTES,
+    commands: COMMANDS_ROUTES,
+    counters: COUNTERS_ROUTES,
+    timers: TIMERS_ROUTES,
+    giveaways: GIVEAWAYS_ROUTES,
+    moderation: MODERATION_ROUTES,
+    goalBars: GOAL_BARS_ROUTES,
+    account: ACCOUNT_ROUTES,
+    tokens: TOKENS_ROUTES,
+    eat: EAT_ROUTES,
+    security: SECURITY_ROUTES,
+  };
+}

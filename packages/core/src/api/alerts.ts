@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { alertTestSchema, alertTriggerSchema } from "../alerts/trigger.js";
+import { notifySubSchema } from "../notifications/notifysub.js";
+import { platformSchema } from "../platforms.js";
+
+const triggerExtras = {
+  platform: platformSchema.optional().describe("Platform of the alert (stored templates); by default the first platform your active set has the type on, preferring linked accounts."),
+  notification_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits, . _ : - only")
+    .optional()
+    .describe("Id for de-duplication (for example a platform message id): a repeated id is not shown twice. Generated when absent."),
+};
+
+/** Body of `POST /v1/alerts`. */
+export const alertTriggerBodySchema = alertTriggerSchema.extend(triggerExtras);
+
+/** Body of `POST /v1/alerts/test` (the deprecated `topic` folded into `template`). */
+export const alertTestBodySchema = alertTestSchema;
+
+/** The actions of `POST /v1/alerts/queue/{action}`. */
+export const QUEUE_ACTIONS = ["skip", "pause", "resume", "clear"] as const;
+
+/** Answer of `POST /v1/alerts/queue/{action}`. */
+export const queueStateSchema = z.object({ action: z.enum(QUEUE_ACTIONS), paused: z.boolean(), cleared: z.number().optional() });
+
+/** Body of `POST /v1/alerts/queue/replay`. */
+export const replayBodySchema = z.object({ notification_id: z.string().min(1).max(128) });
+
+/** One entry of the alert log. */
+export const alertLogEntrySchema = z.object({
+  notification: notifySubSchema,
+  test: z.boolean(),
+  cleared: z.boolean(),
+  acknowledged_by: z.array(z.number()).describe("ids of the browser sources that have shown it"),
+});
+
+/** Query of `GET /v1/alerts/log`. */
+export const alertLogQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+
+/** Answer of `GET /v1/alerts/log`. */
+export const alertLogSchema = z.object({ data: z.array(alertLogEntrySchema), paused: z.boolean() });

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** The kinds of browser source. */
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars"] as const;
+
+/** A kind of browser source. */
+export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];
+
+/** A browser source as the API returns it (string `user_id` and `identifier`, like the reference). */
+export const browserSourceSchema = z
+  .object({
+    id: z.number(),
+    identifier: z.string().nullable(),
+    browser_source_type: z.enum(BROWSER_SOURCE_TYPES),
+    access_token: z.string(),
+    user_id: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    browser_source_url: z.string(),
+  })
+  .meta({ id: "BrowserSource" });
+
+/** Body of `POST /v1/browser-source/generate`. */
+export const browserSourceGenerateBodySchema = z.object({
+  browser_source_type: z.enum(BROWSER_SOURCE_TYPES, { error: `must be one of ${BROWSER_SOURCE_TYPES.join(", ")}` }),
+  identifier: z
+    .string({ error: "must be a string (send numeric ids as strings)" })
+    .min(1, "must not be empty")
+    .max(64, "must be at most 64 characters")
+    .regex(/^[A-Za-z0-9_-]+$/, "may contain only letters, digits, - and _")
+    .optional(),
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** Most items one counters request may carry. */
+export const COUNTERS_PER_REQUEST = 100;
+
+const nameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, _ or -")
+  .describe("The counter's name; templates read it as db('counters').<name>");
+const keywordSchema = z
+  .string()
+  .regex(/^!?[A-Za-z0-9_-]{1,32}$/, "must be a chat word of 1 to 32 letters, digits, _ or - (a leading ! is dropped)")
+  .transform((keyword) => keyword.replace(/^!/, "").toLowerCase())
+  .nullable()
+  .describe("`!<keyword>` in chat shows the counter; `!<keyword> +` / `-` change it (moderators)");
+const valueSchema = z.number().int().min(-1e15).max(1e15).nullable();
+
+/** A counter as the API returns it. */
+export const counterSchema = z
+  .object({ name: z.string(), keyword: z.string().nullable(), value: z.number().nullable(), active: z.boolean() })
+  .meta({ id: "Counter" });
+
+/** The list answer of every counters call. */
+export const counterListSchema = z.array(counterSchema);
+
+const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(COUNTERS_PER_REQUEST);
+
+/** Body of `POST /v1/bots/{bot}/counters`. */
+export const counterCreateBodySchema = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
+/** Body of `PATCH /v1/bots/{bot}/counters`. */
+export const counterUpdateBodySchema = list(z.object({ name: nameSchema, keyword: keywordSchema.optional(), value: valueSchema.optional(), active: z.boolean().optional() }));
+/** Body of `POST /v1/bots/{bot}/counters/values`. */
+export const counterValuesBodySchema = list(
+  z
+    .object({
+      name: nameSchema,
+      value: valueSchema.optional().describe("The step of increment/decrement (default 1) or the new value of set (null clears it)"),
+      operation: z.enum(["increment", "decrement", "set"]),
+    })
+    .refine((item) => item.operation !== "set" || item.value !== undefined, { path: ["value"], message: "is required when operation is set", params: { rule: "required_if" } }),
+);
+/** Body of `DELETE /v1/bots/{bot}/counters`. */
+export const counterDeleteBodySchema = list(z.object({ name: nameSchema }));

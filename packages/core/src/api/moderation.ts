@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { MODERATION_RULES, moderationSettingsSchema } from "../commands/modules/moderation/moderation-record.js";
+
+const ruleAvailability = z.object({ actions: z.array(z.string()), available: z.boolean() });
+
+/** Answer of `GET`/`PUT /v1/bots/{user}/moderation`. */
+export const moderationViewSchema = z
+  .object({
+    settings: moderationSettingsSchema,
+    scorer: z.object({ name: z.string(), description: z.string() }).nullable().describe("The toxicity scorer in use"),
+    availability: z
+      .array(
+        z.object({
+          plugin: z.string(),
+          platform: z.string(),
+          rules: z.object(Object.fromEntries(MODERATION_RULES.map((rule) => [rule, ruleAvailability])) as Record<(typeof MODERATION_RULES)[number], typeof ruleAvailability>),
+        }),
+      )
+      .describe("Per platform channel: whether the plugin can take each rule's actions (unavailable rules do nothing there)"),
+    recent: z
+      .array(
+        z.object({
+          at: z.string(),
+          platform: z.string(),
+          user_platform_id: z.string(),
+          username: z.string(),
+          rule: z.string(),
+          action: z.string(),
+          detail: z.string(),
+          result: z.enum(["done", "unavailable", "failed"]),
+        }),
+      )
+      .describe("The last 50 auto-moderation outcomes since the server started, newest first"),
+  })
+  .meta({ id: "BotModeration" });
