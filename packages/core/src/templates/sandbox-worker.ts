@@ -5,15 +5,17 @@
  *
  * Protocol, one line per message:
  * - host -> sandbox `d\t<templateId>\t<code as JSON string>`: remember compiled code;
- * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch;
+ * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch on an isolate's
+ *   thread; `i\t...` (same fields): render it inline, on this process's main thread (quiet
+ *   channels' batches: see `IsolatePool.run`);
  * - host -> sandbox `s\t<requestId>`: report the isolate pool's counters;
  * - sandbox -> host `b\t<batchId>\t<results JSON>`: the results of a batch;
  * - sandbox -> host `s\t<requestId>\t<IsolatePoolStats JSON>`: the pool's counters;
  * - sandbox -> host `l\t<message>`: something the host should log.
  */
-import { createInterface } from "node:readline";
 import { InsertionCache } from "./insertion-cache.js";
 import { IsolatePool } from "./isolate-pool.js";
+import { readLines } from "./line-reader.js";
 import { RENDER_STATUS } from "./render-status.js";
 import { PROCESS_TEMPLATE_CACHE } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const codes = new InsertionCache<string>(PROCESS_TEMPLATE_CACHE);
   const started = pool.start();
 
-  const handleBatch = async (batchId: string, tids: string[], itemsJson: string): Promise<void> => {
+  const handleBatch = async (batchId: string, tids: string[], itemsJson: string, inline: boolean): Promise<void> => {
     const batchCodes = new Map<string, string>();
     for (const tid of tids) {
       const code = codes.get(tid);
@@ -44,21 +46,20 @@ async function main(): Promise<void> {
     await started;
     let results: string;
     if (batchCodes.size === tids.length) {
-      results = await pool.run(tids, batchCodes, itemsJson);
+      results = await pool.run(tids, batchCodes, itemsJson, inline);
     } else {
       const items = JSON.parse(itemsJson) as Array<[number, string]>;
       const known = items.filter((item) => batchCodes.has(item[1]));
       const missing = items.filter((item) => !batchCodes.has(item[1])).map((item) => [item[0], RENDER_STATUS.missing]);
       const rendered = known.length
-        ? (JSON.parse(await pool.run([...batchCodes.keys()], batchCodes, JSON.stringify(known))) as unknown[])
+        ? (JSON.parse(await pool.run([...batchCodes.keys()], batchCodes, JSON.stringify(known), inline)) as unknown[])
         : [];
       results = JSON.stringify([...rendered, ...missing]);
     }
     send(`b\t${batchId}\t${results}`);
   };
 
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on("line", (line) => {
+  const onLine = (line: string): void => {
     const kind = line.charCodeAt(0);
     if (kind === 100 /* d */) {
       const tab = line.indexOf("\t", 2);
@@ -69,17 +70,17 @@ async function main(): Promise<void> {
         (stats) => send(`s\t${requestId}\t${JSON.stringify(stats)}`),
         (error: unknown) => log(`stats ${requestId} failed: ${String(error)}`),
       );
-    } else if (kind === 114 /* r */) {
+    } else if (kind === 114 /* r */ || kind === 105 /* i */) {
       const a = line.indexOf("\t", 2);
       const b = line.indexOf("\t", a + 1);
       const batchId = line.slice(2, a);
-      handleBatch(batchId, line.slice(a + 1, b).split(","), line.slice(b + 1)).catch((error: unknown) => {
+      handleBatch(batchId, line.slice(a + 1, b).split(","), line.slice(b + 1), kind === 105).catch((error: unknown) => {
         log(`batch ${batchId} failed: ${String(error)}`);
         process.exit(71);
       });
     }
-  });
-  lines.on("close", () => {
+  };
+  readLines(process.stdin, onLine, () => {
     pool.close();
     process.exit(0);
   });

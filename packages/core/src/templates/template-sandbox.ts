@@ -343,7 +343,7 @@ export class TemplateSandbox {
     if (this.closed || (this.queue.size === 0 && this.suspects.length === 0)) return;
     const process = this.ensureProcess();
     if (this.suspects.length > 0) {
-      if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1));
+      if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1), false);
       this.updateBusy();
       return;
     }
@@ -351,7 +351,7 @@ export class TemplateSandbox {
     while (this.inFlight.size < maxInFlight) {
       const batch = this.queue.takeQuiet(MAX_BATCH_ITEMS);
       if (batch.length === 0) break;
-      this.send(process, batch);
+      this.send(process, batch, true);
     }
     // Noisy channels (recent time/memory limit hits) get one render at a time, alone in its batch,
     // so a bomb occupies at most one isolate and never drags quiet renders into a re-run.
@@ -360,7 +360,7 @@ export class TemplateSandbox {
       if (wait > 0) this.flushLater(wait);
       else {
         const job = this.queue.takeNoisy();
-        if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
+        if (job !== undefined) this.noisyBatches.add(this.send(process, [job], false));
       }
     }
     this.updateBusy();
@@ -385,7 +385,12 @@ export class TemplateSandbox {
     this.noisyNotBefore = Date.now() + ISOLATE_REPLACEMENT_MS;
   }
 
-  private send(process: SandboxProcess, jobs: Job[]): number {
+  /**
+   * Writes a batch to the sandbox process. Quiet channels' batches are rendered `inline`, on the
+   * sandbox process's main thread (cheaper per batch); noisy and crash-suspect renders on an
+   * isolate's own thread, so their time limit never holds up the quiet ones.
+   */
+  private send(process: SandboxProcess, jobs: Job[], inline: boolean): number {
     const tids = [...new Set(jobs.map((job) => job.template.id))];
     const fresh = tids.filter((tid) => !this.childCodes.has(tid));
     const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
@@ -396,7 +401,7 @@ export class TemplateSandbox {
     }
     const batchId = this.nextBatchId++;
     // One flat string for the whole batch: the variables JSON is copied once, not once per concatenation.
-    const parts = [`r\t${batchId}\t${tids.join(",")}\t[`];
+    const parts = [`${inline ? "i" : "r"}\t${batchId}\t${tids.join(",")}\t[`];
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i] as Job;
       const results = job.results.length === 0 ? "[]" : JSON.stringify(job.results);
