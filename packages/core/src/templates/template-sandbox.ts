@@ -24,7 +24,7 @@ import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
 import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";
-import { TEMPLATE_VARIABLES, pruneToNeed } from "./variable-access.js";
+import { TEMPLATE_VARIABLES, prunedJson } from "./variable-access.js";
 
 /** A template compiled by {@link TemplateSandbox.compile}; keep it and render it many times. */
 export interface CompiledTemplate {
@@ -96,14 +96,14 @@ const accessOf = new WeakMap<CompiledTemplate, ReadonlyMap<string, AccessNeed>>(
  * Less to serialise, copy and parse per render; nothing a template could observe differs.
  */
 function variablesJson(variables: TemplateVariables, access: ReadonlyMap<string, AccessNeed>): string {
-  const parts: string[] = [];
+  let out = "{";
   for (const name of TEMPLATE_VARIABLES) {
     const need = access.get(name);
     if (need === undefined) continue;
-    const json = JSON.stringify(pruneToNeed(variables[name], need));
-    if (json !== undefined) parts.push(`"${name}":${json}`);
+    const json = prunedJson(variables[name], need);
+    if (json !== undefined) out += `${out.length === 1 ? "" : ","}"${name}":${json}`;
   }
-  return `{${parts.join(",")}}`;
+  return `${out}}`;
 }
 const MAX_STARTS_WITHOUT_PROGRESS = 3;
 /** Fixed allowance of the batch watchdog (process start, pool warm-up). */
