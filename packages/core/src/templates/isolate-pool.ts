@@ -144,13 +144,12 @@ export class IsolatePool {
    * Renders a batch: `items` is the JSON of `[[renderId, templateId, ...], ...]`, `codes` the compiled
    * code of every template id the items use. Resolves with the JSON of the results.
    *
-   * `inline` batches (the host sends quiet channels' renders so) run on this process's main thread
-   * (`applySync`): a call into an isolate on its own thread costs two thread wake-ups, more than a
-   * batch of ordinary renders takes. The time limit holds the same way. Other batches (noisy
-   * channels', renders re-run after a crash, the item-by-item re-run after a limit hit) run on the
-   * isolate's thread, so a render that runs into its limit there never holds up the main thread.
+   * The call runs on the isolate's own thread (`apply`), never on this process's main thread
+   * (`applySync`): inline calls cost less CPU per batch on an idle machine, but on a loaded one the
+   * whole commands bench ran 1.5 to 3 times slower with them (measured), and a render that runs
+   * into its time limit would hold up every other batch.
    */
-  async run(tids: readonly string[], codes: ReadonlyMap<string, string>, itemsJson: string, inline = false): Promise<string> {
+  async run(tids: readonly string[], codes: ReadonlyMap<string, string>, itemsJson: string): Promise<string> {
     const slot = this.idle.pop() ?? (await this.acquire());
     let failure: Failure;
     try {
@@ -168,7 +167,7 @@ export class IsolatePool {
       // optimised code (measured: re-optimisation every ~100k renders, about a third of the sandbox's CPU).
       const batch: [string, string] = [defs.length === 0 ? "[]" : JSON.stringify(defs), itemsJson];
       const options = { arguments: { copy: true }, timeout: this.limits.timeoutMs, result: { copy: true } } as const;
-      const result = inline ? slot.render.applySync(undefined, [batch], options) : await slot.render.apply(undefined, [batch], options);
+      const result = await slot.render.apply(undefined, [batch], options);
       for (const [tid] of defs) slot.loaded.set(tid, true);
       this.release(slot);
       return result;

@@ -5,9 +5,7 @@
  *
  * Protocol, one line per message:
  * - host -> sandbox `d\t<templateId>\t<code as JSON string>`: remember compiled code;
- * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch on an isolate's
- *   thread; `i\t...` (same fields): render it inline, on this process's main thread (quiet
- *   channels' batches: see `IsolatePool.run`);
+ * - host -> sandbox `r\t<batchId>\t<templateId,...>\t<items JSON>`: render a batch;
  * - host -> sandbox `s\t<requestId>`: report the isolate pool's counters;
  * - sandbox -> host `b\t<batchId>\t<results JSON>`: the results of a batch;
  * - sandbox -> host `s\t<requestId>\t<IsolatePoolStats JSON>`: the pool's counters;
@@ -37,7 +35,7 @@ async function main(): Promise<void> {
   const codes = new InsertionCache<string>(PROCESS_TEMPLATE_CACHE);
   const started = pool.start();
 
-  const handleBatch = async (batchId: string, tids: string[], itemsJson: string, inline: boolean): Promise<void> => {
+  const handleBatch = async (batchId: string, tids: string[], itemsJson: string): Promise<void> => {
     const batchCodes = new Map<string, string>();
     for (const tid of tids) {
       const code = codes.get(tid);
@@ -46,13 +44,13 @@ async function main(): Promise<void> {
     await started;
     let results: string;
     if (batchCodes.size === tids.length) {
-      results = await pool.run(tids, batchCodes, itemsJson, inline);
+      results = await pool.run(tids, batchCodes, itemsJson);
     } else {
       const items = JSON.parse(itemsJson) as Array<[number, string]>;
       const known = items.filter((item) => batchCodes.has(item[1]));
       const missing = items.filter((item) => !batchCodes.has(item[1])).map((item) => [item[0], RENDER_STATUS.missing]);
       const rendered = known.length
-        ? (JSON.parse(await pool.run([...batchCodes.keys()], batchCodes, JSON.stringify(known), inline)) as unknown[])
+        ? (JSON.parse(await pool.run([...batchCodes.keys()], batchCodes, JSON.stringify(known))) as unknown[])
         : [];
       results = JSON.stringify([...rendered, ...missing]);
     }
@@ -70,11 +68,11 @@ async function main(): Promise<void> {
         (stats) => send(`s\t${requestId}\t${JSON.stringify(stats)}`),
         (error: unknown) => log(`stats ${requestId} failed: ${String(error)}`),
       );
-    } else if (kind === 114 /* r */ || kind === 105 /* i */) {
+    } else if (kind === 114 /* r */) {
       const a = line.indexOf("\t", 2);
       const b = line.indexOf("\t", a + 1);
       const batchId = line.slice(2, a);
-      handleBatch(batchId, line.slice(a + 1, b).split(","), line.slice(b + 1), kind === 105).catch((error: unknown) => {
+      handleBatch(batchId, line.slice(a + 1, b).split(","), line.slice(b + 1)).catch((error: unknown) => {
         log(`batch ${batchId} failed: ${String(error)}`);
         process.exit(71);
       });

@@ -347,7 +347,7 @@ export class TemplateSandbox {
     if (this.closed || (this.queue.size === 0 && this.suspects.length === 0)) return;
     const process = this.ensureProcess();
     if (this.suspects.length > 0) {
-      if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1), false);
+      if (this.inFlight.size === 0) this.send(process, this.suspects.splice(0, 1));
       this.updateBusy();
       return;
     }
@@ -355,7 +355,7 @@ export class TemplateSandbox {
     while (this.inFlight.size < maxInFlight) {
       const batch = this.queue.takeQuiet(MAX_BATCH_ITEMS);
       if (batch.length === 0) break;
-      this.send(process, batch, true);
+      this.send(process, batch);
     }
     // Noisy channels (recent time/memory limit hits) get one render at a time, alone in its batch,
     // so a bomb occupies at most one isolate and never drags quiet renders into a re-run.
@@ -364,7 +364,7 @@ export class TemplateSandbox {
       if (wait > 0) this.flushLater(wait);
       else {
         const job = this.queue.takeNoisy();
-        if (job !== undefined) this.noisyBatches.add(this.send(process, [job], false));
+        if (job !== undefined) this.noisyBatches.add(this.send(process, [job]));
       }
     }
     this.updateBusy();
@@ -389,12 +389,7 @@ export class TemplateSandbox {
     this.noisyNotBefore = Date.now() + ISOLATE_REPLACEMENT_MS;
   }
 
-  /**
-   * Writes a batch to the sandbox process. Quiet channels' batches are rendered `inline`, on the
-   * sandbox process's main thread (cheaper per batch); noisy and crash-suspect renders on an
-   * isolate's own thread, so their time limit never holds up the quiet ones.
-   */
-  private send(process: SandboxProcess, jobs: Job[], inline: boolean): number {
+  private send(process: SandboxProcess, jobs: Job[]): number {
     const tids = [...new Set(jobs.map((job) => job.template.id))];
     const fresh = tids.filter((tid) => !this.childCodes.has(tid));
     const define = this.childCodes.wouldEvict(fresh.length) ? tids : fresh;
@@ -405,7 +400,7 @@ export class TemplateSandbox {
     }
     const batchId = this.nextBatchId++;
     // One flat string for the whole batch: the variables JSON is copied once, not once per concatenation.
-    const parts = [`${inline ? "i" : "r"}\t${batchId}\t${tids.join(",")}\t[`];
+    const parts = [`r\t${batchId}\t${tids.join(",")}\t[`];
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i] as Job;
       const results = job.results.length === 0 ? "[]" : `[${job.results.join(",")}]`;
