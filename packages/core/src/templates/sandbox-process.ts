@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
 import { dirname, extname, join } from "node:path";
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { readLines } from "./line-reader.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
 
 /** What the sandbox process reports to its owner. */
@@ -46,8 +46,7 @@ export class SandboxProcess {
         resolve();
       });
     });
-    const lines = createInterface({ input: this.child.stdout, crlfDelay: Infinity });
-    lines.on("line", (line) => {
+    readLines(this.child.stdout, (line) => {
       if (line.startsWith("b\t")) {
         const tab = line.indexOf("\t", 2);
         events.batch(Number(line.slice(2, tab)), line.slice(tab + 1));

@@ -11,9 +11,9 @@
  * - sandbox -> host `s\t<requestId>\t<IsolatePoolStats JSON>`: the pool's counters;
  * - sandbox -> host `l\t<message>`: something the host should log.
  */
-import { createInterface } from "node:readline";
 import { InsertionCache } from "./insertion-cache.js";
 import { IsolatePool } from "./isolate-pool.js";
+import { readLines } from "./line-reader.js";
 import { RENDER_STATUS } from "./render-status.js";
 import { PROCESS_TEMPLATE_CACHE } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
@@ -57,8 +57,7 @@ async function main(): Promise<void> {
     send(`b\t${batchId}\t${results}`);
   };
 
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on("line", (line) => {
+  const onLine = (line: string): void => {
     const kind = line.charCodeAt(0);
     if (kind === 100 /* d */) {
       const tab = line.indexOf("\t", 2);
@@ -78,8 +77,8 @@ async function main(): Promise<void> {
         process.exit(71);
       });
     }
-  });
-  lines.on("close", () => {
+  };
+  readLines(process.stdin, onLine, () => {
     pool.close();
     process.exit(0);
   });

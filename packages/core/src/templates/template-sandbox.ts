@@ -24,7 +24,7 @@ import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
 import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";
-import { TEMPLATE_VARIABLES, pruneToNeed } from "./variable-access.js";
+import { TEMPLATE_VARIABLES, prunedJson } from "./variable-access.js";
 
 /** A template compiled by {@link TemplateSandbox.compile}; keep it and render it many times. */
 export interface CompiledTemplate {
@@ -78,7 +78,11 @@ interface Job {
   readonly variables: string;
   readonly seed: number;
   readonly now: number;
-  readonly results: Array<[string, string, unknown]>;
+  /**
+   * The answers of this render's template-function calls so far, each the JSON of
+   * `[name, argsJson, value]`, kept as text: it only ever travels back to the sandbox.
+   */
+  readonly results: string[];
   readonly functions: TemplateHostFunctions;
   readonly resolve: (output: string) => void;
   readonly reject: (error: Error) => void;
@@ -96,14 +100,14 @@ const accessOf = new WeakMap<CompiledTemplate, ReadonlyMap<string, AccessNeed>>(
  * Less to serialise, copy and parse per render; nothing a template could observe differs.
  */
 function variablesJson(variables: TemplateVariables, access: ReadonlyMap<string, AccessNeed>): string {
-  const parts: string[] = [];
+  let out = "{";
   for (const name of TEMPLATE_VARIABLES) {
     const need = access.get(name);
     if (need === undefined) continue;
-    const json = JSON.stringify(pruneToNeed(variables[name], need));
-    if (json !== undefined) parts.push(`"${name}":${json}`);
+    const json = prunedJson(variables[name], need);
+    if (json !== undefined) out += `${out.length === 1 ? "" : ","}"${name}":${json}`;
   }
-  return `{${parts.join(",")}}`;
+  return `${out}}`;
 }
 const MAX_STARTS_WITHOUT_PROGRESS = 3;
 /** Fixed allowance of the batch watchdog (process start, pool warm-up). */
@@ -399,7 +403,7 @@ export class TemplateSandbox {
     const parts = [`r\t${batchId}\t${tids.join(",")}\t[`];
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i] as Job;
-      const results = job.results.length === 0 ? "[]" : JSON.stringify(job.results);
+      const results = job.results.length === 0 ? "[]" : `[${job.results.join(",")}]`;
       parts.push(`${i === 0 ? "" : ","}[${job.rid},"${job.template.id}",${job.seed},${job.now},${results},`, job.variables, "]");
     }
     parts.push("]\n");
@@ -432,15 +436,18 @@ export class TemplateSandbox {
     clearTimeout(this.watchdogs.get(batchId));
     this.watchdogs.delete(batchId);
     this.startsWithoutProgress = 0;
-    const byId = new Map(jobs.map((job) => [job.rid, job]));
     const results = JSON.parse(resultsJson) as Array<[number, number, ...unknown[]]>;
-    for (const [rid, status, first, second] of results) {
-      const job = byId.get(rid);
-      if (!job) continue;
-      byId.delete(rid);
+    // The sandbox answers in the order it was asked; match by render id only when it did not.
+    const inOrder = results.length === jobs.length && results.every((result, i) => result[0] === (jobs[i] as Job).rid);
+    const byId = inOrder ? null : new Map(jobs.map((job) => [job.rid, job]));
+    for (let i = 0; i < results.length; i++) {
+      const [rid, status, first, second] = results[i] as [number, number, ...unknown[]];
+      const job = byId === null ? (jobs[i] as Job) : byId.get(rid);
+      if (job === undefined) continue;
+      byId?.delete(rid);
       this.settle(job, status, first, second);
     }
-    for (const job of byId.values()) {
+    for (const job of byId?.values() ?? []) {
       job.reject(new TemplateRenderError("runtime", "The template sandbox returned no result for this render"));
     }
     if ((this.queue.size > 0 || this.suspects.length > 0) && !this.flushScheduled) {
@@ -528,7 +535,7 @@ export class TemplateSandbox {
         if (json.length > MAX_FUNCTION_RESULT_CHARS) {
           throw new TemplateRenderError("function", `${name}() returned more than ${MAX_FUNCTION_RESULT_CHARS} characters`);
         }
-        job.results.push([name, argsJson, JSON.parse(json) as unknown]);
+        job.results.push(`[${JSON.stringify(name)},${JSON.stringify(argsJson)},${json}]`);
         if (this.closed) job.reject(new TemplateRenderError("closed", "The template sandbox was closed before the render finished"));
         else this.enqueue(job);
       })

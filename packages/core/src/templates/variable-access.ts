@@ -75,16 +75,20 @@ export function variableAccess(root: NjNode): ReadonlyMap<string, AccessNeed> {
 }
 
 /**
- * The part of `value` a template can read, given its need. Arrays, primitives and objects missing
- * a needed key are kept whole (so lengths, indexes and own-property checks see the real thing).
+ * The JSON of the part of `value` a template can read, given its need (`undefined` where
+ * `JSON.stringify` gives it). Arrays, primitives and objects missing a needed key are kept whole (so
+ * lengths, indexes and own-property checks see the real thing). Written straight from `value`
+ * along the need, without building the pruned object first: this runs once per render.
  */
-export function pruneToNeed(value: unknown, need: AccessNeed): unknown {
-  if (need === true || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+export function prunedJson(value: unknown, need: AccessNeed): string | undefined {
+  if (need === true || value === null || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
   const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  let out = "{";
   for (const [key, sub] of need) {
-    if (!Object.prototype.hasOwnProperty.call(source, key)) return value;
-    out[key] = pruneToNeed(source[key], sub);
+    if (!Object.prototype.hasOwnProperty.call(source, key)) return JSON.stringify(value);
+    const json = prunedJson(source[key], sub);
+    // Like JSON.stringify, leave out keys whose value has no JSON (undefined, functions).
+    if (json !== undefined) out += `${out.length === 1 ? "" : ","}${JSON.stringify(key)}:${json}`;
   }
-  return out;
+  return `${out}}`;
 }

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 describe("isolate hardening", () => {
   let isolate: ivm.Isolate;
   let context: ivm.Context;
-  let render: ivm.Reference<(defs: string, items: string) => string>;
+  let render: ivm.Reference<(batch: readonly [string, string]) => string>;
 
   beforeAll(async () => {
     isolate = new ivm.Isolate({ memoryLimit: 16 });
@@ -25,7 +25,7 @@ describe("isolate hardening", () => {
     const limits = { outputLimit: 500, maxCalls: 20, maxItems: 10_000, maxArgumentChars: 8192, maxTemplates: 8, functions: ["proxy_pass"] };
     render = (await factory.apply(undefined, [new ivm.ExternalCopy(limits).copyInto()], {
       result: { reference: true },
-    })) as ivm.Reference<(defs: string, items: string) => string>;
+    })) as ivm.Reference<(batch: readonly [string, string]) => string>;
   });
   afterAll(() => isolate.dispose());
 
@@ -60,8 +60,8 @@ describe("isolate hardening", () => {
     const code = compileTwig("{{ ('<b>' ~ args[1])|safe }} {% set toString = 'x' %}{{ toString }}").code;
     const result = await render.apply(
       undefined,
-      [JSON.stringify([["t1", code]]), JSON.stringify([[1, "t1", 7, 0, [], { args: ["!c", "hi"] }]])],
-      { timeout: 1_000, result: { copy: true } },
+      [[JSON.stringify([["t1", code]]), JSON.stringify([[1, "t1", 7, 0, [], { args: ["!c", "hi"] }]])]],
+      { arguments: { copy: true }, timeout: 1_000, result: { copy: true } },
     );
     expect(JSON.parse(result)).toEqual([[1, 0, "<b>hi x"]]);
   });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseTwig } from "../twig-parser.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import type { AccessNeed } from "../variable-access.js";
-import { pruneToNeed, variableAccess } from "../variable-access.js";
+import { prunedJson, variableAccess } from "../variable-access.js";
 import { recordingFunctions, variables } from "./template-test-kit.js";
 
 function plain(need: ReadonlyMap<string, AccessNeed>): unknown {
@@ -24,9 +24,23 @@ describe("what a template reads of its variables", () => {
   it("keeps arrays, primitives and objects missing a needed key whole", () => {
     const event = { user: { username: "a", badges: [{ type: "x" }], color: null }, message: "m" };
     const need = variableAccess(parseTwig("{{ event.user.username }}{{ event.user.badges[0].type }}")).get("event") as AccessNeed;
-    expect(pruneToNeed(event, need)).toEqual({ user: { username: "a", badges: [{ type: "x" }] } });
+    expect(prunedJson(event, need)).toBe(JSON.stringify({ user: { username: "a", badges: [{ type: "x" }] } }));
     const missing = variableAccess(parseTwig("{{ event.platform_data.x }}")).get("event") as AccessNeed;
-    expect(pruneToNeed(event, missing)).toBe(event);
+    expect(prunedJson(event, missing)).toBe(JSON.stringify(event));
+  });
+
+  it("writes the JSON JSON.stringify writes for the pruned value: escaped keys, no undefined, whole values", () => {
+    const value = { 'say "hi"': "x\n", gone: undefined, fn: () => 1, n: 1, nested: { a: [1, { b: 2 }], c: null } };
+    const need: AccessNeed = new Map<string, AccessNeed>([
+      ['say "hi"', true],
+      ["gone", true],
+      ["fn", true],
+      ["nested", new Map<string, AccessNeed>([["a", true], ["c", true]])],
+    ]);
+    expect(prunedJson(value, need)).toBe(JSON.stringify({ 'say "hi"': "x\n", nested: { a: [1, { b: 2 }], c: null } }));
+    expect(prunedJson(undefined, true)).toBeUndefined();
+    expect(prunedJson([{ a: 1 }], new Map([["0", true]]))).toBe('[{"a":1}]');
+    expect(prunedJson("text", new Map([["length", true]]))).toBe('"text"');
   });
 });
 

@@ -7,7 +7,8 @@
  * It is bundled into one script at build time (see ../isolate-bootstrap.ts); it must import nothing
  * outside this folder, since the isolate has no Node built-ins and no host objects.
  *
- * Protocol of the batch render function `renderBatch(defsJson, itemsJson)`:
+ * Protocol of the batch render function `renderBatch([defsJson, itemsJson])` (one array argument: see
+ * `IsolatePool.run` for why):
  * - defs: `[[templateId, code], ...]` compiled templates to load first (oldest evicted beyond the cap);
  * - items: `[[renderId, templateId, seed, nowMs, results, variables], ...]` where `results` holds the
  *   answers of earlier template-function calls of this render, `[[name, argsJson, value], ...]`;
@@ -57,7 +58,7 @@ function describe(error: unknown): string {
 }
 
 /** Sets up the isolate and returns its batch render function. */
-export function bootstrap(limits: IsolateLimits): (defsJson: string, itemsJson: string) => string {
+export function bootstrap(limits: IsolateLimits): (batch: readonly [string, string]) => string {
   const holder = globalThis as { nunjucks?: NunjucksSlim };
   const NJ = holder.nunjucks as NunjucksSlim;
   delete holder.nunjucks;
@@ -127,7 +128,9 @@ export function bootstrap(limits: IsolateLimits): (defsJson: string, itemsJson: 
     }
   }
 
-  return function renderBatch(defsJson: string, itemsJson: string): string {
+  return function renderBatch(batch: readonly [string, string]): string {
+    const defsJson = batch[0];
+    const itemsJson = batch[1];
     const defs = JSON.parse(defsJson) as Array<[string, string]>;
     for (const [id, code] of defs) define(id, code);
     const items = JSON.parse(itemsJson) as RenderItem[];
