@@ -140,6 +140,65 @@ export function raiseSequences(data: StoreData): void {
   raise("users", data.users.map((r) => r.id));
   for (const table of USER_TABLES) raise(table, data[table].map((r) => r.id));
   raise("alert_log", Object.values(data.alert_log).flatMap((entries) => entries.map((e) => e.seq)));
+  // Timers and goal bars (bot-modules.ts): ids in the per-user documents `<kind>.<userId>`, and the
+  // `next_id` these kinds kept under `extensions.<kind>` before they used the store's sequences.
+  for (const kind of RECORD_EXTENSIONS) {
+    const ids: number[] = [];
+    const legacy = (data.extensions[kind] as { next_id?: unknown } | undefined)?.next_id;
+    if (typeof legacy === "number") ids.push(legacy - 1);
+    for (const [key, value] of Object.entries(data.extensions)) {
+      if (key.startsWith(`${kind}.`) && Array.isArray(value)) for (const r of value as Array<{ id?: unknown }>) if (typeof r?.id === "number") ids.push(r.id);
+    }
+    raise(kind, ids);
+  }
+}
+
+/** Extensions holding per-user lists of records with ids (`<kind>.<userId>`), whose sequence is `<kind>`. */
+export const RECORD_EXTENSIONS = ["timers", "goal_bars"] as const;
+
+/**
+ * Replaces one document's part of the in-memory data with `body` (null: the document is gone), in
+ * place: the inverse of `documentBody` for one key. Used when another node changed the document.
+ * Throws DocumentShapeError when the body is not what the key says.
+ */
+export function replaceDocument(data: StoreData, key: DocumentKey, body: unknown): void {
+  if (key === "meta") {
+    if (body === null) return;
+    const m = shape(metaDocumentSchema, "meta", body);
+    for (const [name, value] of Object.entries(m.sequences)) if (value > (data.sequences[name] ?? 0)) data.sequences[name] = value;
+    data.meta = m.meta;
+    return;
+  }
+  const colon = key.indexOf(":");
+  const kind = key.slice(0, colon);
+  const name = key.slice(colon + 1);
+  if (kind === "user") {
+    const doc = body === null ? null : (shape(userDocumentSchema, key, body) as unknown as UserDocument);
+    const id = Number(name);
+    replaceRecords(data.users, (r) => r.id === id, doc?.user ? [doc.user] : []);
+    for (const table of USER_TABLES) replaceRecords(data[table] as Array<{ id: number; user_id: number }>, (r) => r.user_id === id, doc?.[table] ?? []);
+    if (doc?.queue_state) data.queue_state[name] = doc.queue_state;
+    else delete data.queue_state[name];
+    return;
+  }
+  if (kind === "kv") {
+    const kv = (data.extensions[KV_EXTENSION] ??= {}) as Record<string, unknown>;
+    if (body === null) delete kv[name];
+    else kv[name] = body;
+    return;
+  }
+  if (body === null) delete data.extensions[name];
+  else data.extensions[name] = body;
+}
+
+/** Removes the records `mine` matches from `list` and inserts `records`, keeping `list` sorted by id. */
+function replaceRecords<T extends { id: number }>(list: T[], mine: (r: T) => boolean, records: readonly T[]): void {
+  for (let i = list.length - 1; i >= 0; i--) if (mine(list[i] as T)) list.splice(i, 1);
+  for (const record of records) {
+    let at = list.length;
+    while (at > 0 && (list[at - 1] as T).id > record.id) at--;
+    list.splice(at, 0, record);
+  }
 }
 
 /** Every document and alert log of the data: the inverse of `assemble`. */

@@ -5,15 +5,32 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { applyAlertLogEvent } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
-import type { StoreBackend, StoreBatch } from "./backend.js";
+import type { RemoteChange, SharedStoreBackend, StoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
 import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
-import { DocumentShapeError, KV_EXTENSION, assemble, documentBody, documentKeys } from "./partitions.js";
+import { IdBlocks } from "./id-blocks.js";
+import { mergeDocument } from "./merge.js";
+import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
 export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { PostgresBackend } from "./postgres-backend.js";
+
+/** The id sequences a store reserves blocks of at open when several nodes share its database. */
+const SHARED_SEQUENCES = ["users", "connections", "personal_access_tokens", "browser_sources", "alert_sets", "commands", "alert_log", ...RECORD_EXTENSIONS];
+
+/** The id blocks of each shared store's data, so that `Store.nextId(data, ...)` finds them. */
+const sharedIds = new WeakMap<StoreData, IdBlocks>();
+
+/**
+ * What another node changed, once applied to this node's memory: documents replaced (or deleted)
+ * and alert-log events applied (entries added, acknowledgements, clears).
+ */
+export interface RemoteStoreChange {
+  documents: DocumentKey[];
+  alertLog: Array<{ userId: number; event: AlertLogEvent }>;
+}
 
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
@@ -54,6 +71,17 @@ export class Store {
   #writing: Promise<void> | null = null;
   #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
+  /** Shared backends only: what this node knows of the stored documents, and what it receives. */
+  readonly #shared: SharedStoreBackend | null;
+  /** The stored version of each document, as this node last saw it. */
+  readonly #versions = new Map<string, number>();
+  /** The stored body (JSON) of each document at that version: the base of a merge. */
+  readonly #bases = new Map<string, string>();
+  /** Documents of the write under way. */
+  readonly #inFlight = new Set<DocumentKey>();
+  readonly #remoteListeners = new Set<(change: RemoteStoreChange) => void>();
+  /** Other nodes' changes are applied one at a time, in the order they were announced. */
+  #remoteQueue: Promise<void> = Promise.resolve();
 
   private constructor(data: StoreData, backend: StoreBackend, logger: Logger | undefined) {
     this.#data = data;
@@ -61,6 +89,7 @@ export class Store {
     this.#logger = logger;
     this.#knownKeys = documentKeys(data);
     this.#sequences = JSON.stringify(data.sequences);
+    this.#shared = backend.shared ?? null;
   }
 
   /**
@@ -89,6 +118,15 @@ export class Store {
   /** Loads a store from a backend (the backend is closed with the store, or at once if loading fails). */
   static async fromBackend(backend: StoreBackend, options: { logger?: Logger } = {}): Promise<Store> {
     try {
+      // A shared backend listens before loading, so nothing committed meanwhile is missed: what
+      // arrives before the store exists waits, and is applied only if newer than what was loaded.
+      let ready: Store | null = null;
+      const early: Array<(store: Store) => void> = [];
+      const later = (run: (store: Store) => void) => (ready ? run(ready) : early.push(run));
+      await backend.shared?.listen({
+        onChange: (change) => later((store) => store.#enqueue(() => store.#applyRemote(change))),
+        onResync: () => later((store) => store.#enqueue(() => store.#resync())),
+      });
       const loaded = await backend.load();
       let data: StoreData;
       try {
@@ -98,6 +136,15 @@ export class Store {
         throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `The store (${backend.description}) holds a bad document: ${error.message}`, cause: error });
       }
       const store = new Store(data, backend, options.logger);
+      if (backend.shared) {
+        for (const [key, version] of loaded.versions ?? []) store.#versions.set(key, version);
+        for (const [key, body] of loaded.documents) store.#bases.set(key, JSON.stringify(body));
+        const ids = new IdBlocks(backend.shared.reserveIds, options.logger);
+        await ids.prepare(Object.fromEntries(SHARED_SEQUENCES.map((name) => [name, data.sequences[name] ?? 0])));
+        sharedIds.set(data, ids);
+      }
+      ready = store;
+      for (const run of early) run(store);
       if (!loaded.documents.has("meta")) {
         store.update(() => undefined, { meta: true });
         await store.persisted();
@@ -149,7 +196,7 @@ export class Store {
       return fn(this.#data, touch);
     } finally {
       if (!marked) this.#allDirty = true;
-      const sequences = JSON.stringify(this.#data.sequences);
+      const sequences = this.#shared ? this.#sequences : JSON.stringify(this.#data.sequences);
       if (sequences !== this.#sequences) {
         this.#sequences = sequences;
         this.#dirty.add("meta");
@@ -178,8 +225,19 @@ export class Store {
     return next;
   }
 
-  /** Next value of a named id sequence (1, 2, 3...). Call inside `update`. */
+  /**
+   * Next value of a named id sequence (1, 2, 3...). Call inside `update`. With several nodes on one
+   * PostgreSQL database the ids come from blocks each node reserves: unique, never reused, in
+   * ascending order per node, with gaps.
+   */
   static nextId(data: StoreData, sequence: string): number {
+    const shared = sharedIds.get(data);
+    if (shared) {
+      // Kept in memory as a floor for the next start; not written (the blocks table is the truth).
+      const id = shared.next(sequence);
+      if (id > (data.sequences[sequence] ?? 0)) data.sequences[sequence] = id;
+      return id;
+    }
     const next = (data.sequences[sequence] ?? 0) + 1;
     data.sequences[sequence] = next;
     return next;
@@ -197,7 +255,9 @@ export class Store {
       const body = documentBody(this.#data, key);
       if (body === null) this.#knownKeys.delete(key);
       else this.#knownKeys.add(key);
-      return { key, body };
+      if (!this.#shared) return { key, body };
+      this.#inFlight.add(key);
+      return { key, body, base: this.#versions.get(key) ?? null, json: body === null ? undefined : JSON.stringify(body) };
     });
     const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#dirty = new Set();
@@ -217,13 +277,19 @@ export class Store {
         await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
         const generation = this.#generation;
         this.#lastWriteStart = Date.now();
+        const batch = this.#takeBatch();
+        let outcome: WriteOutcome | void;
         try {
-          await this.#backend.write(this.#takeBatch());
+          outcome = await this.#backend.write(batch);
         } catch (error) {
+          this.#inFlight.clear();
           this.#logger?.error({ err: error }, "store write failed");
           this.#settle(generation, error);
           continue;
         }
+        this.#inFlight.clear();
+        // A conflict is merged and written again: the generation is settled by that write.
+        if (outcome && this.#written(batch, outcome) > 0) continue;
         this.#settle(generation);
       }
     } finally {
@@ -237,6 +303,149 @@ export class Store {
     this.#waiters = this.#waiters.filter((w) => w.generation > generation);
     for (const w of done) if (error === undefined) w.resolve();
     else w.reject(error);
+  }
+
+  /**
+   * Records what a shared backend wrote (versions, bases) and merges each conflict: the stored
+   * document (another node's write) is merged with this node's changes since the base, the result
+   * replaces the memory's and is written again on the next turn. Returns how many conflicted.
+   */
+  #written(batch: StoreBatch, outcome: WriteOutcome): number {
+    const sent = new Map(batch.documents.map((d) => [d.key, d.json]));
+    for (const { key, version } of outcome.written) {
+      this.#versions.set(key, version);
+      const json = sent.get(key);
+      if (json === undefined) this.#bases.delete(key);
+      else this.#bases.set(key, json);
+    }
+    const merged: DocumentKey[] = [];
+    for (const remote of outcome.conflicts) {
+      const base = this.#bases.get(remote.key);
+      const { body, conflicts } = mergeDocument(remote.key, base === undefined ? undefined : JSON.parse(base), documentBody(this.#data, remote.key), remote.body);
+      if (conflicts.length > 0) this.#logger?.warn({ key: remote.key, fields: conflicts.slice(0, 20) }, "another node changed the same fields at the same time; this node's values were kept (removals win)");
+      try {
+        replaceDocument(this.#data, remote.key, body);
+      } catch (error) {
+        this.#logger?.error({ err: error, key: remote.key }, "a merged document is malformed; keeping this node's version");
+      }
+      this.#known(remote);
+      this.#dirty.add(remote.key);
+      merged.push(remote.key);
+    }
+    if (merged.length > 0) {
+      this.#schedule();
+      this.#emitRemote({ documents: merged, alertLog: [] });
+    }
+    return merged.length;
+  }
+
+  /** Records a stored document's version and body as this node's base for it. */
+  #known(doc: VersionedDocument): void {
+    this.#versions.set(doc.key, doc.version);
+    if (doc.body === null) this.#bases.delete(doc.key);
+    else this.#bases.set(doc.key, JSON.stringify(doc.body));
+  }
+
+  /**
+   * Calls `listener` after each change another node made is applied to this node's memory (shared
+   * backends only). Returns a function that stops the calls.
+   */
+  onRemoteChange(listener: (change: RemoteStoreChange) => void): () => void {
+    this.#remoteListeners.add(listener);
+    return () => this.#remoteListeners.delete(listener);
+  }
+
+  #emitRemote(change: RemoteStoreChange): void {
+    if (change.documents.length === 0 && change.alertLog.length === 0) return;
+    for (const listener of this.#remoteListeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#logger?.error({ err: error }, "a store change listener failed");
+      }
+    }
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#remoteQueue = this.#remoteQueue.then(task).catch((error: unknown) => {
+      if (!this.#closed) this.#logger?.error({ err: error }, "could not apply another node's change");
+    });
+  }
+
+  /** Whether a document has local changes not yet written (a remote version then waits for the merge). */
+  #pendingLocally(key: DocumentKey): boolean {
+    return this.#allDirty || this.#dirty.has(key) || this.#inFlight.has(key);
+  }
+
+  /** Replaces documents in memory by newer stored versions (those without local changes). */
+  #applyDocuments(docs: readonly VersionedDocument[]): DocumentKey[] {
+    const applied: DocumentKey[] = [];
+    for (const doc of docs) {
+      if (doc.version <= (this.#versions.get(doc.key) ?? 0) || this.#pendingLocally(doc.key)) continue;
+      try {
+        replaceDocument(this.#data, doc.key, doc.body);
+      } catch (error) {
+        this.#logger?.error({ err: error, key: doc.key }, "another node stored a malformed document; ignored");
+        continue;
+      }
+      this.#known(doc);
+      if (doc.body === null) this.#knownKeys.delete(doc.key);
+      else this.#knownKeys.add(doc.key);
+      applied.push(doc.key);
+    }
+    return applied;
+  }
+
+  /** Applies what another node announced: re-reads the documents and entries, applies them. */
+  async #applyRemote(change: RemoteChange): Promise<void> {
+    const shared = this.#shared;
+    if (!shared || this.#closed) return;
+    const newer = change.documents.filter((d) => d.version > (this.#versions.get(d.key) ?? 0)).map((d) => d.key);
+    const [docs, added] = await Promise.all([shared.fetchDocuments(newer), shared.fetchAlertEntries(change.added)]);
+    if (this.#closed) return;
+    const alertLog: RemoteStoreChange["alertLog"] = [];
+    const apply = (userId: number, event: AlertLogEvent) => {
+      applyAlertLogEvent((this.#data.alert_log[String(userId)] ??= []), event);
+      alertLog.push({ userId, event });
+    };
+    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) apply(e.user_id, { t: "add", e });
+    for (const a of change.acks) apply(a.userId, { t: "ack", seq: a.seq, bs: a.bs });
+    for (const c of change.clears) apply(c.userId, { t: "clear", upTo: c.upTo });
+    this.#emitRemote({ documents: this.#applyDocuments(docs), alertLog });
+  }
+
+  /**
+   * Catches up after announcements were missed (the listening connection was lost): re-reads
+   * every document whose stored version is newer, and compares every alert log with the stored one.
+   */
+  async #resync(): Promise<void> {
+    const shared = this.#shared;
+    if (!shared || this.#closed) return;
+    const versions = await shared.documentVersions();
+    const newer = [...versions].filter(([key, version]) => version > (this.#versions.get(key) ?? 0)).map(([key]) => key as DocumentKey);
+    const [docs, logs] = await Promise.all([shared.fetchDocuments(newer), shared.fetchAlertLogs()]);
+    if (this.#closed) return;
+    const alertLog: RemoteStoreChange["alertLog"] = [];
+    for (const [userId, stored] of logs) {
+      const entries = (this.#data.alert_log[String(userId)] ??= []);
+      const bySeq = new Map(entries.map((e) => [e.seq, e]));
+      for (const e of stored) {
+        const mine = bySeq.get(e.seq);
+        if (!mine) {
+          const event: AlertLogEvent = { t: "add", e };
+          applyAlertLogEvent(entries, event);
+          alertLog.push({ userId, event });
+          continue;
+        }
+        for (const bs of e.acked_by) {
+          if (mine.acked_by.includes(bs)) continue;
+          mine.acked_by.push(bs);
+          alertLog.push({ userId, event: { t: "ack", seq: e.seq, bs } });
+        }
+        if (e.cleared) mine.cleared = true;
+      }
+    }
+    this.#emitRemote({ documents: this.#applyDocuments(docs), alertLog });
   }
 
   /** Resolves once every change made so far is durable (rejects if that write failed). */
@@ -276,6 +485,7 @@ export class Store {
       await this.persisted();
     } finally {
       this.#closed = true;
+      await this.#remoteQueue;
       await this.#backend.close();
     }
   }
