@@ -69,6 +69,11 @@ export interface SharedStoreBackend {
   fetchAlertEntries(entries: ReadonlyArray<{ userId: number; seq: number }>): Promise<AlertLogEntry[]>;
   /** Every stored alert log. */
   fetchAlertLogs(): Promise<Map<number, AlertLogEntry[]>>;
+  /**
+   * Stores `body` under `key` unless a (not deleted) document is already there, and returns what
+   * is stored: the first node to claim a key wins (the identity module's signing keys).
+   */
+  claimDocument(key: DocumentKey, body: unknown): Promise<VersionedDocument>;
   /** Reserves a block of ids of a sequence shared by every node. */
   reserveIds: ReserveIds;
 }

@@ -128,6 +128,7 @@ export class PostgresBackend implements StoreBackend {
       documentVersions: async () => new Map((await this.#db.selectFrom("ovation_documents").select(["key", "version"]).execute()).map((r) => [r.key, r.version])),
       fetchAlertEntries: (entries) => this.#fetchAlertEntries(entries),
       fetchAlertLogs: () => this.#alertLogs(),
+      claimDocument: (key, body) => this.#claim(key, body),
       reserveIds: async (name, size, floor) => {
         const { rows } = await sql<{ last: number }>`insert into ovation_id_blocks (name, last) values (${name}, ${floor + size})
           on conflict (name) do update set last = greatest(ovation_id_blocks.last, ${floor}::bigint) + ${size}::bigint returning last`.execute(this.#db);
@@ -206,6 +207,30 @@ export class PostgresBackend implements StoreBackend {
     if (keys.length === 0) return [];
     const rows = await db.selectFrom("ovation_documents").select(["key", "body", "version"]).where("key", "in", [...keys]).execute();
     return rows.map((r) => ({ key: r.key as DocumentKey, version: r.version, body: r.body }));
+  }
+
+  async #claim(key: DocumentKey, body: unknown): Promise<VersionedDocument> {
+    return this.#db.transaction().execute(async (trx) => {
+      const json = JSON.stringify(body);
+      const written = await trx
+        .insertInto("ovation_documents")
+        .values({ key, body: sql`${json}::jsonb` })
+        .onConflict((oc) =>
+          oc
+            .column("key")
+            .doUpdateSet({ body: sql`excluded.body`, updated_at: sql`now()`, version: sql`ovation_documents.version + 1` })
+            .where(sql`ovation_documents.body`, "=", sql`${DELETED}::jsonb`),
+        )
+        .returning("version")
+        .executeTakeFirst();
+      if (written) {
+        for (const payload of announcements(this.node, { documents: [{ key, version: written.version }], added: [], acks: [], clears: [] })) await sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(trx);
+        return { key, version: written.version, body: JSON.parse(json) as unknown };
+      }
+      const [stored] = await this.#fetchDocuments(trx, [key]);
+      if (!stored) throw new Error(`${key} vanished while being claimed`);
+      return stored;
+    });
   }
 
   async #fetchAlertEntries(entries: ReadonlyArray<{ userId: number; seq: number }>): Promise<AlertLogEntry[]> {

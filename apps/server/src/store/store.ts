@@ -473,6 +473,33 @@ export class Store {
     };
   }
 
+  /**
+   * The value of `extensions[key]`, made by `create` and stored if absent. With several nodes on
+   * one database the first node to store it wins and every node gets that value (the identity
+   * module's signing keys must be the same on every node).
+   */
+  async claimExtension<T>(key: string, create: () => T): Promise<T> {
+    const existing = this.#data.extensions[key];
+    if (existing !== undefined) return existing as T;
+    if (!this.#shared) {
+      this.update((data) => (data.extensions[key] = create()), { extensions: [key] });
+      await this.persisted();
+      return this.#data.extensions[key] as T;
+    }
+    const doc = await this.#shared.claimDocument(`ext:${key}`, create());
+    if (!this.#pendingLocally(doc.key) && doc.version > (this.#versions.get(doc.key) ?? 0)) {
+      replaceDocument(this.#data, doc.key, doc.body);
+      this.#known(doc);
+      this.#knownKeys.add(doc.key);
+    }
+    return (this.#data.extensions[key] ?? doc.body) as T;
+  }
+
+  /** Whether several nodes may share this store's database (PostgreSQL). */
+  get shared(): boolean {
+    return this.#shared !== null;
+  }
+
   /** The extension keys that start with `prefix` (per-user documents such as `bot_state.<userId>`). */
   extensionKeys(prefix: string): string[] {
     return Object.keys(this.#data.extensions).filter((key) => key.startsWith(prefix));
