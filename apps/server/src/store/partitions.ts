@@ -201,6 +201,19 @@ function replaceRecords<T extends { id: number }>(list: T[], mine: (r: T) => boo
   }
 }
 
+/**
+ * The users whose data the documents `keys` hold: `user:<id>`, and the per-user extensions
+ * `ext:<kind>.<id>` of `kinds` (to reload what a module derived from them after another node's change).
+ */
+export function usersOfDocuments(keys: readonly DocumentKey[], kinds: readonly string[] = []): number[] {
+  const users = new Set<number>();
+  for (const key of keys) {
+    const match = /^user:(\d+)$/.exec(key) ?? (kinds.some((kind) => key.startsWith(`ext:${kind}.`)) ? /\.(\d+)$/.exec(key) : null);
+    if (match) users.add(Number(match[1]));
+  }
+  return [...users];
+}
+
 /** Every document and alert log of the data: the inverse of `assemble`. */
 export function split(data: Readonly<StoreData>): { documents: Map<string, unknown>; alertLogs: Map<number, AlertLogEntry[]> } {
   const documents = new Map<string, unknown>();
