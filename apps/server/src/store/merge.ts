@@ -58,7 +58,9 @@ function mergeValue(base: Json, local: Json, remote: Json, rule: NumberRule, pat
   if (typeof local === "number" && typeof remote === "number" && (typeof base === "number" || base === undefined) && rule !== "local") {
     return rule === "add" ? remote + (local - ((base as number | undefined) ?? 0)) : Math.max(local, remote);
   }
-  if (same(local, remote)) return local;
+  // Equal changes on both sides are one change, except objects of key-value data: equal counts
+  // there may be two increments (each leaf decides).
+  if (same(local, remote) && !(rule === "add" && isRecord(local))) return local;
   // One side removed what the other changed: the removal wins.
   if (local === undefined || remote === undefined) {
     conflicts.push(path);

@@ -80,6 +80,8 @@ export class Store {
   /** Documents of the write under way. */
   readonly #inFlight = new Set<DocumentKey>();
   readonly #remoteListeners = new Set<(change: RemoteStoreChange) => void>();
+  /** Newer stored versions not applied because the document had local changes: looked at again after the write. */
+  readonly #deferred = new Map<DocumentKey, number>();
   /** Other nodes' changes are applied one at a time, in the order they were announced. */
   #remoteQueue: Promise<void> = Promise.resolve();
 
@@ -289,7 +291,9 @@ export class Store {
         }
         this.#inFlight.clear();
         // A conflict is merged and written again: the generation is settled by that write.
-        if (outcome && this.#written(batch, outcome) > 0) continue;
+        const conflicts = outcome ? this.#written(batch, outcome) : 0;
+        this.#retryDeferred();
+        if (conflicts > 0) continue;
         this.#settle(generation);
       }
     } finally {
@@ -381,7 +385,12 @@ export class Store {
   #applyDocuments(docs: readonly VersionedDocument[]): DocumentKey[] {
     const applied: DocumentKey[] = [];
     for (const doc of docs) {
-      if (doc.version <= (this.#versions.get(doc.key) ?? 0) || this.#pendingLocally(doc.key)) continue;
+      if (doc.version <= (this.#versions.get(doc.key) ?? 0)) continue;
+      if (this.#pendingLocally(doc.key)) {
+        // Our write will meet it as a conflict, unless it was already under way: look again after it.
+        this.#deferred.set(doc.key, Math.max(doc.version, this.#deferred.get(doc.key) ?? 0));
+        continue;
+      }
       try {
         replaceDocument(this.#data, doc.key, doc.body);
       } catch (error) {
@@ -394,6 +403,14 @@ export class Store {
       applied.push(doc.key);
     }
     return applied;
+  }
+
+  /** Re-reads the deferred documents still newer than what this node knows (once a write is done). */
+  #retryDeferred(): void {
+    if (this.#deferred.size === 0) return;
+    const documents = [...this.#deferred].filter(([key, version]) => version > (this.#versions.get(key) ?? 0)).map(([key, version]) => ({ key, version }));
+    this.#deferred.clear();
+    if (documents.length > 0) this.#enqueue(() => this.#applyRemote({ documents, added: [], acks: [], clears: [] }));
   }
 
   /** Applies what another node announced: re-reads the documents and entries, applies them. */
