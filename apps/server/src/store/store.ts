@@ -53,6 +53,12 @@ export interface Touched {
  * when configured. At most one write starts every WRITE_INTERVAL_MS, each covering every change
  * made before it. `update` returns once memory is changed; `persisted()` resolves once that change
  * is durable.
+ *
+ * With PostgreSQL several stores ("nodes", one per server process) may share one database: each
+ * writes a document only over the version it last saw, merges when another node wrote it first
+ * (`merge.ts`), applies what the other nodes announce (documents re-read, alert-log events applied;
+ * `onRemoteChange` tells the modules that derive state from the data), catches up after a lost
+ * connection, and takes ids from blocks reserved per node (`id-blocks.ts`).
  */
 export class Store {
   readonly #data: StoreData;
