@@ -173,7 +173,15 @@ export class PostgresBackend implements StoreBackend {
   async #listen(handlers: ListenerHandlers): Promise<void> {
     if (this.#listener) throw new Error("already listening");
     const listener = new PostgresListener(this.#url, this.node, handlers, { logger: this.#logger, retryMs: this.#retryMs });
-    await listener.start();
+    try {
+      await listener.start();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
+        message: `The database ${redactUrl(this.#url)} (OVATION_DATABASE_URL) cannot be listened to: ${(error as Error).message}`,
+        cause: error,
+      });
+    }
     this.#listener = listener;
   }
 

@@ -179,6 +179,14 @@ describe("PostgreSQL backend specifics", () => {
     await reopened.close();
   });
 
+  test("no node starts on a database a migration holds", async () => {
+    const url = await freshDatabase();
+    const migration = await PostgresBackend.open(url, { mode: "exclusive" });
+    await expect(Store.fromBackend(await PostgresBackend.open(url))).rejects.toMatchObject({ code: "OVATION_ERR_STORE_LOCKED", message: expect.stringContaining("migrate-store") });
+    await migration.close();
+    await (await Store.fromBackend(await PostgresBackend.open(url))).close();
+  });
+
   test("an unreachable database is reported without its password", async () => {
     await expect(PostgresBackend.open("postgres://u:secret@127.0.0.1:1/none")).rejects.toMatchObject({
       code: "OVATION_ERR_STORE_UNUSABLE",
