@@ -191,6 +191,21 @@ export function replaceDocument(data: StoreData, key: DocumentKey, body: unknown
   else data.extensions[name] = body;
 }
 
+/**
+ * Moves records appended out of id order back into it (tables are kept in id order). With several
+ * nodes, ids come from per-node blocks, so a record created here may have a lower id than one
+ * another node created before; only the tail can be out of order, as records are appended.
+ */
+export function restoreIdOrder(data: StoreData): void {
+  for (const list of [data.users, ...USER_TABLES.map((t) => data[t])] as Array<Array<{ id: number }>>) {
+    for (let i = list.length - 1; i > 0 && (list[i] as { id: number }).id < (list[i - 1] as { id: number }).id; i--) {
+      const moved = list[i] as { id: number };
+      list[i] = list[i - 1] as { id: number };
+      list[i - 1] = moved;
+    }
+  }
+}
+
 /** Removes the records `mine` matches from `list` and inserts `records`, keeping `list` sorted by id. */
 function replaceRecords<T extends { id: number }>(list: T[], mine: (r: T) => boolean, records: readonly T[]): void {
   for (let i = list.length - 1; i >= 0; i--) if (mine(list[i] as T)) list.splice(i, 1);

@@ -9,7 +9,7 @@ import type { RemoteChange, SharedStoreBackend, StoreBackend, StoreBatch, Versio
 import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
 import { IdBlocks } from "./id-blocks.js";
 import { mergeDocument } from "./merge.js";
-import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument } from "./partitions.js";
+import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument, restoreIdOrder } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
@@ -204,6 +204,7 @@ export class Store {
       return fn(this.#data, touch);
     } finally {
       if (!marked) this.#allDirty = true;
+      if (this.#shared) restoreIdOrder(this.#data);
       const sequences = this.#shared ? this.#sequences : JSON.stringify(this.#data.sequences);
       if (sequences !== this.#sequences) {
         this.#sequences = sequences;
