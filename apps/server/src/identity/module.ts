@@ -129,7 +129,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const clock = options.clock ?? systemClock;
   const logger = options.logger.child({ module: "identity" });
   const shared = options.sharedStore;
-  const store = shared ? IdentityStore.shared(shared, "the host's shared store") : await IdentityStore.open(options.dataDir);
+  const store = shared ? await IdentityStore.shared(shared, options.dataDir) : await IdentityStore.open(options.dataDir);
   const oidcStorage = options.oidcStorage ?? new FileOidcStorage(store);
   const clients = new ClientRegistry(options.dataDir, shared);
   const keys = shared ? await loadOrCreateSharedKeys(options.dataDir, shared) : loadOrCreateKeys(options.dataDir);

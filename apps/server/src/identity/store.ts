@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
 import type { OidcArtifact } from "../store/oidc-artifact-storage.js";
@@ -251,9 +251,28 @@ export class IdentityStore {
     readonly path: string,
   ) {}
 
-  /** The identity data in the host's shared store (several nodes on one PostgreSQL database). */
-  static shared(host: SharedIdentityHost, description: string): IdentityStore {
-    return new IdentityStore(sharedBacking(host), description);
+  /**
+   * The identity data in the host's shared store (several nodes on one PostgreSQL database). The
+   * collections of `<dataDir>/identity.json`, if this node has one (an installation that ran on
+   * files), are taken over by the first node to start on the database; the file is left as it is.
+   */
+  static async shared(host: SharedIdentityHost, dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
+    const path = join(dataDir, fileName);
+    let file: Partial<IdentityData> | null = null;
+    try {
+      file = JSON.parse(await readFile(path, "utf8")) as Partial<IdentityData>;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw new IdentityStoreCorruptError(path, cause instanceof Error ? cause.message : String(cause));
+    }
+    if (file !== null) {
+      if (typeof file !== "object" || (file as { version?: unknown }).version !== 1) throw new IdentityStoreCorruptError(path, "missing `version: 1`");
+      const found = file;
+      for (const name of COLLECTIONS) {
+        const records = found[name];
+        if (Array.isArray(records) && records.length > 0) await host.claimExtension(sharedIdentityKey(name), () => records);
+      }
+    }
+    return new IdentityStore(sharedBacking(host), `the host's shared store (PostgreSQL)`);
   }
 
   /** Opens (or creates) `<dataDir>/identity.json`. */
