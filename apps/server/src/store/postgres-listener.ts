@@ -43,11 +43,11 @@ export function announcements(node: string, change: RemoteChange): string[] {
     size = 0;
   };
   for (const [field, item] of items) {
-    const text = JSON.stringify(item);
+    const bytes = Buffer.byteLength(JSON.stringify(item));
     // A document key is at most a few hundred bytes, so one item always fits.
-    if (size + text.length + 64 > MAX_PAYLOAD) flush();
+    if (size + bytes + 64 > MAX_PAYLOAD) flush();
     (current[field] ??= []).push(item);
-    size += text.length + 1;
+    size += bytes + 1;
   }
   flush();
   return out;
