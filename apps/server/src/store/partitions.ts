@@ -191,19 +191,31 @@ export function replaceDocument(data: StoreData, key: DocumentKey, body: unknown
   else data.extensions[name] = body;
 }
 
+/** The id-ordered tables of the data (users and the user documents' tables). */
+function idTables(data: StoreData): Array<Array<{ id: number }>> {
+  return [data.users, ...USER_TABLES.map((t) => data[t])];
+}
+
+/** Each id-ordered table's length, taken before a change (see `restoreIdOrder`). */
+export function tableLengths(data: StoreData): number[] {
+  return idTables(data).map((list) => list.length);
+}
+
 /**
- * Moves records appended out of id order back into it (tables are kept in id order). With several
- * nodes, ids come from per-node blocks, so a record created here may have a lower id than one
- * another node created before; only the tail can be out of order, as records are appended.
+ * Moves the records appended since `lengths` were taken into id order (tables are kept in id
+ * order). With several nodes, ids come from per-node blocks, so a record created here may have a
+ * lower id than one another node created before it.
  */
-export function restoreIdOrder(data: StoreData): void {
-  for (const list of [data.users, ...USER_TABLES.map((t) => data[t])] as Array<Array<{ id: number }>>) {
-    for (let i = list.length - 1; i > 0 && (list[i] as { id: number }).id < (list[i - 1] as { id: number }).id; i--) {
-      const moved = list[i] as { id: number };
-      list[i] = list[i - 1] as { id: number };
-      list[i - 1] = moved;
+export function restoreIdOrder(data: StoreData, lengths: readonly number[]): void {
+  idTables(data).forEach((list, t) => {
+    for (let i = Math.min(lengths[t] ?? 0, list.length); i < list.length; i++) {
+      for (let j = i; j > 0 && (list[j] as { id: number }).id < (list[j - 1] as { id: number }).id; j--) {
+        const moved = list[j] as { id: number };
+        list[j] = list[j - 1] as { id: number };
+        list[j - 1] = moved;
+      }
     }
-  }
+  });
 }
 
 /** Removes the records `mine` matches from `list` and inserts `records`, keeping `list` sorted by id. */

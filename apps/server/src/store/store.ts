@@ -9,7 +9,7 @@ import type { RemoteChange, SharedStoreBackend, StoreBackend, StoreBatch, Versio
 import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
 import { IdBlocks } from "./id-blocks.js";
 import { mergeDocument } from "./merge.js";
-import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument, restoreIdOrder } from "./partitions.js";
+import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument, restoreIdOrder, tableLengths } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
@@ -200,11 +200,12 @@ export class Store {
       if (t.meta) this.#dirty.add("meta");
     };
     if (touched) touch(touched);
+    const lengths = this.#shared ? tableLengths(this.#data) : null;
     try {
       return fn(this.#data, touch);
     } finally {
       if (!marked) this.#allDirty = true;
-      if (this.#shared) restoreIdOrder(this.#data);
+      if (lengths) restoreIdOrder(this.#data, lengths);
       const sequences = this.#shared ? this.#sequences : JSON.stringify(this.#data.sequences);
       if (sequences !== this.#sequences) {
         this.#sequences = sequences;
