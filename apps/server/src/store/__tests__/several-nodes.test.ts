@@ -161,7 +161,7 @@ describe("several nodes on one PostgreSQL database", () => {
   test("a node whose listening connection was lost catches up with what it missed", async () => {
     const url = await freshDatabase();
     const a = await node(url);
-    const b = await node(url, { listenRetryMs: 1_500 });
+    const b = await node(url, { listenRetryMs: 3_000 });
     const hubB = new AlertHub(b.repos, silent);
     const user = a.repos.users.create({ name: "Gap" });
     await a.store.persisted();
@@ -169,13 +169,15 @@ describe("several nodes on one PostgreSQL database", () => {
 
     const pid = b.backend.listenerProcessId;
     expect(pid).not.toBeNull();
+    const listening = async () => (await query<{ n: number }>(url, "select count(*)::int as n from pg_stat_activity where application_name = $1", [`ovation-node-${b.backend.node}`]))[0]?.n;
     await query(url, "select pg_terminate_backend($1)", [pid]);
+    const deadline = Date.now() + 10_000;
+    while ((await listening()) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     // While node B has no listening connection, node A writes and logs an alert.
     a.repos.commands.create(user.id, command("missed"));
     alert(new AlertHub(a.repos, silent), user.id, "missed-alert");
     await a.store.persisted();
-    const listening = await query<{ n: number }>(url, "select count(*)::int as n from pg_stat_activity where application_name = $1", [`ovation-node-${b.backend.node}`]);
-    expect(listening[0]?.n).toBe(0);
+    expect(await listening()).toBe(0);
 
     await waitFor(() => b.repos.commands.listForUser(user.id).length === 1 && b.repos.alertLog.find(user.id, "missed-alert") !== undefined, 15_000, "node B to catch up");
     expect(alert(hubB, user.id, "missed-alert").duplicate).toBe(true);
