@@ -34,6 +34,8 @@ export interface RemoteStoreChange {
 
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
+/** Pause before a write the database refused is tried again (shared backends). */
+const WRITE_RETRY_MS = 1_000;
 
 /**
  * What a change touched, so that only those documents are written: users' documents (their
@@ -282,7 +284,7 @@ export class Store {
    */
   async #writeLoop(): Promise<void> {
     try {
-      while (this.#writtenGeneration < this.#generation) {
+      while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#shared)) {
         const wait = this.#lastWriteStart + WRITE_INTERVAL_MS - Date.now();
         await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
         const generation = this.#generation;
@@ -295,6 +297,12 @@ export class Store {
           this.#inFlight.clear();
           this.#logger?.error({ err: error }, "store write failed");
           this.#settle(generation, error);
+          if (this.#shared && !this.#closed) {
+            // The transaction rolled back: keep the changes and try again, so the other nodes and
+            // the next start get them once the database answers again.
+            this.#requeue(batch);
+            await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+          }
           continue;
         }
         this.#inFlight.clear();
@@ -307,6 +315,13 @@ export class Store {
     } finally {
       this.#writing = null;
     }
+  }
+
+  /** Puts a batch that was not written back in front of what changed since (shared backends). */
+  #requeue(batch: StoreBatch): void {
+    for (const { key } of batch.documents) this.#dirty.add(key);
+    for (const { userId, events } of batch.alertLogs) this.#pendingLogs.set(userId, [...events, ...(this.#pendingLogs.get(userId) ?? [])]);
+    this.#generation++;
   }
 
   #settle(generation: number, error?: unknown): void {

@@ -6,6 +6,7 @@ import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres
 import { waitFor } from "../../__tests__/socket-helpers.js";
 import { AlertHub } from "../../realtime/alert-hub.js";
 import { COUNTERS_TABLE } from "../counters.js";
+import type { StoreBackend } from "../backend.js";
 import { PostgresBackend } from "../postgres-backend.js";
 import { createRepositories } from "../repositories.js";
 import type { Repositories } from "../repositories.js";
@@ -156,6 +157,28 @@ describe("several nodes on one PostgreSQL database", () => {
     const ids = (n: Node) => n.store.data.users.map((u) => u.id);
     expect(ids(a)).toEqual([...ids(a)].sort((x, y) => x - y));
     expect(ids(b)).toEqual(ids(a));
+  });
+
+  test("a write the database refused is kept and written again; the other node gets it", async () => {
+    const url = await freshDatabase();
+    const real = await PostgresBackend.open(url, { logger: silent });
+    let refuse = 0;
+    // The same backend, whose next write fails as if the database had gone away for a moment.
+    const flaky: StoreBackend = {
+      description: real.description,
+      shared: real.shared,
+      load: () => real.load(),
+      write: (batch) => (refuse-- > 0 ? Promise.reject(new Error("connection terminated")) : real.write(batch)),
+      replaceAll: (store) => real.replaceAll(store),
+      close: () => real.close(),
+    };
+    const a = await Store.fromBackend(flaky, { logger: silent });
+    open.push(a);
+    const b = await node(url);
+    refuse = 1;
+    const user = createRepositories(a).users.create({ name: "Retried" });
+    await expect(a.persisted()).rejects.toThrow("connection terminated");
+    await waitFor(() => b.repos.users.get(user.id)?.name === "Retried", 10_000, "node B to get the retried write");
   });
 
   test("a node whose listening connection was lost catches up with what it missed", async () => {
