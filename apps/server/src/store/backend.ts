@@ -74,6 +74,8 @@ export interface SharedStoreBackend {
    * is stored: the first node to claim a key wins (the identity module's signing keys).
    */
   claimDocument(key: DocumentKey, body: unknown): Promise<VersionedDocument>;
+  /** Whether a failed write may succeed if tried again (the connection, not the data, failed). */
+  isTransient(error: unknown): boolean;
   /** Reserves a block of ids of a sequence shared by every node. */
   reserveIds: ReserveIds;
 }

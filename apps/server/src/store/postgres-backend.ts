@@ -129,6 +129,7 @@ export class PostgresBackend implements StoreBackend {
       fetchAlertEntries: (entries) => this.#fetchAlertEntries(entries),
       fetchAlertLogs: () => this.#alertLogs(),
       claimDocument: (key, body) => this.#claim(key, body),
+      isTransient,
       reserveIds: async (name, size, floor) => {
         const { rows } = await sql<{ last: number }>`insert into ovation_id_blocks (name, last) values (${name}, ${floor + size})
           on conflict (name) do update set last = greatest(ovation_id_blocks.last, ${floor}::bigint) + ${size}::bigint returning last`.execute(this.#db);
@@ -330,6 +331,17 @@ export class PostgresBackend implements StoreBackend {
       this.#onClose?.();
     }
   }
+}
+
+/**
+ * Whether an error is the connection's (no SQLSTATE, or connection, resource, shutdown or
+ * transaction-rollback classes) rather than the data's (a value PostgreSQL refuses, such as a
+ * string with a NUL character in JSONB): only those are worth trying again.
+ */
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return /^(08|40|53|57|58)/.test(code);
 }
 
 /**

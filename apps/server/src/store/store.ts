@@ -297,9 +297,10 @@ export class Store {
           this.#inFlight.clear();
           this.#logger?.error({ err: error }, "store write failed");
           this.#settle(generation, error);
-          if (this.#shared && !this.#closed) {
-            // The transaction rolled back: keep the changes and try again, so the other nodes and
-            // the next start get them once the database answers again.
+          if (this.#shared?.isTransient(error) && !this.#closed) {
+            // The transaction rolled back for want of a connection: keep the changes and try
+            // again, so the other nodes and the next start get them once the database answers.
+            // (A batch the database refuses for its data is not retried: it would block every write.)
             this.#requeue(batch);
             await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
           }

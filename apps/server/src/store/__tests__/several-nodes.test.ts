@@ -181,6 +181,19 @@ describe("several nodes on one PostgreSQL database", () => {
     await waitFor(() => b.repos.users.get(user.id)?.name === "Retried", 10_000, "node B to get the retried write");
   });
 
+  test("a write the database refuses for its data is not tried again, so later writes go through", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const bad = a.repos.users.create({ name: "Bad" });
+    await a.store.persisted();
+    // JSONB refuses a NUL character: this write can never succeed.
+    a.repos.commands.create(bad.id, { ...command("nul"), response: "a\u0000b" });
+    await expect(a.store.persisted()).rejects.toThrow(/unsupported Unicode|\\u0000/);
+    const good = a.repos.users.create({ name: "Good" });
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(good.id) !== null, 10_000, "node B to get the later write");
+  });
+
   test("a node whose listening connection was lost catches up with what it missed", async () => {
     const url = await freshDatabase();
     const a = await node(url);
