@@ -5,15 +5,17 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { applyAlertLogEvent } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
-import type { RemoteChange, SharedStoreBackend, StoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
+import type { StoreBackend, StoreBatch, WriteOutcome } from "./backend.js";
 import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
 import { IdBlocks } from "./id-blocks.js";
-import { mergeDocument } from "./merge.js";
-import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, replaceDocument, restoreIdOrder, tableLengths } from "./partitions.js";
+import { NodeSync } from "./node-sync.js";
+import type { RemoteStoreChange } from "./node-sync.js";
+import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, restoreIdOrder, tableLengths } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
 export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
+export type { RemoteStoreChange } from "./node-sync.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { PostgresBackend } from "./postgres-backend.js";
 
@@ -22,15 +24,6 @@ const SHARED_SEQUENCES = ["users", "connections", "personal_access_tokens", "bro
 
 /** The id blocks of each shared store's data, so that `Store.nextId(data, ...)` finds them. */
 const sharedIds = new WeakMap<StoreData, IdBlocks>();
-
-/**
- * What another node changed, once applied to this node's memory: documents replaced (or deleted)
- * and alert-log events applied (entries added, acknowledgements, clears).
- */
-export interface RemoteStoreChange {
-  documents: DocumentKey[];
-  alertLog: Array<{ userId: number; event: AlertLogEvent }>;
-}
 
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
@@ -79,19 +72,8 @@ export class Store {
   #writing: Promise<void> | null = null;
   #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
-  /** Shared backends only: what this node knows of the stored documents, and what it receives. */
-  readonly #shared: SharedStoreBackend | null;
-  /** The stored version of each document, as this node last saw it. */
-  readonly #versions = new Map<string, number>();
-  /** The stored body (JSON) of each document at that version: the base of a merge. */
-  readonly #bases = new Map<string, string>();
-  /** Documents of the write under way. */
-  readonly #inFlight = new Set<DocumentKey>();
-  readonly #remoteListeners = new Set<(change: RemoteStoreChange) => void>();
-  /** Newer stored versions not applied because the document had local changes: looked at again after the write. */
-  readonly #deferred = new Map<DocumentKey, number>();
-  /** Other nodes' changes are applied one at a time, in the order they were announced. */
-  #remoteQueue: Promise<void> = Promise.resolve();
+  /** Shared backends only: this node's part in keeping several nodes in step. */
+  readonly #sync: NodeSync | null;
 
   private constructor(data: StoreData, backend: StoreBackend, logger: Logger | undefined) {
     this.#data = data;
@@ -99,7 +81,19 @@ export class Store {
     this.#logger = logger;
     this.#knownKeys = documentKeys(data);
     this.#sequences = JSON.stringify(data.sequences);
-    this.#shared = backend.shared ?? null;
+    this.#sync = backend.shared
+      ? new NodeSync(backend.shared, {
+          data,
+          logger,
+          knownKeys: this.#knownKeys,
+          dirty: (key) => this.#allDirty || this.#dirty.has(key),
+          markDirty: (key) => {
+            this.#dirty.add(key);
+            this.#schedule();
+          },
+          closed: () => this.#closed,
+        })
+      : null;
   }
 
   /**
@@ -134,8 +128,8 @@ export class Store {
       const early: Array<(store: Store) => void> = [];
       const later = (run: (store: Store) => void) => (ready ? run(ready) : early.push(run));
       await backend.shared?.listen({
-        onChange: (change) => later((store) => store.#enqueue(() => store.#applyRemote(change))),
-        onResync: () => later((store) => store.#enqueue(() => store.#resync())),
+        onChange: (change) => later((store) => store.#sync?.announced(change)),
+        onResync: () => later((store) => store.#sync?.resync()),
       });
       const loaded = await backend.load();
       let data: StoreData;
@@ -147,8 +141,7 @@ export class Store {
       }
       const store = new Store(data, backend, options.logger);
       if (backend.shared) {
-        for (const [key, version] of loaded.versions ?? []) store.#versions.set(key, version);
-        for (const [key, body] of loaded.documents) store.#bases.set(key, JSON.stringify(body));
+        store.#sync?.loaded(loaded);
         const ids = new IdBlocks(backend.shared.reserveIds, options.logger);
         await ids.prepare(Object.fromEntries(SHARED_SEQUENCES.map((name) => [name, data.sequences[name] ?? 0])));
         sharedIds.set(data, ids);
@@ -202,13 +195,13 @@ export class Store {
       if (t.meta) this.#dirty.add("meta");
     };
     if (touched) touch(touched);
-    const lengths = this.#shared ? tableLengths(this.#data) : null;
+    const lengths = this.#sync ? tableLengths(this.#data) : null;
     try {
       return fn(this.#data, touch);
     } finally {
       if (!marked) this.#allDirty = true;
       if (lengths) restoreIdOrder(this.#data, lengths);
-      const sequences = this.#shared ? this.#sequences : JSON.stringify(this.#data.sequences);
+      const sequences = this.#sync ? this.#sequences : JSON.stringify(this.#data.sequences);
       if (sequences !== this.#sequences) {
         this.#sequences = sequences;
         this.#dirty.add("meta");
@@ -267,9 +260,7 @@ export class Store {
       const body = documentBody(this.#data, key);
       if (body === null) this.#knownKeys.delete(key);
       else this.#knownKeys.add(key);
-      if (!this.#shared) return { key, body };
-      this.#inFlight.add(key);
-      return { key, body, base: this.#versions.get(key) ?? null, json: body === null ? undefined : JSON.stringify(body) };
+      return this.#sync ? this.#sync.batchDocument(key, body) : { key, body };
     });
     const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#dirty = new Set();
@@ -284,7 +275,7 @@ export class Store {
    */
   async #writeLoop(): Promise<void> {
     try {
-      while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#shared)) {
+      while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#sync)) {
         const wait = this.#lastWriteStart + WRITE_INTERVAL_MS - Date.now();
         await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
         const generation = this.#generation;
@@ -294,10 +285,10 @@ export class Store {
         try {
           outcome = await this.#backend.write(batch);
         } catch (error) {
-          this.#inFlight.clear();
+          this.#sync?.failed();
           this.#logger?.error({ err: error }, "store write failed");
           this.#settle(generation, error);
-          if (this.#shared?.isTransient(error) && !this.#closed) {
+          if (this.#sync?.backend.isTransient(error) && !this.#closed) {
             // The transaction rolled back for want of a connection: keep the changes and try
             // again, so the other nodes and the next start get them once the database answers.
             // (A batch the database refuses for its data is not retried: it would block every write.)
@@ -306,10 +297,8 @@ export class Store {
           }
           continue;
         }
-        this.#inFlight.clear();
         // A conflict is merged and written again: the generation is settled by that write.
-        const conflicts = outcome ? this.#written(batch, outcome) : 0;
-        this.#retryDeferred();
+        const conflicts = outcome && this.#sync ? this.#sync.written(batch, outcome) : 0;
         if (conflicts > 0) continue;
         this.#settle(generation);
       }
@@ -334,159 +323,11 @@ export class Store {
   }
 
   /**
-   * Records what a shared backend wrote (versions, bases) and merges each conflict: the stored
-   * document (another node's write) is merged with this node's changes since the base, the result
-   * replaces the memory's and is written again on the next turn. Returns how many conflicted.
-   */
-  #written(batch: StoreBatch, outcome: WriteOutcome): number {
-    const sent = new Map(batch.documents.map((d) => [d.key, d.json]));
-    for (const { key, version } of outcome.written) {
-      this.#versions.set(key, version);
-      const json = sent.get(key);
-      if (json === undefined) this.#bases.delete(key);
-      else this.#bases.set(key, json);
-    }
-    const merged: DocumentKey[] = [];
-    for (const remote of outcome.conflicts) {
-      const base = this.#bases.get(remote.key);
-      const { body, conflicts } = mergeDocument(remote.key, base === undefined ? undefined : JSON.parse(base), documentBody(this.#data, remote.key), remote.body);
-      if (conflicts.length > 0) this.#logger?.warn({ key: remote.key, fields: conflicts.slice(0, 20) }, "another node changed the same fields at the same time; this node's values were kept (removals win)");
-      try {
-        replaceDocument(this.#data, remote.key, body);
-      } catch (error) {
-        this.#logger?.error({ err: error, key: remote.key }, "a merged document is malformed; keeping this node's version");
-      }
-      this.#known(remote);
-      this.#dirty.add(remote.key);
-      merged.push(remote.key);
-    }
-    if (merged.length > 0) {
-      this.#schedule();
-      this.#emitRemote({ documents: merged, alertLog: [] });
-    }
-    return merged.length;
-  }
-
-  /** Records a stored document's version and body as this node's base for it. */
-  #known(doc: VersionedDocument): void {
-    this.#versions.set(doc.key, doc.version);
-    if (doc.body === null) this.#bases.delete(doc.key);
-    else this.#bases.set(doc.key, JSON.stringify(doc.body));
-  }
-
-  /**
    * Calls `listener` after each change another node made is applied to this node's memory (shared
    * backends only). Returns a function that stops the calls.
    */
   onRemoteChange(listener: (change: RemoteStoreChange) => void): () => void {
-    this.#remoteListeners.add(listener);
-    return () => this.#remoteListeners.delete(listener);
-  }
-
-  #emitRemote(change: RemoteStoreChange): void {
-    if (change.documents.length === 0 && change.alertLog.length === 0) return;
-    for (const listener of this.#remoteListeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.#logger?.error({ err: error }, "a store change listener failed");
-      }
-    }
-  }
-
-  #enqueue(task: () => Promise<void>): void {
-    this.#remoteQueue = this.#remoteQueue.then(task).catch((error: unknown) => {
-      if (!this.#closed) this.#logger?.error({ err: error }, "could not apply another node's change");
-    });
-  }
-
-  /** Whether a document has local changes not yet written (a remote version then waits for the merge). */
-  #pendingLocally(key: DocumentKey): boolean {
-    return this.#allDirty || this.#dirty.has(key) || this.#inFlight.has(key);
-  }
-
-  /** Replaces documents in memory by newer stored versions (those without local changes). */
-  #applyDocuments(docs: readonly VersionedDocument[]): DocumentKey[] {
-    const applied: DocumentKey[] = [];
-    for (const doc of docs) {
-      if (doc.version <= (this.#versions.get(doc.key) ?? 0)) continue;
-      if (this.#pendingLocally(doc.key)) {
-        // Our write will meet it as a conflict, unless it was already under way: look again after it.
-        this.#deferred.set(doc.key, Math.max(doc.version, this.#deferred.get(doc.key) ?? 0));
-        continue;
-      }
-      try {
-        replaceDocument(this.#data, doc.key, doc.body);
-      } catch (error) {
-        this.#logger?.error({ err: error, key: doc.key }, "another node stored a malformed document; ignored");
-        continue;
-      }
-      this.#known(doc);
-      if (doc.body === null) this.#knownKeys.delete(doc.key);
-      else this.#knownKeys.add(doc.key);
-      applied.push(doc.key);
-    }
-    return applied;
-  }
-
-  /** Re-reads the deferred documents still newer than what this node knows (once a write is done). */
-  #retryDeferred(): void {
-    if (this.#deferred.size === 0) return;
-    const documents = [...this.#deferred].filter(([key, version]) => version > (this.#versions.get(key) ?? 0)).map(([key, version]) => ({ key, version }));
-    this.#deferred.clear();
-    if (documents.length > 0) this.#enqueue(() => this.#applyRemote({ documents, added: [], acks: [], clears: [] }));
-  }
-
-  /** Applies what another node announced: re-reads the documents and entries, applies them. */
-  async #applyRemote(change: RemoteChange): Promise<void> {
-    const shared = this.#shared;
-    if (!shared || this.#closed) return;
-    const newer = change.documents.filter((d) => d.version > (this.#versions.get(d.key) ?? 0)).map((d) => d.key);
-    const [docs, added] = await Promise.all([shared.fetchDocuments(newer), shared.fetchAlertEntries(change.added)]);
-    if (this.#closed) return;
-    const alertLog: RemoteStoreChange["alertLog"] = [];
-    const apply = (userId: number, event: AlertLogEvent) => {
-      applyAlertLogEvent((this.#data.alert_log[String(userId)] ??= []), event);
-      alertLog.push({ userId, event });
-    };
-    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) apply(e.user_id, { t: "add", e });
-    for (const a of change.acks) apply(a.userId, { t: "ack", seq: a.seq, bs: a.bs });
-    for (const c of change.clears) apply(c.userId, { t: "clear", upTo: c.upTo });
-    this.#emitRemote({ documents: this.#applyDocuments(docs), alertLog });
-  }
-
-  /**
-   * Catches up after announcements were missed (the listening connection was lost): re-reads
-   * every document whose stored version is newer, and compares every alert log with the stored one.
-   */
-  async #resync(): Promise<void> {
-    const shared = this.#shared;
-    if (!shared || this.#closed) return;
-    const versions = await shared.documentVersions();
-    const newer = [...versions].filter(([key, version]) => version > (this.#versions.get(key) ?? 0)).map(([key]) => key as DocumentKey);
-    const [docs, logs] = await Promise.all([shared.fetchDocuments(newer), shared.fetchAlertLogs()]);
-    if (this.#closed) return;
-    const alertLog: RemoteStoreChange["alertLog"] = [];
-    for (const [userId, stored] of logs) {
-      const entries = (this.#data.alert_log[String(userId)] ??= []);
-      const bySeq = new Map(entries.map((e) => [e.seq, e]));
-      for (const e of stored) {
-        const mine = bySeq.get(e.seq);
-        if (!mine) {
-          const event: AlertLogEvent = { t: "add", e };
-          applyAlertLogEvent(entries, event);
-          alertLog.push({ userId, event });
-          continue;
-        }
-        for (const bs of e.acked_by) {
-          if (mine.acked_by.includes(bs)) continue;
-          mine.acked_by.push(bs);
-          alertLog.push({ userId, event: { t: "ack", seq: e.seq, bs } });
-        }
-        if (e.cleared) mine.cleared = true;
-      }
-    }
-    this.#emitRemote({ documents: this.#applyDocuments(docs), alertLog });
+    return this.#sync?.onRemoteChange(listener) ?? (() => undefined);
   }
 
   /** Resolves once every change made so far is durable (rejects if that write failed). */
@@ -522,23 +363,18 @@ export class Store {
   async claimExtension<T>(key: string, create: () => T): Promise<T> {
     const existing = this.#data.extensions[key];
     if (existing !== undefined) return existing as T;
-    if (!this.#shared) {
+    if (!this.#sync) {
       this.update((data) => (data.extensions[key] = create()), { extensions: [key] });
       await this.persisted();
       return this.#data.extensions[key] as T;
     }
-    const doc = await this.#shared.claimDocument(`ext:${key}`, create());
-    if (!this.#pendingLocally(doc.key) && doc.version > (this.#versions.get(doc.key) ?? 0)) {
-      replaceDocument(this.#data, doc.key, doc.body);
-      this.#known(doc);
-      this.#knownKeys.add(doc.key);
-    }
+    const doc = await this.#sync.claim(`ext:${key}`, create());
     return (this.#data.extensions[key] ?? doc.body) as T;
   }
 
   /** Whether several nodes may share this store's database (PostgreSQL). */
   get shared(): boolean {
-    return this.#shared !== null;
+    return this.#sync !== null;
   }
 
   /** The extension keys that start with `prefix` (per-user documents such as `bot_state.<userId>`). */
@@ -553,7 +389,7 @@ export class Store {
       await this.persisted();
     } finally {
       this.#closed = true;
-      await this.#remoteQueue;
+      await this.#sync?.drained();
       await this.#backend.close();
     }
   }
