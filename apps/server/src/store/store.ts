@@ -50,7 +50,7 @@ export interface Touched {
  * is durable.
  *
  * With PostgreSQL several stores ("nodes", one per server process) may share one database: each
- * writes a document only over the version it last saw, merges when another node wrote it first
+ * writes a document only over the version it last saw (`node-sync.ts`), merges when another node wrote it first
  * (`merge.ts`), applies what the other nodes announce (documents re-read, alert-log events applied;
  * `onRemoteChange` tells the modules that derive state from the data), catches up after a lost
  * connection, and takes ids from blocks reserved per node (`id-blocks.ts`).
