@@ -14,6 +14,7 @@ export { hasScope } from "./auth/principal.js";
 export type { Principal, TokenVerifier } from "./auth/principal.js";
 export { KNOWN_SCOPES, DEFAULT_CLI_SCOPES } from "./auth/scopes.js";
 export { Store } from "./store/store.js";
+export type { RemoteStoreChange } from "./store/store.js";
 export { createRepositories } from "./store/repositories.js";
 export type { Repositories } from "./store/repositories.js";
 export { UsersRepository } from "./store/users.js";

@@ -46,7 +46,7 @@ export async function runMigrateStore(args: string[], config: ServerConfig, io: 
   }
   try {
     if (!source.hasStore()) throw usageError(`migrate-store: ${config.dataDir} (OVATION_DATA_DIR) holds no store to move.`);
-    const target = await PostgresBackend.open(url);
+    const target = await PostgresBackend.open(url, { mode: "exclusive" });
     try {
       const { source: counted } = await transferStore(source, target, { replace: values.replace === true });
       io.out(report(config.dataDir, redactUrl(url), counted));

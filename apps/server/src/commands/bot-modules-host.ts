@@ -13,6 +13,7 @@ import type { BotSettings, ChatEvent, GiveawayState, HostAction, ModerationActio
 import type { Logger } from "pino";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
+import { usersOfDocuments } from "../store/partitions.js";
 import { answerCounterKeyword } from "./counter-keywords.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
@@ -90,6 +91,10 @@ export class BotModulesHost {
       },
     });
     for (const user of repos.users.list()) this.reload(user.id);
+    // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
+    repos.store.onRemoteChange(({ documents }) => {
+      for (const userId of usersOfDocuments(documents, ["timers", "bot_state"])) if (repos.users.get(userId)) this.reload(userId);
+    });
   }
 
   /** Connects the modules to the platform plugins (sending, moderating) and to the browser sources. */

@@ -3,6 +3,8 @@ import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@o
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
 import { commandFields } from "../store/commands.js";
+import { usersOfDocuments } from "../store/partitions.js";
+import { SIGNING_SECRETS_EXTENSION } from "../store/signing-secrets.js";
 import type { CommandRecord } from "../store/records.js";
 
 /** The input form of a stored command (what the runtime validates and compiles). */
@@ -53,6 +55,11 @@ export class CommandHost {
       ...shared,
     });
     for (const user of repos.users.list()) this.reload(user.id);
+    // Commands changed by another node on the same database (several nodes on PostgreSQL).
+    repos.store.onRemoteChange(({ documents }) => {
+      for (const userId of usersOfDocuments(documents)) if (repos.users.get(userId)) this.reload(userId);
+      if (documents.includes(`ext:${SIGNING_SECRETS_EXTENSION}`)) for (const user of repos.users.list()) this.runtime.setSigningSecret(String(user.id), repos.signingSecrets.get(user.id));
+    });
   }
 
   /** Stops the template sandbox. */

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { timestamp } from "../store/records.js";
 import { IdentityError } from "./errors.js";
 import { randomSecret, sha256Hex } from "../crypto/secrets.js";
-import type { OAuthClientRecord } from "./store.js";
+import { sharedIdentityKey } from "./store.js";
+import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";
 
 /** File of the registered OAuth clients, beside `identity.json`. */
 export const CLIENTS_FILE = "oauth-clients.json";
@@ -51,12 +52,37 @@ export class ClientRegistry {
   private cache: { mtimeMs: number; clients: OAuthClientRecord[] } | null = null;
   readonly path: string;
 
-  constructor(dataDir: string) {
+  /**
+   * `shared`: the host's store when several nodes share it (PostgreSQL). Clients registered in this
+   * node's file (`ovation client create` on its data directory) are then copied into the shared
+   * document `extensions["identity.oauth_clients"]` when read, and every node knows every client.
+   */
+  constructor(
+    dataDir: string,
+    private readonly shared?: SharedIdentityHost,
+  ) {
     this.path = join(dataDir, CLIENTS_FILE);
   }
 
-  /** Every client, read fresh when the file changed. */
+  /** Every client, read fresh when the file changed (and, shared, every node's). */
   all(): OAuthClientRecord[] {
+    const local = this.#fromFile();
+    if (!this.shared) return local;
+    const key = sharedIdentityKey("oauth_clients");
+    const stored = this.shared.data.extensions[key];
+    const known = Array.isArray(stored) ? (stored as OAuthClientRecord[]) : [];
+    const missing = local.filter((c) => !known.some((k) => k.client_id === c.client_id));
+    if (missing.length === 0) return known;
+    return this.shared.update((data) => {
+      const list = Array.isArray(data.extensions[key]) ? (data.extensions[key] as OAuthClientRecord[]) : [];
+      list.push(...missing.filter((c) => !list.some((k) => k.client_id === c.client_id)).map((c) => structuredClone(c)));
+      data.extensions[key] = list;
+      return list;
+    }, { extensions: [key] });
+  }
+
+  /** The clients of this node's file, read again when it changed. */
+  #fromFile(): OAuthClientRecord[] {
     let mtimeMs: number;
     try {
       mtimeMs = statSync(this.path).mtimeMs;
@@ -99,12 +125,13 @@ export class ClientRegistry {
       public: isPublic,
       created_at: timestamp(),
     };
-    const clients = [...this.all(), record];
+    const clients = [...this.#fromFile(), record];
     mkdirSync(join(this.path, ".."), { recursive: true });
     const temp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify({ version: 1, clients }, null, 2), { mode: 0o600 });
     renameSync(temp, this.path);
     this.cache = null;
+    this.all();
     return { client_id: clientId, client_secret: secret, name, redirect_uris, public: isPublic };
   }
 

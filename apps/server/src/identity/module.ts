@@ -27,7 +27,7 @@ import { oauthRoutes } from "./http/oauth-routes.js";
 import { openidRoutes } from "./http/openid-routes.js";
 import { pageRoutes } from "./http/page-routes.js";
 import { securityRoutes } from "./http/security-routes.js";
-import { loadOrCreateKeys } from "./keys.js";
+import { loadOrCreateKeys, loadOrCreateSharedKeys } from "./keys.js";
 import { createMailer } from "./mail/mailer.js";
 import type { Mailer } from "./mail/mailer.js";
 import { TotpService } from "./mfa/totp.js";
@@ -41,6 +41,10 @@ import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import { SessionService } from "./session.js";
 import { IdentityStore } from "./store.js";
+import type { SharedIdentityHost } from "./store.js";
+
+/** How often a node sharing its store copies new clients of its own file into the shared document. */
+const CLIENT_PUBLISH_MS = 2_000;
 
 /** What the identity module is built from. */
 export interface IdentityModuleOptions {
@@ -67,6 +71,12 @@ export interface IdentityModuleOptions {
   platforms?: readonly PlatformOAuthSettings[];
   /** oidc-provider artifact storage of the host's store (set when the store is PostgreSQL); else the identity file. */
   oidcStorage?: OidcArtifactStorage | undefined;
+  /**
+   * The host's store when several nodes share it (PostgreSQL): sessions, EATs, second factors,
+   * OAuth clients and the signing keys then live there, the same on every node, instead of in the
+   * data directory's files.
+   */
+  sharedStore?: SharedIdentityHost | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
   onAccountDeleted?: (userId: number) => void;
   /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
@@ -118,10 +128,22 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const env = options.env ?? loadIdentityEnv();
   const clock = options.clock ?? systemClock;
   const logger = options.logger.child({ module: "identity" });
-  const store = await IdentityStore.open(options.dataDir);
+  const shared = options.sharedStore;
+  const store = shared ? await IdentityStore.shared(shared, options.dataDir) : await IdentityStore.open(options.dataDir);
   const oidcStorage = options.oidcStorage ?? new FileOidcStorage(store);
-  const clients = new ClientRegistry(options.dataDir);
-  const keys = loadOrCreateKeys(options.dataDir);
+  const clients = new ClientRegistry(options.dataDir, shared);
+  const keys = shared ? await loadOrCreateSharedKeys(options.dataDir, shared) : loadOrCreateKeys(options.dataDir);
+  // Clients registered in this node's file (`ovation client create`) reach the other nodes even
+  // when this node gets no OAuth traffic.
+  const publishClients = shared
+    ? setInterval(() => {
+        try {
+          clients.all();
+        } catch (error) {
+          logger.warn({ err: error }, "could not share this node's OAuth clients");
+        }
+      }, CLIENT_PUBLISH_MS).unref()
+    : null;
   const lifetimes: IdentityLifetimes = { ...env.lifetimes, ...options.lifetimes };
   const configured = options.idUrl ?? env.idUrl;
   const mailer = createMailer({ smtpUrl: options.smtpUrl ?? env.smtpUrl, from: env.mailFrom, logger });
@@ -208,6 +230,9 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     store,
     clients,
     mailer,
-    close: () => mailer.close(),
+    close: () => {
+      if (publishClients) clearInterval(publishClients);
+      mailer.close();
+    },
   };
 }

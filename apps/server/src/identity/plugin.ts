@@ -27,6 +27,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       foreignTokens: services.verifiers,
       logger: services.logger,
       oidcStorage: services.repos.store.oidcStorage ?? undefined,
+      sharedStore: services.repos.store.shared ? services.repos.store : undefined,
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
 import type { OidcArtifact } from "../store/oidc-artifact-storage.js";
@@ -181,15 +181,99 @@ export class IdentityStoreCorruptError extends OvationError {
 }
 
 /**
+ * The host's store when several nodes share it (PostgreSQL): the identity data then lives in its
+ * documents (`extensions["identity.<collection>"]`), seen and merged by every node. `Store` is one.
+ */
+export interface SharedIdentityHost {
+  readonly data: { readonly extensions: Record<string, unknown> };
+  update<T>(fn: (data: { extensions: Record<string, unknown> }) => T, touched?: { extensions?: readonly string[] }): T;
+  persisted(): Promise<void>;
+  claimExtension<T>(key: string, create: () => T): Promise<T>;
+}
+
+/** The extension key of an identity collection in the host's store. */
+export function sharedIdentityKey(name: string): string {
+  return `identity.${name}`;
+}
+
+/** Where the identity data is: the module's own file, or the host's shared store. */
+interface IdentityBacking {
+  data(): IdentityData;
+  save(): Promise<void>;
+}
+
+/**
+ * The identity data's view of the host's shared store: each collection is a document of its own,
+ * read through on every access (another node may have replaced it); `save` writes the collections
+ * touched since the last save.
+ */
+function sharedBacking(host: SharedIdentityHost): IdentityBacking {
+  const touched = new Set<string>();
+  const data = { version: 1, oidc: {} } as IdentityData;
+  for (const name of COLLECTIONS) {
+    const key = sharedIdentityKey(name);
+    Object.defineProperty(data, name, {
+      enumerable: true,
+      get: () => {
+        touched.add(key);
+        const value = host.data.extensions[key];
+        if (Array.isArray(value)) return value;
+        const created: unknown[] = [];
+        host.update((d) => (d.extensions[key] = created), { extensions: [key] });
+        return created;
+      },
+      set: (value: unknown[]) => {
+        host.update((d) => (d.extensions[key] = value), { extensions: [key] });
+      },
+    });
+  }
+  return {
+    data: () => data,
+    save: async () => {
+      const keys = [...touched];
+      touched.clear();
+      host.update(() => undefined, { extensions: keys });
+      await host.persisted();
+    },
+  };
+}
+
+/**
  * The identity module's own lowdb file (`<data dir>/identity.json`), apart from the host's store so
- * the module can move to a host of its own. Mutate `data`, then `await save()`.
+ * the module can move to a host of its own; with several nodes on one PostgreSQL database, the
+ * host's shared store instead (`IdentityStore.shared`). Mutate `data`, then `await save()` (with
+ * no await between: another node's change may replace a collection meanwhile).
  */
 export class IdentityStore {
   private constructor(
-    private readonly db: Low<IdentityData>,
-    /** Absolute path of the file. */
+    private readonly backing: IdentityBacking,
+    /** Absolute path of the file (or where the data is, for logs). */
     readonly path: string,
   ) {}
+
+  /**
+   * The identity data in the host's shared store (several nodes on one PostgreSQL database). The
+   * collections of `<dataDir>/identity.json`, if this node has one (an installation that ran on
+   * files), are taken over by the first node to start on the database; the file is left as it is.
+   */
+  static async shared(host: SharedIdentityHost, dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
+    const path = join(dataDir, fileName);
+    let file: Partial<IdentityData> | null = null;
+    try {
+      file = JSON.parse(await readFile(path, "utf8")) as Partial<IdentityData>;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw new IdentityStoreCorruptError(path, cause instanceof Error ? cause.message : String(cause));
+    }
+    if (file !== null) {
+      if (typeof file !== "object" || (file as { version?: unknown }).version !== 1) throw new IdentityStoreCorruptError(path, "missing `version: 1`");
+      const found = file;
+      for (const name of COLLECTIONS) {
+        const records = found[name];
+        if (Array.isArray(records) && records.length > 0) await host.claimExtension(sharedIdentityKey(name), () => records);
+      }
+    }
+    return new IdentityStore(sharedBacking(host), `the host's shared store (PostgreSQL)`);
+  }
 
   /** Opens (or creates) `<dataDir>/identity.json`. */
   static async open(dataDir: string, fileName = "identity.json"): Promise<IdentityStore> {
@@ -211,18 +295,18 @@ export class IdentityStore {
       if (!Array.isArray(typed[key])) (typed as unknown as Record<string, unknown>)[key] = defaults[key];
     }
     if (typeof typed.oidc !== "object" || typed.oidc === null) typed.oidc = {};
-    const store = new IdentityStore(db, path);
+    const store = new IdentityStore({ data: () => db.data, save: () => db.write() }, path);
     await store.save();
     return store;
   }
 
   /** The live data; change it, then call `save()`. */
   get data(): IdentityData {
-    return this.db.data;
+    return this.backing.data();
   }
 
-  /** Writes the file atomically (lowdb/steno: temp file + rename, queued). */
+  /** Writes the file atomically (lowdb/steno: temp file + rename, queued), or the shared documents. */
   async save(): Promise<void> {
-    await this.db.write();
+    await this.backing.save();
   }
 }

@@ -68,6 +68,10 @@ export class AlertHub {
     private readonly logger: Logger,
   ) {
     for (const { userId, id } of repos.alertLog.realNotificationIds()) this.#remember(userId, id);
+    // Alerts logged by other nodes on the same database are duplicates here too.
+    repos.store.onRemoteChange(({ alertLog }) => {
+      for (const { userId, event } of alertLog) if (event.t === "add" && !event.e.test) this.#remember(userId, event.e.notification.notification.id);
+    });
   }
 
   /** Connects the hub to the socket.io server it emits on. */

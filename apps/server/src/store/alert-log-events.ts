@@ -12,6 +12,7 @@ export const ALERT_LOG_LIMIT_PER_USER = 500;
 export type AlertLogEvent =
   | { t: "add"; e: AlertLogEntry }
   | { t: "ack"; seq: number; bs: number }
+  /** Clears every entry whose sequence number is at most `upTo` (the highest one logged when the queue was cleared). */
   | { t: "clear"; upTo: number };
 
 /**
@@ -22,7 +23,7 @@ export type AlertLogEvent =
 export function applyAlertLogEvent(entries: AlertLogEntry[], event: AlertLogEvent): void {
   switch (event.t) {
     case "add": {
-      entries.push(event.e);
+      insertInTimeOrder(entries, event.e);
       if (entries.length > ALERT_LOG_LIMIT_PER_USER) entries.splice(0, entries.length - ALERT_LOG_LIMIT_PER_USER);
       // And by bytes (USER_CAPS.alertLogBytes): the oldest go first, the new entry stays.
       let bytes = 0;
@@ -43,16 +44,26 @@ export function applyAlertLogEvent(entries: AlertLogEntry[], event: AlertLogEven
   }
 }
 
-/** The entry with this sequence number (entries are in ascending seq order), or undefined. */
+/** Whether `a` is logged before `b`: by `logged_at`, then by sequence number. */
+function before(a: AlertLogEntry, b: AlertLogEntry): boolean {
+  return a.logged_at < b.logged_at || (a.logged_at === b.logged_at && a.seq < b.seq);
+}
+
+/**
+ * Inserts an entry where its time puts it (almost always the end). With several nodes on one
+ * PostgreSQL database, sequence numbers come from per-node blocks, so an entry logged by another
+ * node may carry a lower number than a local one logged earlier: the log is kept in time order, not
+ * in sequence order. An entry already present (same seq) is not added twice.
+ */
+function insertInTimeOrder(entries: AlertLogEntry[], entry: AlertLogEntry): void {
+  let at = entries.length;
+  while (at > 0 && before(entry, entries[at - 1] as AlertLogEntry)) at--;
+  for (let i = at - 1; i >= 0 && (entries[i] as AlertLogEntry).logged_at === entry.logged_at; i--) if ((entries[i] as AlertLogEntry).seq === entry.seq) return;
+  entries.splice(at, 0, entry);
+}
+
+/** The entry with this sequence number, or undefined (searched from the newest: lookups are mostly recent). */
 export function findBySeq(entries: readonly AlertLogEntry[], seq: number): AlertLogEntry | undefined {
-  let low = 0;
-  let high = entries.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const entry = entries[mid]!;
-    if (entry.seq === seq) return entry;
-    if (entry.seq < seq) low = mid + 1;
-    else high = mid - 1;
-  }
+  for (let i = entries.length - 1; i >= 0; i--) if ((entries[i] as AlertLogEntry).seq === seq) return entries[i];
   return undefined;
 }

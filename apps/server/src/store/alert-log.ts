@@ -102,8 +102,9 @@ export class AlertLogRepository {
   clear(userId: number): number {
     const log = this.#entries(userId);
     const n = log.filter((e) => !e.cleared).length;
-    const last = log[log.length - 1];
-    if (n > 0 && last) this.store.logAlert(userId, { t: "clear", upTo: last.seq });
+    // The highest number, not the last entry's: with several nodes the log is in time order.
+    const upTo = log.reduce((max, e) => Math.max(max, e.seq), 0);
+    if (n > 0) this.store.logAlert(userId, { t: "clear", upTo });
     return n;
   }
 

@@ -1,5 +1,5 @@
 import type { BotSettings, GiveawayState, GoalBar, ModerationSettings, Timer } from "@ovation/core";
-import type { Store } from "./store.js";
+import { Store } from "./store.js";
 import { splitSharedDocument, userKey } from "./per-user-extensions.js";
 import { timestamp } from "./records.js";
 
@@ -20,11 +20,6 @@ export interface GoalBarRecord extends GoalBar {
   updated_at: string;
 }
 
-/** The id sequence of a record kind, kept alone under `extensions.<kind>` (a few bytes). */
-interface Sequence {
-  next_id: number;
-}
-
 /** The layout before records were stored per user: one shared document of every user's records. */
 interface SharedRecordList<T> {
   next_id: number;
@@ -34,7 +29,7 @@ interface SharedRecordList<T> {
 /**
  * Shared list logic of the timer and goal-bar repositories. Each user's records are a document of
  * their own (`extensions.<kind>.<userId>`), so one user's writes never rewrite another's; ids come
- * from one sequence (`extensions.<kind>`). A store still holding the shared document of every
+ * from the store's sequence `<kind>`. A store still holding the shared document of every
  * user's records is split at start.
  */
 class UserRecordList<T extends { id: number; user_id: number; created_at: string; updated_at: string }> {
@@ -61,7 +56,9 @@ class UserRecordList<T extends { id: number; user_id: number; created_at: string
   }
 
   create(userId: number, fields: Omit<T, "id" | "user_id" | "created_at" | "updated_at">): T {
-    const id = this.#store.extension<Sequence>(this.#kind, () => ({ next_id: 1 })).update((sequence) => sequence.next_id++);
+    // The store's sequence `<kind>` (raised at load past `extensions.<kind>.next_id`, which older
+    // versions kept): shared between nodes when several run on one PostgreSQL database.
+    const id = this.#store.update((data) => Store.nextId(data, this.#kind), {});
     return this.#records(userId).update((records) => {
       const now = timestamp();
       const record = { ...structuredClone(fields), id, user_id: userId, created_at: now, updated_at: now } as T;

@@ -9,7 +9,12 @@ export class BrowserSourcesRepository {
   /** sha256(access_token) -> record id; keyed by hash so a lookup's timing says nothing about a token. */
   #index: Map<string, number> | null = null;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    // Another node may have regenerated a token (same number of sources): look again.
+    store.onRemoteChange(({ documents }) => {
+      if (documents.some((key) => key.startsWith("user:"))) this.#index = null;
+    });
+  }
 
   #lookup(): Map<string, number> {
     if (!this.#index || this.#index.size !== this.store.data.browser_sources.length) {

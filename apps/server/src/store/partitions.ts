@@ -140,6 +140,105 @@ export function raiseSequences(data: StoreData): void {
   raise("users", data.users.map((r) => r.id));
   for (const table of USER_TABLES) raise(table, data[table].map((r) => r.id));
   raise("alert_log", Object.values(data.alert_log).flatMap((entries) => entries.map((e) => e.seq)));
+  // Timers and goal bars (bot-modules.ts): ids in the per-user documents `<kind>.<userId>`, and the
+  // `next_id` these kinds kept under `extensions.<kind>` before they used the store's sequences.
+  for (const kind of RECORD_EXTENSIONS) {
+    const ids: number[] = [];
+    const legacy = (data.extensions[kind] as { next_id?: unknown } | undefined)?.next_id;
+    if (typeof legacy === "number") ids.push(legacy - 1);
+    for (const [key, value] of Object.entries(data.extensions)) {
+      if (key.startsWith(`${kind}.`) && Array.isArray(value)) for (const r of value as Array<{ id?: unknown }>) if (typeof r?.id === "number") ids.push(r.id);
+    }
+    raise(kind, ids);
+  }
+}
+
+/** Extensions holding per-user lists of records with ids (`<kind>.<userId>`), whose sequence is `<kind>`. */
+export const RECORD_EXTENSIONS = ["timers", "goal_bars"] as const;
+
+/**
+ * Replaces one document's part of the in-memory data with `body` (null: the document is gone), in
+ * place: the inverse of `documentBody` for one key. Used when another node changed the document.
+ * Throws DocumentShapeError when the body is not what the key says.
+ */
+export function replaceDocument(data: StoreData, key: DocumentKey, body: unknown): void {
+  if (key === "meta") {
+    if (body === null) return;
+    const m = shape(metaDocumentSchema, "meta", body);
+    for (const [name, value] of Object.entries(m.sequences)) if (value > (data.sequences[name] ?? 0)) data.sequences[name] = value;
+    data.meta = m.meta;
+    return;
+  }
+  const colon = key.indexOf(":");
+  const kind = key.slice(0, colon);
+  const name = key.slice(colon + 1);
+  if (kind === "user") {
+    const doc = body === null ? null : (shape(userDocumentSchema, key, body) as unknown as UserDocument);
+    const id = Number(name);
+    replaceRecords(data.users, (r) => r.id === id, doc?.user ? [doc.user] : []);
+    for (const table of USER_TABLES) replaceRecords(data[table] as Array<{ id: number; user_id: number }>, (r) => r.user_id === id, doc?.[table] ?? []);
+    if (doc?.queue_state) data.queue_state[name] = doc.queue_state;
+    else delete data.queue_state[name];
+    return;
+  }
+  if (kind === "kv") {
+    const kv = (data.extensions[KV_EXTENSION] ??= {}) as Record<string, unknown>;
+    if (body === null) delete kv[name];
+    else kv[name] = body;
+    return;
+  }
+  if (body === null) delete data.extensions[name];
+  else data.extensions[name] = body;
+}
+
+/** The id-ordered tables of the data (users and the user documents' tables). */
+function idTables(data: StoreData): Array<Array<{ id: number }>> {
+  return [data.users, ...USER_TABLES.map((t) => data[t])];
+}
+
+/** Each id-ordered table's length, taken before a change (see `restoreIdOrder`). */
+export function tableLengths(data: StoreData): number[] {
+  return idTables(data).map((list) => list.length);
+}
+
+/**
+ * Moves the records appended since `lengths` were taken into id order (tables are kept in id
+ * order). With several nodes, ids come from per-node blocks, so a record created here may have a
+ * lower id than one another node created before it.
+ */
+export function restoreIdOrder(data: StoreData, lengths: readonly number[]): void {
+  idTables(data).forEach((list, t) => {
+    for (let i = Math.min(lengths[t] ?? 0, list.length); i < list.length; i++) {
+      for (let j = i; j > 0 && (list[j] as { id: number }).id < (list[j - 1] as { id: number }).id; j--) {
+        const moved = list[j] as { id: number };
+        list[j] = list[j - 1] as { id: number };
+        list[j - 1] = moved;
+      }
+    }
+  });
+}
+
+/** Removes the records `mine` matches from `list` and inserts `records`, keeping `list` sorted by id. */
+function replaceRecords<T extends { id: number }>(list: T[], mine: (r: T) => boolean, records: readonly T[]): void {
+  for (let i = list.length - 1; i >= 0; i--) if (mine(list[i] as T)) list.splice(i, 1);
+  for (const record of records) {
+    let at = list.length;
+    while (at > 0 && (list[at - 1] as T).id > record.id) at--;
+    list.splice(at, 0, record);
+  }
+}
+
+/**
+ * The users whose data the documents `keys` hold: `user:<id>`, and the per-user extensions
+ * `ext:<kind>.<id>` of `kinds` (to reload what a module derived from them after another node's change).
+ */
+export function usersOfDocuments(keys: readonly DocumentKey[], kinds: readonly string[] = []): number[] {
+  const users = new Set<number>();
+  for (const key of keys) {
+    const match = /^user:(\d+)$/.exec(key) ?? (kinds.some((kind) => key.startsWith(`ext:${kind}.`)) ? /\.(\d+)$/.exec(key) : null);
+    if (match) users.add(Number(match[1]));
+  }
+  return [...users];
 }
 
 /** Every document and alert log of the data: the inverse of `assemble`. */

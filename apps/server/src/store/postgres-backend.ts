@@ -1,12 +1,17 @@
+import { randomUUID } from "node:crypto";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import type { Generated } from "kysely";
+import type { Generated, Transaction } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import pg from "pg";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
-import type { LoadedStore, StoreBackend, StoreBatch } from "./backend.js";
+import type { LoadedStore, RemoteChange, SharedStoreBackend, StoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
+import type { DocumentKey } from "./partitions.js";
+import { CHANGES_CHANNEL, PostgresListener, USERS_LOCK_KEY, announcements } from "./postgres-listener.js";
+import type { ListenerHandlers } from "./postgres-listener.js";
+import { redactUrl } from "../redact-url.js";
 import { PostgresOidcStorage } from "./postgres-oidc-storage.js";
 import type { OidcTable } from "./postgres-oidc-storage.js";
 import type { OidcArtifactStorage } from "./oidc-artifact-storage.js";
@@ -15,9 +20,11 @@ import type { AlertLogEntry } from "./records.js";
 /** The tables, as kysely sees them. */
 export interface StoreDatabase extends OidcTable {
   /** One row per document of `partitions.ts` (`meta`, `user:<id>`, `kv:<channel>`, `ext:<key>`). */
-  ovation_documents: { key: string; body: unknown; updated_at: Generated<Date> };
+  ovation_documents: { key: string; body: unknown; updated_at: Generated<Date>; version: Generated<number> };
   /** One row per logged alert, its acknowledgements and clear flag inside `entry`. */
   ovation_alert_log: { user_id: number; seq: number; entry: unknown; logged_at: Generated<Date> };
+  /** The last id reserved of each sequence (`IdBlocks`): every node reserves its blocks here. */
+  ovation_id_blocks: { name: string; last: number };
 }
 
 /** The schema's migrations, in order; run at every start (kysely records which ran). */
@@ -57,44 +64,87 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex("ovation_oidc_uid").on("ovation_oidc").columns(["model", "uid"]).execute();
     },
   },
+  "0003_several_nodes": {
+    async up(db) {
+      // Optimistic concurrency between nodes: a write names the version it started from.
+      await db.schema.alterTable("ovation_documents").addColumn("version", "bigint", (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .createTable("ovation_id_blocks")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("last", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
+
 
 const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-/** A fixed advisory-lock key: one Ovation server writes a database at a time. */
-const LOCK_KEY = 710_014;
-
-// bigint comes back as text by default; sequence numbers fit a JS number.
+// bigint comes back as text by default; sequence numbers and versions fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
-import { redactUrl } from "../redact-url.js";
 
 export { redactUrl };
 
+/** How a backend uses the database: as one of its nodes, or alone (`ovation migrate-store`). */
+export type PostgresMode = "node" | "exclusive";
+
+/** A document's `body` column for a deleted document: rows stay, so versions never go back. */
+const DELETED = "null";
+
 /**
- * The store in PostgreSQL (`OVATION_DATABASE_URL`): documents as JSONB rows, each alert a row of
- * `ovation_alert_log`; acknowledgements and clears update the user's rows only. Migrations run at
- * open; each write is one transaction. Like the embedded store, one server writes a database at a
- * time (a session advisory lock, released when the server stops or its connection drops).
+ * The store in PostgreSQL (`OVATION_DATABASE_URL`): documents as JSONB rows with a version, each
+ * alert a row of `ovation_alert_log`; acknowledgements and clears update the user's rows only.
+ * Migrations run at open; each write is one transaction. Several servers ("nodes") may share one
+ * database: a document is written only if its version is still the one the node started from
+ * (otherwise the write reports a conflict and the store merges), each commit is announced with
+ * NOTIFY (keys and versions, never bodies) so the other nodes re-read what changed, and ids come
+ * from blocks each node reserves in `ovation_id_blocks`. Every node holds the users' advisory lock
+ * shared; `exclusive` mode (`ovation migrate-store`) takes it alone, so a copy never meets a server.
  */
 export class PostgresBackend implements StoreBackend {
   readonly description: string;
   readonly #db: Kysely<StoreDatabase>;
+  readonly #url: string;
   readonly #lockClient: pg.PoolClient | null;
   readonly #onClose: (() => void) | undefined;
+  readonly #logger: Logger | undefined;
+  readonly #retryMs: number | undefined;
+  /** This backend's name in announcements (its own are ignored). */
+  readonly node = randomUUID();
+  #listener: PostgresListener | null = null;
+  readonly shared: SharedStoreBackend;
 
-  private constructor(db: Kysely<StoreDatabase>, lockClient: pg.PoolClient | null, url: string, onClose: (() => void) | undefined) {
+  private constructor(db: Kysely<StoreDatabase>, lockClient: pg.PoolClient | null, url: string, options: { onClose?: (() => void) | undefined; logger?: Logger | undefined; listenRetryMs?: number | undefined }) {
     this.#db = db;
+    this.#url = url;
     this.#lockClient = lockClient;
-    this.#onClose = onClose;
+    this.#onClose = options.onClose;
+    this.#logger = options.logger;
+    this.#retryMs = options.listenRetryMs;
     this.description = `PostgreSQL at ${redactUrl(url)}`;
+    this.shared = {
+      listen: (handlers) => this.#listen(handlers),
+      fetchDocuments: (keys) => this.#fetchDocuments(this.#db, keys),
+      documentVersions: async () => new Map((await this.#db.selectFrom("ovation_documents").select(["key", "version"]).execute()).map((r) => [r.key, r.version])),
+      fetchAlertEntries: (entries) => this.#fetchAlertEntries(entries),
+      fetchAlertLogs: () => this.#alertLogs(),
+      claimDocument: (key, body) => this.#claim(key, body),
+      isTransient,
+      reserveIds: async (name, size, floor) => {
+        const { rows } = await sql<{ last: number }>`insert into ovation_id_blocks (name, last) values (${name}, ${floor + size})
+          on conflict (name) do update set last = greatest(ovation_id_blocks.last, ${floor}::bigint) + ${size}::bigint returning last`.execute(this.#db);
+        return { last: Number(rows[0]?.last) };
+      },
+    };
   }
 
   /**
-   * Connects, runs pending migrations and (unless `exclusive` is false, as for a migration's
-   * source check) takes the database's writer lock. `onClose` runs when the backend is closed.
+   * Connects and runs pending migrations. As a node (the default) the users' lock is taken shared
+   * when the store starts listening; `exclusive` takes it alone now, and fails while any node runs.
+   * `onClose` runs when the backend is closed; `listenRetryMs` is the pause before the listening
+   * connection is opened again after a loss (1 s).
    */
-  static async open(url: string, options: { logger?: Logger; exclusive?: boolean; onClose?: () => void } = {}): Promise<PostgresBackend> {
+  static async open(url: string, options: { logger?: Logger; mode?: PostgresMode; onClose?: () => void; listenRetryMs?: number } = {}): Promise<PostgresBackend> {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     pool.on("error", (error) => options.logger?.error({ err: error }, "PostgreSQL connection error"));
     const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
@@ -102,14 +152,14 @@ export class PostgresBackend implements StoreBackend {
     try {
       const { error } = await new Migrator({ db, provider: migrationProvider, migrationTableName: "ovation_migrations", migrationLockTableName: "ovation_migrations_lock" }).migrateToLatest();
       if (error) throw error;
-      if (options.exclusive !== false) {
+      if (options.mode === "exclusive") {
         lockClient = await pool.connect();
-        const { rows } = await lockClient.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [LOCK_KEY]);
+        const { rows } = await lockClient.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [USERS_LOCK_KEY]);
         if (!rows[0]?.locked) {
-          throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `The database ${redactUrl(url)} is in use by another Ovation server.` });
+          throw new ApiError("OVATION_ERR_STORE_LOCKED", { message: `The database ${redactUrl(url)} is in use by a running Ovation server (or another migration).` });
         }
       }
-      return new PostgresBackend(db, lockClient, url, options.onClose);
+      return new PostgresBackend(db, lockClient, url, options);
     } catch (error) {
       lockClient?.release();
       await db.destroy();
@@ -121,37 +171,103 @@ export class PostgresBackend implements StoreBackend {
     }
   }
 
+  async #listen(handlers: ListenerHandlers): Promise<void> {
+    if (this.#listener) throw new Error("already listening");
+    const listener = new PostgresListener(this.#url, this.node, handlers, { logger: this.#logger, retryMs: this.#retryMs });
+    try {
+      await listener.start();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError("OVATION_ERR_STORE_UNUSABLE", {
+        message: `The database ${redactUrl(this.#url)} (OVATION_DATABASE_URL) cannot be listened to: ${(error as Error).message}`,
+        cause: error,
+      });
+    }
+    this.#listener = listener;
+  }
+
+  /** The listening connection's backend process id (tests end it to simulate a lost connection). */
+  get listenerProcessId(): number | null {
+    return this.#listener?.processId ?? null;
+  }
+
   async load(): Promise<LoadedStore> {
     const documents = new Map<string, unknown>();
-    for (const row of await this.#db.selectFrom("ovation_documents").select(["key", "body"]).execute()) documents.set(row.key, row.body);
+    const versions = new Map<string, number>();
+    for (const row of await this.#db.selectFrom("ovation_documents").select(["key", "body", "version"]).execute()) {
+      versions.set(row.key, row.version);
+      if (row.body !== null) documents.set(row.key, row.body);
+    }
+    return { documents, alertLogs: await this.#alertLogs(), versions };
+  }
+
+  async #alertLogs(): Promise<Map<number, AlertLogEntry[]>> {
     const alertLogs = new Map<number, AlertLogEntry[]>();
-    const rows = await this.#db.selectFrom("ovation_alert_log").select(["user_id", "entry"]).orderBy("user_id").orderBy("seq").execute();
+    const rows = await this.#db.selectFrom("ovation_alert_log").select(["user_id", "entry"]).orderBy("user_id").orderBy(sql`(entry->>'logged_at')::bigint`).orderBy("seq").execute();
     for (const row of rows) {
       let entries = alertLogs.get(row.user_id);
       if (!entries) alertLogs.set(row.user_id, (entries = []));
       entries.push(row.entry as AlertLogEntry);
     }
-    return { documents, alertLogs };
+    return alertLogs;
   }
 
-  async write(batch: StoreBatch): Promise<void> {
+  async #fetchDocuments(db: Kysely<StoreDatabase>, keys: readonly DocumentKey[]): Promise<VersionedDocument[]> {
+    if (keys.length === 0) return [];
+    const rows = await db.selectFrom("ovation_documents").select(["key", "body", "version"]).where("key", "in", [...keys]).execute();
+    return rows.map((r) => ({ key: r.key as DocumentKey, version: r.version, body: r.body }));
+  }
+
+  async #claim(key: DocumentKey, body: unknown): Promise<VersionedDocument> {
+    return this.#db.transaction().execute(async (trx) => {
+      const json = JSON.stringify(body);
+      const written = await trx
+        .insertInto("ovation_documents")
+        .values({ key, body: sql`${json}::jsonb` })
+        .onConflict((oc) =>
+          oc
+            .column("key")
+            .doUpdateSet({ body: sql`excluded.body`, updated_at: sql`now()`, version: sql`ovation_documents.version + 1` })
+            .where(sql`ovation_documents.body`, "=", sql`${DELETED}::jsonb`),
+        )
+        .returning("version")
+        .executeTakeFirst();
+      if (written) {
+        for (const payload of announcements(this.node, { documents: [{ key, version: written.version }], added: [], acks: [], clears: [] })) await sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(trx);
+        return { key, version: written.version, body: JSON.parse(json) as unknown };
+      }
+      const [stored] = await this.#fetchDocuments(trx, [key]);
+      if (!stored) throw new Error(`${key} vanished while being claimed`);
+      return stored;
+    });
+  }
+
+  async #fetchAlertEntries(entries: ReadonlyArray<{ userId: number; seq: number }>): Promise<AlertLogEntry[]> {
+    if (entries.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("ovation_alert_log")
+      .select("entry")
+      .where((eb) => eb.or(entries.map((e) => eb.and([eb("user_id", "=", e.userId), eb("seq", "=", e.seq)]))))
+      .execute();
+    return rows.map((r) => r.entry as AlertLogEntry);
+  }
+
+  async write(batch: StoreBatch): Promise<WriteOutcome> {
     // Serialise everything now: the data keeps changing while the transaction runs.
-    const upserts = batch.documents.filter((d) => d.body !== null).map((d) => ({ key: d.key, body: JSON.stringify(d.body) }));
-    const deletes = batch.documents.filter((d) => d.body === null).map((d) => d.key);
+    const documents = batch.documents.map((d) => ({ key: d.key, base: d.base, json: d.body === null ? null : (d.json ?? JSON.stringify(d.body)) }));
     const logs = batch.alertLogs.map(({ userId, events, entries }) => ({
       userId,
-      oldest: entries[0]?.seq ?? null,
+      oldest: entries[0] ? { at: entries[0].logged_at, seq: entries[0].seq } : null,
       events: events.map((e): AlertLogEvent | { t: "add"; seq: number; json: string } => (e.t === "add" ? { t: "add", seq: e.e.seq, json: JSON.stringify(e.e) } : e)),
     }));
-    await this.#db.transaction().execute(async (trx) => {
-      if (upserts.length > 0) {
-        await trx
-          .insertInto("ovation_documents")
-          .values(upserts.map((u) => ({ key: u.key, body: sql`${u.body}::jsonb` })))
-          .onConflict((oc) => oc.column("key").doUpdateSet({ body: sql`excluded.body`, updated_at: sql`now()` }))
-          .execute();
+    const announced: RemoteChange = { documents: [], added: [], acks: [], clears: [] };
+    const conflicted: DocumentKey[] = [];
+    const outcome = await this.#db.transaction().execute(async (trx) => {
+      for (const d of documents) {
+        const version = await writeDocument(trx, d.key, d.json, d.base);
+        if (version === null) conflicted.push(d.key);
+        else if (version !== undefined) announced.documents.push({ key: d.key, version });
       }
-      if (deletes.length > 0) await trx.deleteFrom("ovation_documents").where("key", "in", deletes).execute();
       for (const { userId, oldest, events } of logs) {
         for (const event of events) {
           if (event.t === "add" && "json" in event) {
@@ -160,18 +276,24 @@ export class PostgresBackend implements StoreBackend {
               .values({ user_id: userId, seq: event.seq, entry: sql`${event.json}::jsonb` })
               .onConflict((oc) => oc.columns(["user_id", "seq"]).doNothing())
               .execute();
+            announced.added.push({ userId, seq: event.seq });
           } else if (event.t === "ack") {
             await sql`update ovation_alert_log set entry = jsonb_set(entry, '{acked_by}', (entry->'acked_by') || to_jsonb(${event.bs}::int))
               where user_id = ${userId} and seq = ${event.seq} and not (entry->'acked_by' @> to_jsonb(${event.bs}::int))`.execute(trx);
+            announced.acks.push({ userId, seq: event.seq, bs: event.bs });
           } else if (event.t === "clear") {
             await sql`update ovation_alert_log set entry = jsonb_set(entry, '{cleared}', 'true')
               where user_id = ${userId} and seq <= ${event.upTo} and entry->>'cleared' = 'false'`.execute(trx);
+            announced.clears.push({ userId, upTo: event.upTo });
           }
         }
-        // Bounded like the embedded log: rows older than the user's oldest kept entry go.
-        if (oldest !== null) await trx.deleteFrom("ovation_alert_log").where("user_id", "=", userId).where("seq", "<", oldest).execute();
+        // Bounded like the embedded log: rows logged before the user's oldest kept entry go.
+        if (oldest !== null) await sql`delete from ovation_alert_log where user_id = ${userId} and ((entry->>'logged_at')::bigint, seq) < (${oldest.at}::bigint, ${oldest.seq}::bigint)`.execute(trx);
       }
+      for (const payload of announcements(this.node, announced)) await sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(trx);
+      return { written: announced.documents, conflicts: await this.#fetchDocuments(trx, conflicted) };
     });
+    return outcome;
   }
 
   async replaceAll(store: LoadedStore): Promise<void> {
@@ -202,10 +324,56 @@ export class PostgresBackend implements StoreBackend {
 
   async close(): Promise<void> {
     try {
+      await this.#listener?.close();
       this.#lockClient?.release();
       await this.#db.destroy();
     } finally {
       this.#onClose?.();
     }
   }
+}
+
+/**
+ * Whether an error is the connection's (no SQLSTATE, or connection, resource, shutdown or
+ * transaction-rollback classes) rather than the data's (a value PostgreSQL refuses, such as a
+ * string with a NUL character in JSONB): only those are worth trying again.
+ */
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return /^(08|40|53|57|58)/.test(code);
+}
+
+/**
+ * Writes one document (`json` null: marks it deleted) if its stored version is still `base`
+ * (null: it must not exist yet; undefined: unconditionally). Returns the new version, undefined
+ * when there was nothing to write, or null on a conflict.
+ */
+async function writeDocument(trx: Transaction<StoreDatabase>, key: DocumentKey, json: string | null, base: number | null | undefined): Promise<number | null | undefined> {
+  const body = sql`${json ?? DELETED}::jsonb`;
+  if (base === undefined) {
+    const row = await trx
+      .insertInto("ovation_documents")
+      .values({ key, body })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ body: sql`excluded.body`, updated_at: sql`now()`, version: sql`ovation_documents.version + 1` }))
+      .returning("version")
+      .executeTakeFirstOrThrow();
+    return row.version;
+  }
+  if (base === null) {
+    if (json === null) {
+      const existing = await trx.selectFrom("ovation_documents").select("body").where("key", "=", key).executeTakeFirst();
+      return existing === undefined || existing.body === null ? undefined : null;
+    }
+    const row = await trx.insertInto("ovation_documents").values({ key, body }).onConflict((oc) => oc.column("key").doNothing()).returning("version").executeTakeFirst();
+    return row?.version ?? null;
+  }
+  const row = await trx
+    .updateTable("ovation_documents")
+    .set({ body, updated_at: sql`now()`, version: sql`version + 1` })
+    .where("key", "=", key)
+    .where("version", "=", base)
+    .returning("version")
+    .executeTakeFirst();
+  return row?.version ?? null;
 }

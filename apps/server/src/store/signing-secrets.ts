@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Store } from "./store.js";
 
 /** Extension key of the secrets in the store document. */
-const KEY = "bot_signing_secrets";
+export const SIGNING_SECRETS_EXTENSION = "bot_signing_secrets";
+const KEY = SIGNING_SECRETS_EXTENSION;
 
 function newSecret(): string {
   return `ovsig_${randomBytes(32).toString("base64url")}`;

@@ -5,18 +5,30 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { applyAlertLogEvent } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
-import type { StoreBackend, StoreBatch } from "./backend.js";
+import type { StoreBackend, StoreBatch, WriteOutcome } from "./backend.js";
 import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
-import { DocumentShapeError, KV_EXTENSION, assemble, documentBody, documentKeys } from "./partitions.js";
+import { IdBlocks } from "./id-blocks.js";
+import { NodeSync } from "./node-sync.js";
+import type { RemoteStoreChange } from "./node-sync.js";
+import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, restoreIdOrder, tableLengths } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
 export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
+export type { RemoteStoreChange } from "./node-sync.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { PostgresBackend } from "./postgres-backend.js";
 
+/** The id sequences a store reserves blocks of at open when several nodes share its database. */
+const SHARED_SEQUENCES = ["users", "connections", "personal_access_tokens", "browser_sources", "alert_sets", "commands", "alert_log", ...RECORD_EXTENSIONS];
+
+/** The id blocks of each shared store's data, so that `Store.nextId(data, ...)` finds them. */
+const sharedIds = new WeakMap<StoreData, IdBlocks>();
+
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
+/** Pause before a write the database refused is tried again (shared backends). */
+const WRITE_RETRY_MS = 1_000;
 
 /**
  * What a change touched, so that only those documents are written: users' documents (their
@@ -36,6 +48,12 @@ export interface Touched {
  * when configured. At most one write starts every WRITE_INTERVAL_MS, each covering every change
  * made before it. `update` returns once memory is changed; `persisted()` resolves once that change
  * is durable.
+ *
+ * With PostgreSQL several stores ("nodes", one per server process) may share one database: each
+ * writes a document only over the version it last saw (`node-sync.ts`), merges when another node wrote it first
+ * (`merge.ts`), applies what the other nodes announce (documents re-read, alert-log events applied;
+ * `onRemoteChange` tells the modules that derive state from the data), catches up after a lost
+ * connection, and takes ids from blocks reserved per node (`id-blocks.ts`).
  */
 export class Store {
   readonly #data: StoreData;
@@ -54,6 +72,8 @@ export class Store {
   #writing: Promise<void> | null = null;
   #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
+  /** Shared backends only: this node's part in keeping several nodes in step. */
+  readonly #sync: NodeSync | null;
 
   private constructor(data: StoreData, backend: StoreBackend, logger: Logger | undefined) {
     this.#data = data;
@@ -61,6 +81,19 @@ export class Store {
     this.#logger = logger;
     this.#knownKeys = documentKeys(data);
     this.#sequences = JSON.stringify(data.sequences);
+    this.#sync = backend.shared
+      ? new NodeSync(backend.shared, {
+          data,
+          logger,
+          knownKeys: this.#knownKeys,
+          dirty: (key) => this.#allDirty || this.#dirty.has(key),
+          markDirty: (key) => {
+            this.#dirty.add(key);
+            this.#schedule();
+          },
+          closed: () => this.#closed,
+        })
+      : null;
   }
 
   /**
@@ -89,6 +122,15 @@ export class Store {
   /** Loads a store from a backend (the backend is closed with the store, or at once if loading fails). */
   static async fromBackend(backend: StoreBackend, options: { logger?: Logger } = {}): Promise<Store> {
     try {
+      // A shared backend listens before loading, so nothing committed meanwhile is missed: what
+      // arrives before the store exists waits, and is applied only if newer than what was loaded.
+      let ready: Store | null = null;
+      const early: Array<(store: Store) => void> = [];
+      const later = (run: (store: Store) => void) => (ready ? run(ready) : early.push(run));
+      await backend.shared?.listen({
+        onChange: (change) => later((store) => store.#sync?.announced(change)),
+        onResync: () => later((store) => store.#sync?.resync()),
+      });
       const loaded = await backend.load();
       let data: StoreData;
       try {
@@ -98,6 +140,14 @@ export class Store {
         throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `The store (${backend.description}) holds a bad document: ${error.message}`, cause: error });
       }
       const store = new Store(data, backend, options.logger);
+      if (backend.shared) {
+        store.#sync?.loaded(loaded);
+        const ids = new IdBlocks(backend.shared.reserveIds, options.logger);
+        await ids.prepare(Object.fromEntries(SHARED_SEQUENCES.map((name) => [name, data.sequences[name] ?? 0])));
+        sharedIds.set(data, ids);
+      }
+      ready = store;
+      for (const run of early) run(store);
       if (!loaded.documents.has("meta")) {
         store.update(() => undefined, { meta: true });
         await store.persisted();
@@ -145,11 +195,13 @@ export class Store {
       if (t.meta) this.#dirty.add("meta");
     };
     if (touched) touch(touched);
+    const lengths = this.#sync ? tableLengths(this.#data) : null;
     try {
       return fn(this.#data, touch);
     } finally {
       if (!marked) this.#allDirty = true;
-      const sequences = JSON.stringify(this.#data.sequences);
+      if (lengths) restoreIdOrder(this.#data, lengths);
+      const sequences = this.#sync ? this.#sequences : JSON.stringify(this.#data.sequences);
       if (sequences !== this.#sequences) {
         this.#sequences = sequences;
         this.#dirty.add("meta");
@@ -178,8 +230,19 @@ export class Store {
     return next;
   }
 
-  /** Next value of a named id sequence (1, 2, 3...). Call inside `update`. */
+  /**
+   * Next value of a named id sequence (1, 2, 3...). Call inside `update`. With several nodes on one
+   * PostgreSQL database the ids come from blocks each node reserves: unique, never reused, in
+   * ascending order per node, with gaps.
+   */
   static nextId(data: StoreData, sequence: string): number {
+    const shared = sharedIds.get(data);
+    if (shared) {
+      // Kept in memory as a floor for the next start; not written (the blocks table is the truth).
+      const id = shared.next(sequence);
+      if (id > (data.sequences[sequence] ?? 0)) data.sequences[sequence] = id;
+      return id;
+    }
     const next = (data.sequences[sequence] ?? 0) + 1;
     data.sequences[sequence] = next;
     return next;
@@ -197,7 +260,7 @@ export class Store {
       const body = documentBody(this.#data, key);
       if (body === null) this.#knownKeys.delete(key);
       else this.#knownKeys.add(key);
-      return { key, body };
+      return this.#sync ? this.#sync.batchDocument(key, body) : { key, body };
     });
     const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#dirty = new Set();
@@ -212,23 +275,43 @@ export class Store {
    */
   async #writeLoop(): Promise<void> {
     try {
-      while (this.#writtenGeneration < this.#generation) {
+      while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#sync)) {
         const wait = this.#lastWriteStart + WRITE_INTERVAL_MS - Date.now();
         await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
         const generation = this.#generation;
         this.#lastWriteStart = Date.now();
+        const batch = this.#takeBatch();
+        let outcome: WriteOutcome | void;
         try {
-          await this.#backend.write(this.#takeBatch());
+          outcome = await this.#backend.write(batch);
         } catch (error) {
+          this.#sync?.failed();
           this.#logger?.error({ err: error }, "store write failed");
           this.#settle(generation, error);
+          if (this.#sync?.backend.isTransient(error) && !this.#closed) {
+            // The transaction rolled back for want of a connection: keep the changes and try
+            // again, so the other nodes and the next start get them once the database answers.
+            // (A batch the database refuses for its data is not retried: it would block every write.)
+            this.#requeue(batch);
+            await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+          }
           continue;
         }
+        // A conflict is merged and written again: the generation is settled by that write.
+        const conflicts = outcome && this.#sync ? this.#sync.written(batch, outcome) : 0;
+        if (conflicts > 0) continue;
         this.#settle(generation);
       }
     } finally {
       this.#writing = null;
     }
+  }
+
+  /** Puts a batch that was not written back in front of what changed since (shared backends). */
+  #requeue(batch: StoreBatch): void {
+    for (const { key } of batch.documents) this.#dirty.add(key);
+    for (const { userId, events } of batch.alertLogs) this.#pendingLogs.set(userId, [...events, ...(this.#pendingLogs.get(userId) ?? [])]);
+    this.#generation++;
   }
 
   #settle(generation: number, error?: unknown): void {
@@ -237,6 +320,14 @@ export class Store {
     this.#waiters = this.#waiters.filter((w) => w.generation > generation);
     for (const w of done) if (error === undefined) w.resolve();
     else w.reject(error);
+  }
+
+  /**
+   * Calls `listener` after each change another node made is applied to this node's memory (shared
+   * backends only). Returns a function that stops the calls.
+   */
+  onRemoteChange(listener: (change: RemoteStoreChange) => void): () => void {
+    return this.#sync?.onRemoteChange(listener) ?? (() => undefined);
   }
 
   /** Resolves once every change made so far is durable (rejects if that write failed). */
@@ -264,6 +355,28 @@ export class Store {
     };
   }
 
+  /**
+   * The value of `extensions[key]`, made by `create` and stored if absent. With several nodes on
+   * one database the first node to store it wins and every node gets that value (the identity
+   * module's signing keys must be the same on every node).
+   */
+  async claimExtension<T>(key: string, create: () => T): Promise<T> {
+    const existing = this.#data.extensions[key];
+    if (existing !== undefined) return existing as T;
+    if (!this.#sync) {
+      this.update((data) => (data.extensions[key] = create()), { extensions: [key] });
+      await this.persisted();
+      return this.#data.extensions[key] as T;
+    }
+    const doc = await this.#sync.claim(`ext:${key}`, create());
+    return (this.#data.extensions[key] ?? doc.body) as T;
+  }
+
+  /** Whether several nodes may share this store's database (PostgreSQL). */
+  get shared(): boolean {
+    return this.#sync !== null;
+  }
+
   /** The extension keys that start with `prefix` (per-user documents such as `bot_state.<userId>`). */
   extensionKeys(prefix: string): string[] {
     return Object.keys(this.#data.extensions).filter((key) => key.startsWith(prefix));
@@ -276,6 +389,7 @@ export class Store {
       await this.persisted();
     } finally {
       this.#closed = true;
+      await this.#sync?.drained();
       await this.#backend.close();
     }
   }

@@ -110,6 +110,12 @@ describe("ovation migrate-store --from lowdb --to postgres", () => {
     expect([empty.status, empty.err]).toEqual([2, expect.stringContaining("holds no store")]);
     expect((await cli(["migrate-store", "--from", "mysql", "--to", "postgres"], { OVATION_DATA_DIR: dir })).err).toContain("--from must be one of lowdb");
     expect((await cli(["migrate-store", "--from", "lowdb", "--to", "postgres"], { OVATION_DATA_DIR: dir })).err).toContain("--database-url or OVATION_DATABASE_URL");
+    // A database a server (node) is using is refused too: the copy would replace its data under it.
+    const used = await freshDatabase();
+    const node = await Store.fromBackend(await PostgresBackend.open(used));
+    const inUse = await cli(["migrate-store", "--from", "lowdb", "--to", "postgres", "--database-url", used, "--replace"], { OVATION_DATA_DIR: dir });
+    await node.close();
+    expect([inUse.status, inUse.err]).toEqual([1, expect.stringContaining("in use by a running Ovation server")]);
     // Nothing was copied by the refused runs.
     const backend = await PostgresBackend.open(url);
     expect((await backend.load()).documents.size).toBe(0);

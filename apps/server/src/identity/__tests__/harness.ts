@@ -124,6 +124,7 @@ export async function serveIdentity(
     logger: pino({ level: "silent" }),
     env: loadIdentityEnv({}),
     oidcStorage: store.oidcStorage ?? undefined,
+    sharedStore: store.shared ? store : undefined,
     ...moduleOptions,
   });
   const app = Fastify({ logger: false });

@@ -1,0 +1,222 @@
+import type { NotifySub } from "@ovation/core";
+import pg from "pg";
+import { pino } from "pino";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
+import { AlertHub } from "../../realtime/alert-hub.js";
+import { COUNTERS_TABLE } from "../counters.js";
+import type { StoreBackend } from "../backend.js";
+import { PostgresBackend } from "../postgres-backend.js";
+import { createRepositories } from "../repositories.js";
+import type { Repositories } from "../repositories.js";
+import { Store } from "../store.js";
+
+const silent = pino({ level: "silent" });
+const command = (name: string) => ({ command: name, command_aliases: [], response: "hello", command_regex: null, permissions: 0, price: 0, send_as: "bot", enable_when: "always", user_cooldown: 0, global_cooldown: 0, is_visible: true });
+
+interface Node {
+  store: Store;
+  backend: PostgresBackend;
+  repos: Repositories;
+}
+
+const open: Store[] = [];
+beforeAll(() => sharedPostgres(), 120_000);
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** A "node": a store of its own on the shared database, as a second server process would have. */
+async function node(url: string, options: { listenRetryMs?: number } = {}): Promise<Node> {
+  const backend = await PostgresBackend.open(url, { logger: silent, ...options });
+  const store = await Store.fromBackend(backend, { logger: silent });
+  open.push(store);
+  return { store, backend, repos: createRepositories(store) };
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function alert(hub: AlertHub, userId: number, id: string, test = false) {
+  return hub.publish({ userId, type: "follow", platform: "twitch", platformId: "1", event: { name: id }, template: null, test, notificationId: id });
+}
+
+describe("several nodes on one PostgreSQL database", () => {
+  test("a write on one node is applied on the other: records, key-value, deletions", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const user = a.repos.users.create({ name: "Alice", email: "alice@example.test" });
+    const created = a.repos.commands.create(user.id, command("hi"));
+    await a.repos.kv.update(String(user.id), "points", "bob", () => 7);
+    await a.store.persisted();
+    await waitFor(() => b.repos.commands.listForUser(user.id).length === 1 && b.repos.users.get(user.id) !== null, 10_000, "node B to see the user and command");
+    expect(b.repos.commands.listForUser(user.id)[0]).toEqual(a.repos.commands.listForUser(user.id)[0]);
+    await waitFor(() => b.repos.kv.channelTables(String(user.id))["points"]?.["bob"] === 7, 10_000, "node B to see the key-value write");
+
+    expect(b.repos.commands.remove(user.id, created.id)).toBe(true);
+    await b.store.persisted();
+    await waitFor(() => a.repos.commands.listForUser(user.id).length === 0, 10_000, "node A to see the deletion");
+  });
+
+  test("an alert logged on one node is in the other's log, de-duplication memory and acknowledgements", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const hubA = new AlertHub(a.repos, silent);
+    const hubB = new AlertHub(b.repos, silent);
+    const user = a.repos.users.create({ name: "Streamer" });
+    const source = a.repos.browserSources.findOrCreate(user.id, "alerts", null).record;
+    expect(alert(hubA, user.id, "tw-1").duplicate).toBe(false);
+    await a.store.persisted();
+    await waitFor(() => b.repos.alertLog.find(user.id, "tw-1") !== undefined, 10_000, "node B to log the alert");
+    // Sent again to node B (a platform retry), it is a duplicate there too.
+    const again = alert(hubB, user.id, "tw-1");
+    expect(again.duplicate).toBe(true);
+    expect(again.notification.notification.id).toBe("tw-1");
+    expect(b.repos.alertLog.unacknowledged(user.id, source.id, 0).map((e) => e.notification.notification.id)).toEqual(["tw-1"]);
+
+    expect(a.repos.alertLog.acknowledge(user.id, source.id, "tw-1")).toBe(true);
+    await a.store.persisted();
+    await waitFor(() => b.repos.alertLog.unacknowledged(user.id, source.id, 0).length === 0, 10_000, "node B to see the acknowledgement");
+
+    // Alerts from both nodes end up in both logs, in time order.
+    alert(hubB, user.id, "tw-2");
+    await b.store.persisted();
+    await waitFor(() => a.repos.alertLog.find(user.id, "tw-2") !== undefined, 10_000, "node A to log node B's alert");
+    alert(hubA, user.id, "tw-3");
+    await a.store.persisted();
+    await waitFor(() => b.repos.alertLog.find(user.id, "tw-3") !== undefined, 10_000, "node B to log node A's alert");
+    const ids = (r: Repositories) => r.alertLog.recent(user.id, 10).map((e) => (e.notification as NotifySub).notification.id);
+    expect(ids(a.repos)).toEqual(["tw-3", "tw-2", "tw-1"]);
+    expect(ids(b.repos)).toEqual(ids(a.repos));
+  });
+
+  test("concurrent changes of one document and one counter on both nodes lose nothing", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const user = a.repos.users.create({ name: "Busy" });
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(user.id) !== null, 10_000, "node B to see the user");
+    const channel = String(user.id);
+    a.repos.counters.put(user.id, { name: "deaths", keyword: "deaths", value: 0, active: true });
+    await a.store.persisted();
+    await waitFor(() => b.repos.kv.channelTables(channel)[COUNTERS_TABLE]?.["deaths"] === 0, 10_000, "node B to see the counter");
+
+    // Both nodes change the same user document and the same counter at the same time, several
+    // writes each, without waiting for each other.
+    const rounds = 15;
+    await Promise.all(
+      [a, b].map(async (n, i) => {
+        for (let r = 0; r < rounds; r++) {
+          n.repos.commands.create(user.id, command(`n${i}r${r}`));
+          await n.repos.counters.change(user.id, "deaths", "increment", 1);
+          await new Promise((resolve) => setTimeout(resolve, r % 3));
+        }
+        await n.store.persisted();
+      }),
+    );
+    const names = (r: Repositories) => r.commands.listForUser(user.id).map((c) => c.command).sort();
+    const deaths = (r: Repositories) => r.kv.channelTables(channel)[COUNTERS_TABLE]?.["deaths"];
+    await waitFor(() => names(a.repos).length === 2 * rounds && names(b.repos).length === 2 * rounds && deaths(a.repos) === 2 * rounds && deaths(b.repos) === 2 * rounds, 15_000, "both nodes to hold every command and increment");
+    expect(names(b.repos)).toEqual(names(a.repos));
+    // And the database holds it all too: a third node starting now loads the same.
+    const c = await node(url);
+    expect(names(c.repos)).toEqual(names(a.repos));
+    expect(deaths(c.repos)).toBe(2 * rounds);
+  });
+
+  test("ids created at the same time on both nodes never collide", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const hubs = [new AlertHub(a.repos, silent), new AlertHub(b.repos, silent)];
+    const users: number[] = [];
+    const seqs: number[] = [];
+    // Both nodes create at once (alerts too), without waiting for each other.
+    await Promise.all(
+      [a, b].map(async (n, i) => {
+        for (let k = 0; k < 120; k++) {
+          const user = n.repos.users.create({ name: `u${i}-${k}` });
+          users.push(user.id);
+          seqs.push(alert(hubs[i]!, user.id, `a${i}-${k}`).notification ? (n.repos.alertLog.find(user.id, `a${i}-${k}`)?.seq ?? -1) : -1);
+          if (k % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await n.store.persisted();
+      }),
+    );
+    expect(new Set(users).size).toBe(240);
+    expect(new Set(seqs).size).toBe(240);
+    await waitFor(() => a.store.data.users.length === 240 && b.store.data.users.length === 240, 15_000, "both nodes to hold every user");
+    // Both keep their tables in id order, so lists read the same on either node.
+    const ids = (n: Node) => n.store.data.users.map((u) => u.id);
+    expect(ids(a)).toEqual([...ids(a)].sort((x, y) => x - y));
+    expect(ids(b)).toEqual(ids(a));
+  });
+
+  test("a write the database refused is kept and written again; the other node gets it", async () => {
+    const url = await freshDatabase();
+    const real = await PostgresBackend.open(url, { logger: silent });
+    let refuse = 0;
+    // The same backend, whose next write fails as if the database had gone away for a moment.
+    const flaky: StoreBackend = {
+      description: real.description,
+      shared: real.shared,
+      load: () => real.load(),
+      write: (batch) => (refuse-- > 0 ? Promise.reject(new Error("connection terminated")) : real.write(batch)),
+      replaceAll: (store) => real.replaceAll(store),
+      close: () => real.close(),
+    };
+    const a = await Store.fromBackend(flaky, { logger: silent });
+    open.push(a);
+    const b = await node(url);
+    refuse = 1;
+    const user = createRepositories(a).users.create({ name: "Retried" });
+    await expect(a.persisted()).rejects.toThrow("connection terminated");
+    await waitFor(() => b.repos.users.get(user.id)?.name === "Retried", 10_000, "node B to get the retried write");
+  });
+
+  test("a write the database refuses for its data is not tried again, so later writes go through", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const bad = a.repos.users.create({ name: "Bad" });
+    await a.store.persisted();
+    // JSONB refuses a NUL character: this write can never succeed.
+    a.repos.commands.create(bad.id, { ...command("nul"), response: "a\u0000b" });
+    await expect(a.store.persisted()).rejects.toThrow(/unsupported Unicode|\\u0000/);
+    const good = a.repos.users.create({ name: "Good" });
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(good.id) !== null, 10_000, "node B to get the later write");
+  });
+
+  test("a node whose listening connection was lost catches up with what it missed", async () => {
+    const url = await freshDatabase();
+    const a = await node(url);
+    const b = await node(url, { listenRetryMs: 3_000 });
+    const hubB = new AlertHub(b.repos, silent);
+    const user = a.repos.users.create({ name: "Gap" });
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(user.id) !== null, 10_000, "node B to see the user");
+
+    const pid = b.backend.listenerProcessId;
+    expect(pid).not.toBeNull();
+    const listening = async () => (await query<{ n: number }>(url, "select count(*)::int as n from pg_stat_activity where application_name = $1", [`ovation-node-${b.backend.node}`]))[0]?.n;
+    await query(url, "select pg_terminate_backend($1)", [pid]);
+    const deadline = Date.now() + 10_000;
+    while ((await listening()) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // While node B has no listening connection, node A writes and logs an alert.
+    a.repos.commands.create(user.id, command("missed"));
+    alert(new AlertHub(a.repos, silent), user.id, "missed-alert");
+    await a.store.persisted();
+    expect(await listening()).toBe(0);
+
+    await waitFor(() => b.repos.commands.listForUser(user.id).length === 1 && b.repos.alertLog.find(user.id, "missed-alert") !== undefined, 15_000, "node B to catch up");
+    expect(alert(hubB, user.id, "missed-alert").duplicate).toBe(true);
+    expect(b.backend.listenerProcessId).not.toBe(pid);
+  });
+});
