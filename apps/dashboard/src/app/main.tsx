@@ -1,0 +1,35 @@
+import { render } from "preact";
+import { DASHBOARD_ROOT_ELEMENT_ID } from "../bootstrap.js";
+import { Session } from "./auth/session.js";
+import { readBootstrap } from "./boot.js";
+import { eatApi } from "./identity-calls.js";
+import { App } from "./shell/app.js";
+import { applyTheme, storedTheme } from "./ui/theme.js";
+
+function start(): void {
+  const root = document.getElementById(DASHBOARD_ROOT_ELEMENT_ID);
+  if (!root) return;
+  applyTheme(storedTheme());
+  try {
+    const boot = readBootstrap(document);
+    // Sign-in comes back to the public URL's origin: a tab opened at another name of this host moves there first.
+    const publicOrigin = new URL(boot.redirect_uri).origin;
+    if (window.location.origin !== publicOrigin) {
+      window.location.replace(`${publicOrigin}${window.location.pathname}${window.location.search}`);
+      return;
+    }
+    const session = new Session(boot);
+    root.replaceChildren();
+    root.dataset.state = "ready";
+    render(<App services={{ boot, session }} eatApi={eatApi(session)} />, root);
+  } catch (error) {
+    root.dataset.state = "error";
+    const message = document.createElement("p");
+    message.className = "boot-message";
+    message.setAttribute("role", "alert");
+    message.textContent = `The dashboard cannot start: ${error instanceof Error ? error.message : String(error)}`;
+    root.replaceChildren(message);
+  }
+}
+
+start();
