@@ -2,7 +2,8 @@ import { render } from "preact";
 import { DASHBOARD_ROOT_ELEMENT_ID } from "../bootstrap.js";
 import { Session } from "./auth/session.js";
 import { readBootstrap } from "./boot.js";
-import { eatApi } from "./identity-calls.js";
+import { createClients } from "./api.js";
+import type { EatBridge } from "./api.js";
 import { App } from "./shell/app.js";
 import { applyTheme, storedTheme } from "./ui/theme.js";
 
@@ -19,9 +20,11 @@ function start(): void {
       return;
     }
     const session = new Session(boot);
+    const eat: EatBridge = { ask: async () => null };
+    const { api, identity } = createClients(session, eat);
     root.replaceChildren();
     root.dataset.state = "ready";
-    render(<App services={{ boot, session }} eatApi={eatApi(session)} />, root);
+    render(<App services={{ boot, session, api, identity }} eat={eat} />, root);
   } catch (error) {
     root.dataset.state = "error";
     const message = document.createElement("p");

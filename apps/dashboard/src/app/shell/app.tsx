@@ -6,8 +6,8 @@ import { SignInScreen } from "../auth/sign-in-screen.js";
 import { PAGES } from "../pages/registry.js";
 import { pageTitle } from "../pages/page.js";
 import { ConfirmProvider } from "../ui/confirm.js";
+import type { EatBridge } from "../api.js";
 import { EatProvider } from "../ui/eat-prompt.js";
-import type { EatApi } from "../ui/eat-prompt.js";
 import { ToastProvider } from "../ui/toast.js";
 import { Layout } from "./layout.js";
 
@@ -52,12 +52,12 @@ function Routes() {
   );
 }
 
-function Providers({ eatApi }: { eatApi: EatApi }) {
-  const { boot } = useApp();
+function Providers({ eat }: { eat: EatBridge }) {
+  const { boot, identity } = useApp();
   return (
     <ToastProvider>
       <ConfirmProvider>
-        <EatProvider api={eatApi}>
+        <EatProvider api={{ request: () => identity.eat.requestVerification(), verify: (code) => identity.eat.verifyCode(code) }} bridge={eat}>
           <Router base={boot.base_path}>
             <Routes />
           </Router>
@@ -68,10 +68,10 @@ function Providers({ eatApi }: { eatApi: EatApi }) {
 }
 
 /** The dashboard app: services, shared dialogs and toasts, routing below the dashboard base path. */
-export function App({ services, eatApi }: { services: AppServices; eatApi: EatApi }) {
+export function App({ services, eat }: { services: AppServices; eat: EatBridge }) {
   return (
     <AppContext.Provider value={services}>
-      <Providers eatApi={eatApi} />
+      <Providers eat={eat} />
     </AppContext.Provider>
   );
 }

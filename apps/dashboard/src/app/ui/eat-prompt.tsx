@@ -33,7 +33,7 @@ export function useEat(): ElevatedAccess {
 type Step = { name: "closed" } | { name: "sending" } | { name: "code"; sentTo: string } | { name: "failed"; message: string };
 
 /** Renders the EAT prompt; pages ask for an EAT with {@link useEat}. */
-export function EatProvider({ api, children }: { api: EatApi; children: ComponentChildren }) {
+export function EatProvider({ api, bridge, children }: { api: EatApi; bridge?: { ask: ElevatedAccess }; children: ComponentChildren }) {
   const [step, setStep] = useState<Step>({ name: "closed" });
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -68,6 +68,8 @@ export function EatProvider({ api, children }: { api: EatApi; children: Componen
       void send();
     });
   }, []);
+  // The API client asks through the bridge when a call answers "EAT required".
+  if (bridge) bridge.ask = elevated;
 
   const verify = async (event: Event) => {
     event.preventDefault();
