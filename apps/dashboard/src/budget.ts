@@ -1,5 +1,7 @@
 /**
  * Bundle size budget of the dashboard, in bytes after gzip: build.mjs fails when `app.js` or
- * `app.css` grows past it (apps/dashboard/README.md says why these figures).
+ * `app.css` grows past it. About two thirds of app.js is zod, which the AE4 engine's schemas
+ * (validation, preview, explain: the same code as the server and the browser source) bring in;
+ * apps/dashboard/README.md lists what else is in it.
  */
-export const DASHBOARD_BUNDLE_BUDGET = Object.freeze({ js: 120 * 1024, css: 16 * 1024 });
+export const DASHBOARD_BUNDLE_BUDGET = Object.freeze({ js: 176 * 1024, css: 16 * 1024 });

@@ -1,3 +1,4 @@
+import { alertSetEditorPage, alertSetsPage } from "./alert-sets/index.js";
 import { overviewPage } from "./overview.js";
 import type { DashboardPage } from "./page.js";
 
@@ -7,6 +8,8 @@ import type { DashboardPage } from "./page.js";
  */
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,
+  alertSetsPage,
+  alertSetEditorPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */

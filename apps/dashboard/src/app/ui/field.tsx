@@ -40,8 +40,8 @@ function Frame({ label, name, errors, hint, children, inline }: FieldFrame & { c
 type InputProps = { autocomplete?: string; inputMode?: "numeric" | "text" | "email" | "url"; autoFocus?: boolean; spellcheck?: boolean };
 
 /** A text-like input (text, url, email, password, search). */
-export function TextField(props: FieldFrame & { value: string; onChange: (value: string) => void; type?: string; required?: boolean; placeholder?: string; input?: InputProps; maxLength?: number }) {
-  const { value, onChange, type = "text", required, placeholder, input, maxLength, ...frame } = props;
+export function TextField(props: FieldFrame & { value: string; onChange: (value: string) => void; type?: string; required?: boolean; placeholder?: string; input?: InputProps; maxLength?: number; listId?: string }) {
+  const { value, onChange, type = "text", required, placeholder, input, maxLength, listId, ...frame } = props;
   return (
     <Frame {...frame}>
       {({ id, describedBy, invalid }) => (
@@ -54,6 +54,7 @@ export function TextField(props: FieldFrame & { value: string; onChange: (value:
           required={required}
           placeholder={placeholder}
           maxLength={maxLength}
+          list={listId}
           aria-describedby={describedBy}
           aria-invalid={invalid ? "true" : undefined}
           onInput={(event) => onChange(event.currentTarget.value)}
