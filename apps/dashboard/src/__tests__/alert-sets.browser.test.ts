@@ -115,8 +115,9 @@ describe("dashboard alert sets (issue 18)", () => {
     await dialog.getByRole("button", { name: "Import" }).click();
     await page.waitForURL(/\/dashboard\/alert-sets\/\d+$/);
     const id = Number(/(\d+)$/.exec(page.url())?.[1]);
-    const migrated = await h.api<{ version: number; variations: unknown[] }>("GET", `/v1/alert-configs/${id}`);
+    const migrated = await h.api<{ version: number; active: boolean; variations: unknown[] }>("GET", `/v1/alert-configs/${id}`);
     expect(migrated.body.version).toBe(4);
+    expect(migrated.body.active).toBe(false);
     expect(migrated.body.variations.length).toBeGreaterThan(1);
     await page.getByRole("tab", { name: /Variations/ }).waitFor();
     await context.close();

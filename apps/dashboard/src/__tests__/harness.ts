@@ -67,7 +67,7 @@ export interface DashboardHarness {
   open(view?: View): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   /** Signs `page` in through the identity pages, starting at the dashboard path `at`; resolves on the shell. */
   signIn(page: Page, at?: string): Promise<void>;
-  /** Saves a full-page screenshot `<name>.png` under {@link SCREENSHOT_DIR}. */
+  /** Saves `<name>.png` (what the viewport shows) and `<name>.full.png` (the whole page) under {@link SCREENSHOT_DIR}. */
   screenshot(page: Page, name: string): Promise<string>;
   /** The 6-digit code of the last EAT mail to the user. */
   lastEatCode(count?: number): Promise<string>;
@@ -139,7 +139,8 @@ export async function startDashboard(): Promise<DashboardHarness> {
     },
     async screenshot(page, name) {
       const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.full.png`), fullPage: true });
       return file;
     },
     async lastEatCode(count = 1) {

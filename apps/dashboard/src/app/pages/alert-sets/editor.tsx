@@ -259,10 +259,10 @@ function Editor({ id, initial, catalog, onSaved }: { id: number; initial: Record
             </button>
           </div>
         </section>
-        <section class="card stack" aria-labelledby="explain-heading">
-          <h2 id="explain-heading">Why it looks like this</h2>
+        <details class="card explain-section" open={window.matchMedia("(min-width: 1101px)").matches}>
+          <summary>Why it looks like this</summary>
           <ExplainView set={engineSet} alert={sample} />
-        </section>
+        </details>
       </aside>
     </div>
   );

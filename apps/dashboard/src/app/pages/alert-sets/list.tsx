@@ -71,7 +71,8 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
     }
     try {
       // Stored as AE3 first, then moved to AE4 by the server's migration (POST /v1/alert-configs/{id}/migrate).
-      const created = await api.alertSets.create({ ...(doc as Record<string, unknown>), name, version: 3 } as Body);
+      // Imported sets start inactive, whatever the document says: activating is a separate choice.
+      const created = await api.alertSets.create({ ...(doc as Record<string, unknown>), name, version: 3, active: false } as Body);
       onImported(await api.alertSets.migrate(created.id));
     } catch (error) {
       const fields = fieldErrorsOf(error);
@@ -146,7 +147,7 @@ export function AlertSetsPage() {
       {sets !== null && sets.length === 0 ? <p class="empty">No alert set yet. Create one to start.</p> : null}
       {sets !== null && sets.length > 0 ? (
         <div class="table-wrap">
-          <table class="data">
+          <table class="data responsive">
             <caption class="visually-hidden">Your alert sets</caption>
             <thead>
               <tr>
