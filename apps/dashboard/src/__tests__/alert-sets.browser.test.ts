@@ -78,6 +78,11 @@ describe("dashboard alert sets (issue 18)", () => {
     await variation.getByLabel("From").fill("100");
     await expect.poll(() => previewTitle(page).textContent()).toBe("BIG CHEER from Alice!");
 
+    // An image uploaded from a file becomes a URL on this host (POST /v1/media).
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
+    await variation.locator('input[type="file"]').first().setInputFiles({ name: "cheer.png", mimeType: "image/png", buffer: png });
+    await expect.poll(() => variation.getByLabel("Image URL").inputValue()).toMatch(new RegExp(`^${h.base}/media/[0-9a-f]{64}\\.png$`));
+
     // An invalid value is reported at its field before saving.
     await variation.getByLabel("Colour", { exact: true }).fill("red");
     await expect.poll(() => variation.locator(".field-invalid .field-error").first().textContent()).toContain("#rrggbb");
@@ -90,7 +95,12 @@ describe("dashboard alert sets (issue 18)", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.locator(".toast", { hasText: "Alert set saved." }).waitFor();
     const stored = await h.api<{ variations: { name: string; overrides: Record<string, unknown> }[] }>("GET", `/v1/alert-configs/${setId}`);
-    expect(stored.body.variations.at(-1)).toMatchObject({ name: "Big cheers", overrides: { title: "BIG CHEER from {{name}}!", font_color: "#ffcc00" } });
+    expect(stored.body.variations.at(-1)).toMatchObject({ name: "Big cheers", overrides: { title: "BIG CHEER from {{name}}!", font_color: "#ffcc00", image_href: expect.stringContaining("/media/") } });
+
+    // The tabs answer the arrow keys.
+    await page.getByRole("tab", { name: /Variations/ }).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByRole("tab", { name: "Set default" }).getAttribute("aria-selected")).toBe("true");
 
     await page.getByRole("button", { name: "Send test alert" }).click();
     await page.locator(".toast", { hasText: "Test cheer alert sent" }).waitFor();

@@ -228,9 +228,22 @@ function Editor({ id, initial, catalog, onSaved }: { id: number; initial: Record
             {Object.keys(localErrors).length} field{Object.keys(localErrors).length === 1 ? " has" : "s have"} a problem: {Object.keys(localErrors).slice(0, 3).join(", ")}
           </p>
         ) : null}
-        <div class="tabs" role="tablist" aria-label="Parts of the alert set">
+        <div
+          class="tabs"
+          role="tablist"
+          aria-label="Parts of the alert set"
+          onKeyDown={(event) => {
+            // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab leaves the list.
+            if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
+            const index = tabs.findIndex((t) => t.id === tab);
+            const next = tabs[(index + (event.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+            if (!next) return;
+            setTab(next.id);
+            document.getElementById(`tab-${next.id}`)?.focus();
+          }}
+        >
           {tabs.map((t) => (
-            <button key={t.id} type="button" role="tab" class="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls="tab-panel" onClick={() => setTab(t.id)}>
+            <button key={t.id} type="button" role="tab" class="tab" id={`tab-${t.id}`} tabIndex={tab === t.id ? 0 : -1} aria-selected={tab === t.id} aria-controls="tab-panel" onClick={() => setTab(t.id)}>
               {t.label}
             </button>
           ))}
