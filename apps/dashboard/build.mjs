@@ -65,7 +65,7 @@ async function buildInto(outDir) {
   }
   const reached = Object.keys(result.metafile.inputs).filter((input) => SERVER_ONLY.some((pkg) => input.includes(`node_modules/${pkg}`)));
   if (reached.length > 0) throw new Error(`dashboard app.js bundles server-only packages: ${reached.join(", ")}`);
-  const css = await esbuild.transform(await cssSources(), { loader: "css", minify: true, target: ["chrome110"] });
+  const css = await esbuild.transform(await cssSources(), { loader: "css", minify: true, target: ["chrome123", "firefox120", "safari17.5"] });
   await writeFile(path.join(outDir, "app.css"), css.code);
 
   const limits = await budget();

@@ -1,13 +1,11 @@
+import { uniqueSources as unique, webSocketTwin } from "@ovation/browser-source";
+
 /** The origins a dashboard page talks to besides its own. */
 export interface DashboardCspOrigins {
   /** Origin of the API host (usually the page's own). */
   api: string;
   /** Origin of the identity host (token endpoint, identity API). */
   identity: string;
-}
-
-function webSocketTwin(origin: string): string {
-  return origin.replace(/^http/, "ws");
 }
 
 /**
@@ -33,8 +31,4 @@ export function buildDashboardCsp(origins: DashboardCspOrigins): string {
     `form-action ${unique(["'self'", origins.identity]).join(" ")}`,
     "frame-ancestors 'none'",
   ].join("; ");
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
 }
