@@ -34,6 +34,7 @@ describe("dashboard alert sets (issue 18)", () => {
     await h.signIn(page, "/alert-sets");
     await page.getByRole("button", { name: "New alert set" }).click();
     await page.getByRole("dialog").getByLabel("Name").fill("Stream alerts");
+    await h.screenshot(page, "alert-set-create-dialog.desktop-light");
     await page.getByRole("dialog").getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/\/dashboard\/alert-sets\/\d+$/);
     setId = Number(/(\d+)$/.exec(page.url())?.[1]);
@@ -121,6 +122,7 @@ describe("dashboard alert sets (issue 18)", () => {
     await dialog.getByLabel("AE3 document (JSON)").fill("{not json");
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByText("Not valid JSON").waitFor();
+    await h.screenshot(page, "alert-set-import-dialog.desktop-light");
     await dialog.getByLabel("AE3 document (JSON)").fill(readFileSync(AE3_FIXTURE, "utf8"));
     await dialog.getByRole("button", { name: "Import" }).click();
     await page.waitForURL(/\/dashboard\/alert-sets\/\d+$/);

@@ -58,6 +58,7 @@ describe("dashboard sign-in (issue 18)", () => {
     await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.getByRole("heading", { name: "Signed out" }).waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe("/dashboard/signed-out");
+    await h.screenshot(page, "signed-out.desktop-light");
     const after = await fetch(`${h.base}/api/users/@me`, { headers: { authorization: `Bearer ${stored.access_token}`, accept: "application/json" } });
     expect(after.status).toBe(401);
     expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
@@ -73,6 +74,8 @@ describe("dashboard sign-in (issue 18)", () => {
     });
     // The shell's first call (who is signed in) finds the token expired and the refresh refused.
     await page.reload();
+    await page.getByRole("alert").filter({ hasText: "Your session expired" }).waitFor({ timeout: 30_000 });
+    await h.screenshot(page, "session-expired.desktop-light");
     await page.getByRole("alert").filter({ hasText: "Your session expired" }).waitFor({ timeout: 30_000 });
     await context.close();
   }, 120_000);
