@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { mediaUploadedSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -52,7 +53,7 @@ export async function mediaRoutes(app: ZodApp): Promise<void> {
           tags: ["alert sets"],
           security: [{ bearerAuth: [] }],
           summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type)",
-          response: { 201: z.object({ url: z.string(), content_type: z.string(), size: z.number() }), ...authErrorResponses, 415: errorBodySchema, 422: errorBodySchema },
+          response: { 201: mediaUploadedSchema, ...authErrorResponses, 415: errorBodySchema, 422: errorBodySchema },
         },
       },
       async (request, reply) => {

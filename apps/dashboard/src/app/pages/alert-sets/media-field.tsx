@@ -8,7 +8,7 @@ import { uploadMedia } from "./upload.js";
 
 /** An image or sound: an http(s) URL typed in, or a file uploaded to the host (`POST /v1/media`), with a preview. */
 export function MediaField({ kind, label, name, value, errors, onChange }: { kind: "image" | "sound"; label: string; name: string; value: string | null; errors: FieldErrors; onChange: (value: string | null) => void }) {
-  const { session } = useApp();
+  const { api } = useApp();
   const toast = useToast();
   const fileId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -16,7 +16,7 @@ export function MediaField({ kind, label, name, value, errors, onChange }: { kin
   const upload = async (file: File) => {
     setBusy(true);
     try {
-      const url = await uploadMedia(session, file);
+      const url = await uploadMedia(api, file);
       onChange(url);
       toast("success", `${file.name} uploaded.`);
     } catch (error) {
