@@ -88,6 +88,16 @@ describe("dashboard sign-in (issue 18)", () => {
       await h.screenshot(page, `sign-in.${view.name}`);
       await h.signIn(page);
       await h.screenshot(page, `overview.${view.name}`);
+      if (view.viewport.width < 800) {
+        // On a phone the navigation is a drawer behind the menu button.
+        const menu = page.getByRole("button", { name: "Menu" });
+        await menu.click();
+        await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("true");
+        await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" }).waitFor({ state: "visible" });
+        await h.screenshot(page, `navigation.${view.name}`);
+        await page.keyboard.press("Escape");
+        await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
+      }
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -68,6 +68,15 @@ export function Layout({ title, tokens, children }: { title: string; tokens: Tok
     if (!first.current) heading.current?.focus();
     first.current = false;
   }, [location, title]);
+  useEffect(() => {
+    if (!navOpen) return;
+    // Escape closes the phone drawer, as it closes a dialog.
+    const close = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setNavOpen(false);
+    };
+    document.addEventListener("keydown", close);
+    return () => document.removeEventListener("keydown", close);
+  }, [navOpen]);
   return (
     <div class="shell" data-nav-open={navOpen ? "true" : "false"}>
       <a class="skip-link" href="#main">
