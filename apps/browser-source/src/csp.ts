@@ -6,7 +6,8 @@ export interface ContentSecurityPolicyOrigins {
   socket: string;
 }
 
-function webSocketTwin(origin: string): string {
+/** The ws/wss origin of an http/https origin (socket.io's WebSocket transport needs it in connect-src). */
+export function webSocketTwin(origin: string): string {
   return origin.replace(/^http/, "ws");
 }
 
@@ -34,6 +35,7 @@ export function buildContentSecurityPolicy(origins: ContentSecurityPolicyOrigins
   ].join("; ");
 }
 
-function unique(values: string[]): string[] {
+/** Source expressions without repeats, in first-seen order. */
+export function unique(values: string[]): string[] {
   return [...new Set(values)];
 }

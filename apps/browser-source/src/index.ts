@@ -6,5 +6,7 @@
 export { renderBrowserSourcePage, renderBrowserSourceErrorPage } from "./page.js";
 export { assetsDir } from "./assets-dir.js";
 export { BrowserSourcePageError } from "./errors.js";
+export { escapeHtml, jsonForScriptElement } from "./html.js";
+export { unique as uniqueSources, webSocketTwin } from "./csp.js";
 export { BROWSER_SOURCE_TYPES, isBrowserSourceType } from "./bootstrap.js";
 export type { BrowserSourceBootstrap, BrowserSourceType } from "./bootstrap.js";

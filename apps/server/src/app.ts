@@ -23,6 +23,9 @@ import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
 import { identityPlugin } from "./identity/plugin.js";
+import type { IdentityModule } from "./identity/module.js";
+import { dashboardClient } from "./dashboard/client.js";
+import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
@@ -226,12 +229,19 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
+  let identityModule: IdentityModule | null = null;
+  await dashboardRoutes(app, {
+    identityBase: () => (remote ? remote.idUrl : (identityModule?.idBase() ?? config.publicUrl)),
+    ...(config.dashboardClientId ? { clientId: config.dashboardClientId } : {}),
+  });
   if (!remote && options.identity !== false) {
     const identity = options.identity ?? {};
     await app.register(
       identityPlugin({
+        builtInClients: [dashboardClient(config.publicUrl)],
         ...identity,
         onReady: (module) => {
+          identityModule = module;
           eatValidator = createEatValidator({ local: module });
           identity.onReady?.(module);
         },

@@ -60,6 +60,7 @@ export const envSchema = z.object({
   OVATION_ID_URL: urlSchema.optional(),
   OVATION_ID_CLIENT_ID: z.string().max(256, "must be at most 256 characters").optional(),
   OVATION_ID_CLIENT_SECRET: z.string().max(1024, "must be at most 1024 characters").optional(),
+  OVATION_DASHBOARD_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1-128 characters of A-Z a-z 0-9 . _ -").optional(),
 });
 
 /**
@@ -100,6 +101,8 @@ export interface ServerConfig {
   readonly trustProxy: boolean | number | readonly string[];
   /** `OVATION_IDENTITY_MODE` and, when remote, the identity host and its introspection client. */
   readonly identity: IdentityModeConfig;
+  /** `OVATION_DASHBOARD_CLIENT_ID`: the dashboard's public client on a remote identity host (null: the built-in one). */
+  readonly dashboardClientId: string | null;
 }
 
 function parseTrustProxy(raw: string): boolean | number | string[] {
@@ -191,5 +194,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     bodyLimitBytes: e.OVATION_BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(e.OVATION_TRUST_PROXY),
     identity,
+    dashboardClientId: e.OVATION_DASHBOARD_CLIENT_ID ?? null,
   });
 }

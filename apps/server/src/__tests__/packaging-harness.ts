@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 export const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** The workspaces packed for the test, and the sample third-party plugin (not a workspace). */
-const WORKSPACES = ["packages/core", "packages/client", "apps/server", "apps/browser-source", "plugins/console", "plugins/twitch", "plugins/youtube", "plugins/kick", "plugins/tiktok"];
+const WORKSPACES = ["packages/core", "packages/client", "apps/server", "apps/browser-source", "apps/dashboard", "plugins/console", "plugins/twitch", "plugins/youtube", "plugins/kick", "plugins/tiktok"];
 export const SAMPLE_PLUGIN_DIR = join(REPO, "examples", "plugin-fakechat");
 
 interface PackageJson {

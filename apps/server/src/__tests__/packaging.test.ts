@@ -97,6 +97,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
       "ovation-browser-source-0.1.0.tgz",
       "ovation-client-0.1.0.tgz",
       "ovation-core-0.1.0.tgz",
+      "ovation-dashboard-0.1.0.tgz",
       "ovation-plugin-console-0.1.0.tgz",
       "ovation-plugin-fakechat-1.0.0.tgz",
       "ovation-plugin-kick-0.1.0.tgz",
@@ -107,7 +108,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
     ]);
     // Only published files: no sources, no tests; every @ovation package comes from its tarball, not a link.
     expect(existsSync(join(install.dir, "node_modules", "@ovation", "core", "src"))).toBe(false);
-    for (const name of ["core", "client", "server", "browser-source", "plugin-console", "plugin-twitch", "plugin-youtube", "plugin-tiktok"]) {
+    for (const name of ["core", "client", "server", "browser-source", "dashboard", "plugin-console", "plugin-twitch", "plugin-youtube", "plugin-tiktok"]) {
       expect(lstatSync(join(install.dir, "node_modules", "@ovation", name)).isSymbolicLink(), name).toBe(false);
     }
   });
@@ -159,6 +160,11 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
     }
     const sourceUrl = /Browser source[^\n]*\n\s+(\S+)/.exec(output)?.[1] ?? "";
     await fake.joined("fakeroom");
+
+    // The dashboard's page and its built bundle come from the installed @ovation/dashboard tarball.
+    const dashboardUrl = (/Dashboard: (\S+)/.exec(output)?.[1] ?? "missing").replace("//localhost:", "//127.0.0.1:");
+    expect((await fetch(dashboardUrl)).status).toBe(200);
+    expect((await fetch(`${dashboardUrl}/assets/app.js`)).status).toBe(200);
 
     // `ovation plugins` asks the running server.
     const listing = JSON.parse(

@@ -44,6 +44,8 @@ describe("startServer (embedding the whole host)", () => {
       expect(server.firstRun.created).toEqual(["user", "alert set", "command", "token", "browser source"]);
       if (server.firstRun.kind !== "seeded") throw new Error("a fresh data directory is seeded");
       expect(quickStart).toContain(server.firstRun.newToken ?? "missing");
+      expect(quickStart).toContain(`Dashboard: ${server.config.publicUrl}/dashboard`);
+      expect(quickStart).toContain("npx ovation user password --user 'streamer' --email");
       expect(existsSync(join(data.dir, ADMIN_SOCKET_FILE))).toBe(true);
       const defaults = (server.app.ovation.repos.alertSets.activeForUser(server.firstRun.user.id)?.config["defaults"] ?? []) as { platform: string }[];
       expect(defaults.filter((d) => d.platform === "ownchat")).toHaveLength(6);

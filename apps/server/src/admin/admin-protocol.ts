@@ -13,6 +13,7 @@ export function adminSocketPath(dataDir: string): string {
 export const adminRequestSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("user.create"), name: z.string(), email: z.string().optional() }),
   z.object({ op: z.literal("token.create"), user: z.string(), scopes: z.string(), name: z.string().optional() }),
+  z.object({ op: z.literal("user.password"), user: z.string(), email: z.string().optional(), password_hash: z.string().min(1).max(512) }),
   z.object({ op: z.literal("chat.token.issue"), user: z.string().min(1, "user must not be empty") }),
   z.object({ op: z.literal("plugins.list") }),
   z.object({ op: z.literal("chat.token.revoke"), token: z.string().min(1, "token must not be empty").max(512, "token must be at most 512 characters") }),

@@ -4,7 +4,7 @@ import type { Server } from "node:net";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
-import { createToken, createUser, publicUser } from "../cli/operations.js";
+import { createToken, createUser, publicUser, setUserPassword } from "../cli/operations.js";
 import type { Repositories } from "../store/repositories.js";
 import { issueChatToken, revokeChatToken } from "./chat-token.js";
 import { adminRequestSchema, adminSocketPath } from "./admin-protocol.js";
@@ -24,6 +24,11 @@ async function run(repos: Repositories, request: AdminRequest, extras: AdminSock
       return extras.plugins?.() ?? [];
     case "user.create": {
       const user = createUser(repos, { name: request.name, ...(request.email === undefined ? {} : { email: request.email }) });
+      await repos.store.persisted();
+      return publicUser(user);
+    }
+    case "user.password": {
+      const user = setUserPassword(repos, { user: request.user, password_hash: request.password_hash, ...(request.email === undefined ? {} : { email: request.email }) });
       await repos.store.persisted();
       return publicUser(user);
     }

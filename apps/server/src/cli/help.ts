@@ -7,6 +7,8 @@ Usage:
   ovation start                                      start the server (first run: creates a user,
                                                      a default alert set, a demo command, a token)
   ovation user create --name NAME [--email EMAIL]    create a user; prints it as JSON
+  ovation user password --user NAME [--email EMAIL]  set the user's password, read from standard input
+                                                     (and email address), to sign in to the dashboard
   ovation token create --user NAME [--scopes "S1 S2"] [--name LABEL]
                                                      create a personal access token (6 months);
                                                      prints only the token

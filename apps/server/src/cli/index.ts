@@ -11,6 +11,7 @@ import { runPlugins } from "./plugins.js";
 import { runStart } from "./start.js";
 import { runTokenCreate } from "./token-create.js";
 import { runUserCreate } from "./user-create.js";
+import { runUserPassword } from "./user-password.js";
 
 /** Runs the `ovation` CLI with `argv` (without node and script) and returns the exit status. */
 export async function main(argv: readonly string[], io: CliIo = processIo, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
@@ -21,6 +22,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo, env: 
     if (first === "start") return await runStart([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     if (first === "plugins") return await runPlugins([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     if (first === "user" && second === "create") return await runUserCreate(rest, config, io);
+    if (first === "user" && second === "password") return await runUserPassword(rest, config, io);
     if (first === "token" && second === "create") return await runTokenCreate(rest, config, io);
     if (first === "client") return await runClient([second, ...rest].filter((a): a is string => a !== undefined), config, io);
     if (first === "migrate-store") return await runMigrateStore([second, ...rest].filter((a): a is string => a !== undefined), config, io);

@@ -1,4 +1,5 @@
 import type { ServerConfig } from "../config.js";
+import { dashboardUrl } from "../dashboard/client.js";
 import type { BootstrapResult } from "./first-run.js";
 
 function shellQuote(text: string): string {
@@ -12,6 +13,8 @@ export function quickStartText(config: ServerConfig, result: BootstrapResult): s
     return [
       "",
       `Ovation is running at ${config.publicUrl} (API docs: ${config.publicUrl}/docs)`,
+      `Dashboard: ${dashboardUrl(config.publicUrl)} (sign in with an account's email address and password;`,
+      `  npx ovation user password --user ${shellQuote(who)} --email <address> sets them, reading the password from standard input)`,
       "",
       `This installation already has users (${result.users.join(", ")}), so no demo data was created.`,
       "Make a personal access token for one of them with:",
@@ -26,6 +29,10 @@ export function quickStartText(config: ServerConfig, result: BootstrapResult): s
   const lines = [
     "",
     `Ovation is running at ${config.publicUrl} (API docs: ${config.publicUrl}/docs)`,
+    "",
+    `Dashboard: ${dashboardUrl(config.publicUrl)}`,
+    `  To sign in, give ${result.user.name} an email address and a password once (type the password, then Enter):`,
+    `  npx ovation user password --user ${shellQuote(result.user.name)} --email you@example.com`,
     "",
     result.newToken
       ? `Personal access token for ${result.user.name} (shown only now, keep it secret):\n  ${result.newToken}`

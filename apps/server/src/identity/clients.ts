@@ -56,16 +56,29 @@ export class ClientRegistry {
    * `shared`: the host's store when several nodes share it (PostgreSQL). Clients registered in this
    * node's file (`ovation client create` on its data directory) are then copied into the shared
    * document `extensions["identity.oauth_clients"]` when read, and every node knows every client.
+   * `builtIn`: clients the host registers itself (the dashboard's public client): always present,
+   * never written to the file or the shared document, and first-party (no consent page, see `isBuiltIn`).
    */
   constructor(
     dataDir: string,
     private readonly shared?: SharedIdentityHost,
+    private readonly builtIn: readonly OAuthClientRecord[] = [],
   ) {
     this.path = join(dataDir, CLIENTS_FILE);
   }
 
-  /** Every client, read fresh when the file changed (and, shared, every node's). */
+  /** Every client: the built-in ones, then the registered ones (the file's, and shared, every node's). */
   all(): OAuthClientRecord[] {
+    return this.builtIn.length === 0 ? this.#registered() : [...this.builtIn, ...this.#registered()];
+  }
+
+  /** True for a client the host registers itself (first-party: its grants need no consent page). */
+  isBuiltIn(clientId: string): boolean {
+    return this.builtIn.some((c) => c.client_id === clientId);
+  }
+
+  /** The registered clients, read fresh when the file changed (and, shared, every node's). */
+  #registered(): OAuthClientRecord[] {
     const local = this.#fromFile();
     if (!this.shared) return local;
     const key = sharedIdentityKey("oauth_clients");

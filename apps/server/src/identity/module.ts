@@ -41,7 +41,7 @@ import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import { SessionService } from "./session.js";
 import { IdentityStore } from "./store.js";
-import type { SharedIdentityHost } from "./store.js";
+import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";
 
 /** How often a node sharing its store copies new clients of its own file into the shared document. */
 const CLIENT_PUBLISH_MS = 2_000;
@@ -83,6 +83,8 @@ export interface IdentityModuleOptions {
   timeLogs?: TimeLogFactory;
   /** Where wrong verification codes are counted (default the code's record; Redis when several nodes share it). */
   eatAttempts?: AttemptCounter;
+  /** First-party clients the host registers itself (the dashboard): never in the file, no consent page. */
+  builtInClients?: readonly OAuthClientRecord[];
 }
 
 /** The identity module: a fastify plugin plus what the host needs in-process. */
@@ -131,7 +133,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   const shared = options.sharedStore;
   const store = shared ? await IdentityStore.shared(shared, options.dataDir) : await IdentityStore.open(options.dataDir);
   const oidcStorage = options.oidcStorage ?? new FileOidcStorage(store);
-  const clients = new ClientRegistry(options.dataDir, shared);
+  const clients = new ClientRegistry(options.dataDir, shared, options.builtInClients ?? []);
   const keys = shared ? await loadOrCreateSharedKeys(options.dataDir, shared) : loadOrCreateKeys(options.dataDir);
   // Clients registered in this node's file (`ovation client create`) reach the other nodes even
   // when this node gets no OAuth traffic.

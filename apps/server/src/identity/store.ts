@@ -14,6 +14,8 @@ export interface OAuthClientRecord {
   redirect_uris: string[];
   public: boolean;
   created_at: string;
+  /** Where RP-initiated sign-out may send the browser back (built-in clients only). */
+  post_logout_redirect_uris?: string[];
 }
 
 /** One stored oidc-provider artifact, under the key `storageKey` (oidc/adapter.ts) gives its id. */

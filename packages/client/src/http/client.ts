@@ -7,6 +7,7 @@ import { countersApi } from "./counters.js";
 import { eatApi } from "./eat.js";
 import { giveawaysApi } from "./giveaways.js";
 import { goalBarsApi } from "./goal-bars.js";
+import { mediaApi } from "./media.js";
 import { moderationApi } from "./moderation.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
@@ -28,6 +29,7 @@ export function createOvationClient(options: HttpClientOptions) {
     users: usersApi(http),
     alerts: alertsApi(http),
     alertSets: alertSetsApi(http),
+    media: mediaApi(http),
     browserSources: browserSourcesApi(http),
     commands: commandsApi(http),
     counters: countersApi(http),

@@ -16,6 +16,8 @@ export { alertsApi, ALERTS_ROUTES } from "./alerts.js";
 export type { AlertsApi } from "./alerts.js";
 export { alertSetsApi, ALERT_SETS_ROUTES } from "./alert-sets.js";
 export type { AlertSetsApi, AlertSet, AlertSetInput } from "./alert-sets.js";
+export { mediaApi, MEDIA_ROUTES } from "./media.js";
+export type { MediaApi } from "./media.js";
 export { browserSourcesApi, BROWSER_SOURCES_ROUTES } from "./browser-sources.js";
 export type { BrowserSourcesApi, BrowserSource, BrowserSourceConfig } from "./browser-sources.js";
 export { commandsApi, COMMANDS_ROUTES } from "./commands.js";

@@ -7,6 +7,7 @@ import { COUNTERS_ROUTES } from "./counters.js";
 import { EAT_ROUTES } from "./eat.js";
 import { GIVEAWAYS_ROUTES } from "./giveaways.js";
 import { GOAL_BARS_ROUTES } from "./goal-bars.js";
+import { MEDIA_ROUTES } from "./media.js";
 import { MODERATION_ROUTES } from "./moderation.js";
 import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
@@ -22,6 +23,7 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     users: USERS_ROUTES,
     alerts: ALERTS_ROUTES,
     alertSets: ALERT_SETS_ROUTES,
+    media: MEDIA_ROUTES,
     browserSources: BROWSER_SOURCES_ROUTES,
     commands: COMMANDS_ROUTES,
     counters: COUNTERS_ROUTES,

@@ -46,7 +46,7 @@ export interface CallOptions {
 export interface RequestParts extends CallOptions {
   params?: Record<string, string | number>;
   query?: Record<string, string | number | boolean | undefined>;
-  /** A JSON body (objects, arrays), or a `URLSearchParams` sent as a form. */
+  /** A JSON body (objects, arrays), a `URLSearchParams` sent as a form, or bytes (`Blob`, `ArrayBuffer`, `Uint8Array`) sent as they are with the `content-type` of `headers`. */
   body?: unknown;
   /** `text` reads the answer as text (HTML pages); default JSON (204 gives undefined). */
   as?: "json" | "text";
@@ -108,14 +108,14 @@ export class HttpClient {
     const token = await provided(this.#options.token);
     if (token) headers["authorization"] = `Bearer ${token}`;
     if (parts.eat !== undefined) headers[EAT_HEADER] = parts.eat;
-    let body: string | URLSearchParams | undefined;
-    if (parts.body instanceof URLSearchParams) body = parts.body;
+    let body: string | URLSearchParams | Blob | ArrayBuffer | Uint8Array | undefined;
+    if (parts.body instanceof URLSearchParams || parts.body instanceof Blob || parts.body instanceof ArrayBuffer || parts.body instanceof Uint8Array) body = parts.body;
     else if (parts.body !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(parts.body);
     }
     const init: RequestInit = { method: route.method, headers };
-    if (body !== undefined) init.body = body;
+    if (body !== undefined) init.body = body as BodyInit;
     if (parts.signal !== undefined) init.signal = parts.signal;
     if (this.#options.credentials !== undefined) init.credentials = this.#options.credentials;
     const request = { method: route.method, url };

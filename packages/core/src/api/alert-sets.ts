@@ -35,3 +35,6 @@ export const alertCatalogSchema = z.object({
   platforms: z.array(z.object({ id: z.string(), name: z.string(), built_in: z.boolean() })),
   types: z.array(z.looseObject({ type: z.string(), name: z.string() })),
 });
+
+/** Answer of `POST /v1/media`: where the uploaded alert image or sound is served. */
+export const mediaUploadedSchema = z.object({ url: z.string(), content_type: z.string(), size: z.number() });

@@ -33,6 +33,16 @@ describe("@ovation/client against the real server: the /v1 API", () => {
     expect((await fx.client.service.jwks()).keys.length).toBeGreaterThan(0);
   });
 
+  it("media: uploads an image's bytes and answers its URL; a type the server refuses is a typed error", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const uploaded = await fx.client.media.upload(png, "image/png");
+    expect(uploaded).toMatchObject({ content_type: "image/png", size: png.length });
+    expect(new Uint8Array(await (await fetch(uploaded.url.replace(/^https?:\/\/[^/]+/, fx.base))).arrayBuffer())).toEqual(png);
+    const refused = await fx.client.media.upload(new Blob(["<svg/>"]), "image/svg+xml").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OvationHttpError);
+    expect((refused as OvationHttpError).code).toBe("OVATION_ERR_MEDIA_UNSUPPORTED_TYPE");
+  });
+
   it("users: the caller's account", async () => {
     const account = await fx.client.users.account();
     expect(account).toMatchObject({ id: fx.user.id, uuid: fx.user.uuid, name: "Sam", acting_user: { id: fx.user.id } });

@@ -14,6 +14,7 @@ import { counterRoutes } from "./counters.js";
 import { giveawayRoutes } from "./giveaways.js";
 import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
+import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { timerRoutes } from "./timers.js";
 import { userRoutes } from "./users.js";
@@ -39,6 +40,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
+  await mediaRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {
     await app.register(fastifyStatic, {

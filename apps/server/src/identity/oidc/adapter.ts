@@ -29,6 +29,7 @@ export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
     grant_types: client.public ? ["authorization_code", "refresh_token"] : ["authorization_code", "refresh_token", "client_credentials"],
     token_endpoint_auth_method: client.public ? "none" : "client_secret_basic",
     ...(client.secret_hash === null ? {} : { client_secret: client.secret_hash }),
+    ...(client.post_logout_redirect_uris ? { post_logout_redirect_uris: client.post_logout_redirect_uris } : {}),
   };
 }
 

@@ -148,6 +148,15 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       Session: () => lifetimes.session,
       IdToken: () => 3600,
     },
+    // A first-party client (the dashboard) gets what it asks for without a consent page.
+    loadExistingGrant: async (ctx) => {
+      const { client, session } = ctx.oidc;
+      if (!client || !session) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId || session.grantIdFor(client.clientId);
+      const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      if (existing || !deps.clients.isBuiltIn(client.clientId) || !session.accountId) return existing;
+      return firstPartyGrant(ctx, resource, scopeValues);
+    },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: () => true,
     expiresWithSession: async () => false,
@@ -189,6 +198,19 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   });
   provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "oauth server error"));
   return provider;
+}
+
+/** A saved grant of every scope a first-party client requested (OIDC scopes and API resource scopes). */
+async function firstPartyGrant(ctx: KoaContextWithOIDC, resource: string, resourceScopes: string): Promise<InstanceType<Provider["Grant"]>> {
+  const requested = String(ctx.oidc.params?.scope ?? "").split(" ").filter((s) => s.length > 0);
+  // oidc-provider counts every configured scope (OIDC and API ones) as an "OIDC scope" of the grant.
+  const apiScopes = new Set(resourceScopes.split(" "));
+  const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client?.clientId, accountId: ctx.oidc.session?.accountId });
+  grant.addOIDCScope(requested.filter((s) => AUTHORIZE_SCOPES.has(s)).join(" ") || "openid");
+  const forApi = requested.filter((s) => apiScopes.has(s));
+  if (forApi.length > 0) grant.addResourceScope(resource, forApi.join(" "));
+  await grant.save();
+  return grant;
 }
 
 /** Replaces the opaque access token of a token response by its RS256 JWT (access-token-jwt.ts). */

@@ -1,0 +1,159 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp, loadConfig } from "@ovation/server";
+import type { OvationApp } from "@ovation/server";
+import { chromium } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+// The server's own test helpers (real SMTP on loopback, the password hash of accounts): shared, not copied.
+import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
+import { startSmtp } from "../../../server/src/identity/__tests__/harness.js";
+
+/** Debian's Chromium (scripts/ensure-chromium.mjs installs it when missing). */
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+
+const packageDir = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Screenshots of every page: `test-results/dashboard/` at the repository root (gitignored, kept by CI). */
+export const SCREENSHOT_DIR = path.join(packageDir, "..", "..", "test-results", "dashboard");
+
+/** The four ways every page is photographed. */
+export const VIEWS = [
+  { name: "desktop-light", viewport: { width: 1280, height: 720 }, colorScheme: "light" },
+  { name: "desktop-dark", viewport: { width: 1280, height: 720 }, colorScheme: "dark" },
+  { name: "phone-light", viewport: { width: 390, height: 844 }, colorScheme: "light" },
+  { name: "phone-dark", viewport: { width: 390, height: 844 }, colorScheme: "dark" },
+] as const;
+
+/** One of {@link VIEWS}. */
+export type View = (typeof VIEWS)[number];
+
+/** Builds the dashboard's and the browser-source page's browser assets, so the test serves what the code says now. */
+export function buildAssets(): void {
+  for (const dir of [packageDir, path.join(packageDir, "..", "browser-source")]) {
+    execFileSync(process.execPath, [path.join(dir, "build.mjs")], { cwd: dir, stdio: "pipe", timeout: 180_000 });
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** A JSON call to the API as the test user's personal access token. */
+export type ApiCall = <T = Record<string, unknown>>(method: string, route: string, body?: unknown) => Promise<{ status: number; body: T }>;
+
+/** The real server on 127.0.0.1 with the dashboard, a user with a password, Chromium and helpers. */
+export interface DashboardHarness {
+  app: OvationApp;
+  /** `http://127.0.0.1:<port>`: the public URL and the identity host. */
+  base: string;
+  /** `<base>/dashboard`. */
+  dashboard: string;
+  browser: Browser;
+  smtp: Awaited<ReturnType<typeof startSmtp>>;
+  user: { id: number; name: string; email: string; password: string; token: string };
+  /** The API as the user's personal access token (set-up and checks beside the browser). */
+  api: ApiCall;
+  /** A new browser context and page in a view (viewport and colour scheme); console errors are collected. */
+  open(view?: View): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  /** Signs `page` in through the identity pages, starting at the dashboard path `at`; resolves on the shell. */
+  signIn(page: Page, at?: string): Promise<void>;
+  /** Saves `<name>.png` (what the viewport shows) and `<name>.full.png` (the whole page) under {@link SCREENSHOT_DIR}. */
+  screenshot(page: Page, name: string): Promise<string>;
+  /** The 6-digit code of the last EAT mail to the user. */
+  lastEatCode(count?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts everything; `buildAssets()` first when the test needs the current bundle. */
+export async function startDashboard(): Promise<DashboardHarness> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (node scripts/ensure-chromium.mjs)`);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const dataDir = await mkdtemp(path.join(tmpdir(), "ovation-dashboard-"));
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    OVATION_DATA_DIR: dataDir,
+    OVATION_PUBLIC_URL: base,
+    OVATION_LOG_LEVEL: "silent",
+    OVATION_RATE_LIMIT_PER_MINUTE: "100000",
+  });
+  const app = await buildApp({ config, platforms: false, identity: { idUrl: base, smtpUrl: `smtp://127.0.0.1:${smtp.port}` } });
+  await app.listen({ host: "127.0.0.1", port });
+  const password = "correct horse battery staple";
+  const email = "streamer@example.com";
+  const record = app.ovation.repos.users.create({ name: "streamer", email, email_verified_at: new Date().toISOString(), password_hash: await hashPassword(password) });
+  const token = app.ovation.repos.tokens.create({ user_id: record.id, name: "dashboard tests", scopes: ["*"] }).token;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"],
+  });
+
+  const api: ApiCall = async <T = Record<string, unknown>>(method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
+  };
+
+  return {
+    app,
+    base,
+    dashboard: `${base}/dashboard`,
+    browser,
+    smtp,
+    user: { id: record.id, name: "streamer", email, password, token },
+    api,
+    async open(view = VIEWS[0]) {
+      const context = await browser.newContext({ viewport: view.viewport, colorScheme: view.colorScheme, reducedMotion: "reduce" });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      return { context, page, errors };
+    },
+    async signIn(page, at = "/") {
+      await page.goto(`${base}/dashboard${at === "/" ? "" : at}`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByLabel("Email address").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
+    },
+    async screenshot(page, name) {
+      const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+      await page.screenshot({ path: file });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.full.png`), fullPage: true });
+      return file;
+    },
+    async lastEatCode(count = 1) {
+      const mail = await smtp.waitFor(email, count);
+      const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+      if (!code) throw new Error(`no 6-digit code in the mail: ${mail.text}`);
+      return code;
+    },
+    async close() {
+      await browser.close();
+      await app.close();
+      await smtp.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { Route, Router, Switch, useLocation } from "wouter-preact";
+import { AppContext, useApp, useSessionState } from "../app-context.js";
+import type { AppServices } from "../app-context.js";
+import { CallbackScreen, SignedOutScreen } from "../auth/callback-screen.js";
+import { SignInScreen } from "../auth/sign-in-screen.js";
+import { PAGES } from "../pages/registry.js";
+import { pageTitle } from "../pages/page.js";
+import { ConfirmProvider } from "../ui/confirm.js";
+import type { EatBridge } from "../api.js";
+import { EatProvider } from "../ui/eat-prompt.js";
+import { ToastProvider } from "../ui/toast.js";
+import { Layout } from "./layout.js";
+
+function NotFound() {
+  return <p>There is no page at this address. Pick one in the navigation.</p>;
+}
+
+/** The signed-in part: every registered page inside the layout. */
+function SignedIn() {
+  const state = useSessionState();
+  const [location] = useLocation();
+  if (state.status !== "signed-in") return <SignInScreen message={state.message} returnTo={location} />;
+  return (
+    <Switch>
+      {PAGES.map((page) => (
+        <Route key={page.id} path={page.path}>
+          {(params) => (
+            <Layout title={pageTitle(page, params)} tokens={state.tokens}>
+              <page.component params={params} />
+            </Layout>
+          )}
+        </Route>
+      ))}
+      <Route>
+        <Layout title="Page not found" tokens={state.tokens}>
+          <NotFound />
+        </Layout>
+      </Route>
+    </Switch>
+  );
+}
+
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/callback" component={CallbackScreen} />
+      <Route path="/signed-out" component={SignedOutScreen} />
+      <Route>
+        <SignedIn />
+      </Route>
+    </Switch>
+  );
+}
+
+function Providers({ eat }: { eat: EatBridge }) {
+  const { boot, identity } = useApp();
+  return (
+    <ToastProvider>
+      <ConfirmProvider>
+        <EatProvider api={{ request: () => identity.eat.requestVerification(), verify: (code) => identity.eat.verifyCode(code) }} bridge={eat}>
+          <Router base={boot.base_path}>
+            <Routes />
+          </Router>
+        </EatProvider>
+      </ConfirmProvider>
+    </ToastProvider>
+  );
+}
+
+/** The dashboard app: services, shared dialogs and toasts, routing below the dashboard base path. */
+export function App({ services, eat }: { services: AppServices; eat: EatBridge }) {
+  return (
+    <AppContext.Provider value={services}>
+      <Providers eat={eat} />
+    </AppContext.Provider>
+  );
+}
