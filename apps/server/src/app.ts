@@ -194,7 +194,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   app.addHook("preClose", async () => {
     heartbeat.stop();
     botModules.stop();
-    io.disconnectSockets(true);
+    io.local.disconnectSockets(true);
     io.engine.close();
   });
   app.addHook("onClose", async () => {

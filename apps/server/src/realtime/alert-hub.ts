@@ -40,6 +40,16 @@ export interface AlertInput {
   platformData?: unknown;
 }
 
+/**
+ * Sends a socket `error` (OVATION_ERR_REALTIME_UNAUTHENTICATED) and closes its connection. The error
+ * is written through this node's adapter only (`local`): with connection-state recovery a plain
+ * `socket.emit` goes through Redis first and would arrive after the connection is closed.
+ */
+function refuseAndDisconnect(namespace: Pick<OvationIo["sockets"], "local">, socket: { id: string; disconnect(close: boolean): unknown }, message: string): void {
+  namespace.local.to(socket.id).emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message });
+  socket.disconnect(true);
+}
+
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
 function current(entry: AlertLogEntry): NotifySub {
   return upgradeLoggedNotification(entry.notification) ?? entry.notification;
@@ -227,10 +237,7 @@ export class AlertHub {
     for (const namespace of this.#io._nsps.values()) {
       for (const socket of namespace.sockets.values()) {
         const data = socket.data as { identity?: { userId?: number }; userId?: number } | undefined;
-        if (data?.identity?.userId === userId || data?.userId === userId) {
-          socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This account was deleted." });
-          socket.disconnect(true);
-        }
+        if (data?.identity?.userId === userId || data?.userId === userId) refuseAndDisconnect(namespace, socket, "This account was deleted.");
       }
     }
   }
@@ -246,8 +253,7 @@ export class AlertHub {
     for (const socket of this.#io.sockets.sockets.values()) {
       const identity = socket.data.identity;
       if (identity?.kind === "browser-source" && identity.browserSourceId === browserSourceId) {
-        socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This browser source address was regenerated." });
-        socket.disconnect(true);
+        refuseAndDisconnect(this.#io.sockets, socket, "This browser source address was regenerated.");
       }
     }
   }
