@@ -28,6 +28,7 @@ export class NodeRegistry {
   readonly #instance = randomUUID();
   #timer: NodeJS.Timeout | null = null;
   #clashReported = false;
+  #failing = false;
 
   private constructor(redis: Redis, options: NodeRegistryOptions) {
     this.#redis = redis;
@@ -63,8 +64,12 @@ export class NodeRegistry {
           "another running node uses the same OVATION_SERVER_ID; give every node its own id, or sticky sessions reach the wrong node",
         );
       }
+      if (this.#failing) this.#options.logger?.info({ serverId: this.#options.serverId }, "node registry heartbeat back");
+      this.#failing = false;
     } catch (error) {
-      this.#options.logger?.warn({ err: (error as Error).message }, "node registry heartbeat failed (Redis unreachable); retrying");
+      // Logged once per outage: the beat runs every third of the TTL.
+      if (!this.#failing) this.#options.logger?.warn({ err: (error as Error).message }, "node registry heartbeat failed (Redis unreachable); retrying");
+      this.#failing = true;
     }
   }
 
