@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { io as connectClient } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import type { NotifySub } from "@ovation/core";
 import { startNodeProcess } from "./node-process.js";
 import type { NodeProcess } from "./node-process.js";
@@ -61,6 +62,18 @@ async function alert(node: NodeProcess, name = "N"): Promise<string> {
 
 const count = (seen: string[], id: string) => seen.filter((s) => s === id).length;
 
+/** A console chat session on `node`, speaking as a viewer; records what the bot says. */
+async function chat(node: NodeProcess): Promise<{ socket: Socket; said: string[] }> {
+  const socket = connectClient(`${node.url}/console`, { auth: { token, as: "viewer" }, transports: ["websocket"], reconnection: false, forceNew: true, timeout: 10_000 });
+  const said: string[] = [];
+  socket.on("say", (output: { text?: string; message?: string }) => said.push(output.text ?? output.message ?? JSON.stringify(output)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("ready", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return { socket, said };
+}
+
 beforeAll(async () => {
   redis = await startOwnRedis();
   const env = { OVATION_DATABASE_URL: await freshDatabase(), OVATION_REDIS_URL: redis.url };
@@ -103,6 +116,45 @@ describe("two server processes on PostgreSQL and Redis", () => {
     for (const s of [onA, onB]) for (const id of [fromA, fromB, last]) expect(count(s.seen, id)).toBe(1);
     onA.socket.close();
     onB.socket.close();
+  }, 60_000);
+
+  test("the HTTP rate limit counts the requests of both nodes together", async () => {
+    const [a, b] = nodes as [NodeProcess, NodeProcess];
+    // Requests count per Authorization header (else per address); /server-ids checks none, so a
+    // header of this test's own is a bucket of its own. Alternate between the nodes until one refuses.
+    const probe = { authorization: "Basic cmF0ZS1saW1pdC1wcm9iZQ==", accept: "application/json" };
+    let passed = 0;
+    let refusedBy: NodeProcess | null = null;
+    for (let i = 0; i < 3 * RATE_LIMIT && refusedBy === null; i++) {
+      const node = i % 2 === 0 ? a : b;
+      const res = await fetch(`${node.url}/server-ids`, { headers: probe });
+      if (res.status === 429) refusedBy = node;
+      else passed++;
+    }
+    // Counted apart, each node would let RATE_LIMIT through (2 x RATE_LIMIT in all).
+    expect(refusedBy).not.toBeNull();
+    expect(passed).toBeLessThanOrEqual(RATE_LIMIT);
+    for (const node of [a, b]) expect((await fetch(`${node.url}/server-ids`, { headers: probe })).status).toBe(429);
+  }, 60_000);
+
+  test("a command cooldown taken on one node holds on the other", async () => {
+    const [a, b] = nodes as [NodeProcess, NodeProcess];
+    const onA = await chat(a);
+    const onB = await chat(b);
+    try {
+      // The quick-start command !hug has a 5 s global cooldown.
+      onA.socket.emit("line", "!hug Bob");
+      await waitFor(() => onA.said.some((t) => t.includes("sends a hug")), 20_000, "the answer on node-a");
+      onB.socket.emit("line", "!hug Carol");
+      // Once the cooldown is over the same command is answered on node-b; the first line never was.
+      await new Promise((r) => setTimeout(r, 5_500));
+      onB.socket.emit("line", "!hug Dave");
+      await waitFor(() => onB.said.some((t) => t.includes("Dave")), 20_000, "the answer on node-b after the cooldown");
+      expect(onB.said.filter((t) => t.includes("Carol"))).toEqual([]);
+    } finally {
+      onA.socket.close();
+      onB.socket.close();
+    }
   }, 60_000);
 
   test("a restart of Redis pauses delivery across nodes, then it resumes; neither node crashes", async () => {
