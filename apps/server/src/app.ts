@@ -92,7 +92,10 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   let cluster: Cluster | null = null;
   try {
     shared = await openSharedState(config, logger);
-    cluster = config.redisUrl === null ? null : await openCluster({ redisUrl: config.redisUrl, serverId: config.serverId, nodeTtlMs: config.nodeTtlSeconds * 1000, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, logger });
+    if (config.redisUrl !== null && shared.redis !== null) {
+      const clusterOptions = { redisUrl: config.redisUrl, counters: shared.redis, serverId: config.serverId, nodeTtlMs: config.nodeTtlSeconds * 1000 };
+      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, logger });
+    }
     return await assemble(options, store, shared, cluster, logger);
   } catch (error) {
     await cluster?.close();

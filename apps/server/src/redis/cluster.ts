@@ -19,6 +19,8 @@ export interface Cluster {
 /** Options of {@link openCluster}. */
 export interface OpenClusterOptions {
   redisUrl: string;
+  /** The node's fail-fast connection for counters (`SharedState.redis`), used by the registry and the ids. */
+  counters: Redis;
   serverId: string;
   /** TTL of this node's registry entry in ms. */
   nodeTtlMs: number;
@@ -28,29 +30,29 @@ export interface OpenClusterOptions {
 }
 
 /**
- * Opens the Redis connections of the realtime layer: one for the socket.io adapter (which
- * duplicates it for its blocking stream reader and its subscriber), one failing fast for the
- * registry and the shared notification ids (an unreachable Redis must not hold requests). Fails
- * with `OVATION_ERR_REDIS_UNREACHABLE` when Redis does not answer at start.
+ * Opens the realtime layer's Redis parts: a connection for the socket.io adapter (which duplicates
+ * it for its blocking stream reader and its subscriber; commands wait while Redis is away), and
+ * the registry and shared notification ids on the fail-fast `counters` connection (an unreachable
+ * Redis must not hold requests). Fails with `OVATION_ERR_REDIS_UNREACHABLE` when Redis does not
+ * answer at start. `close` leaves the registry and closes the adapter's connection only.
  */
 export async function openCluster(options: OpenClusterOptions): Promise<Cluster> {
-  const { logger } = options;
+  const { logger, counters } = options;
   const adapter = await openRedis(options.redisUrl, { name: "adapter", logger });
-  let shared: Redis;
+  let nodes: NodeRegistry;
   try {
-    shared = await openRedis(options.redisUrl, { name: "nodes", logger, failFast: true });
+    nodes = await NodeRegistry.start(counters, { serverId: options.serverId, ttlMs: options.nodeTtlMs, logger });
   } catch (error) {
     await closeRedis(adapter);
     throw error;
   }
-  const nodes = await NodeRegistry.start(shared, { serverId: options.serverId, ttlMs: options.nodeTtlMs, logger });
   return {
     adapter,
     nodes,
-    notificationIds: new SharedNotificationIds(shared, options.notificationIdsPerUser, logger),
+    notificationIds: new SharedNotificationIds(counters, options.notificationIdsPerUser, logger),
     close: async () => {
       await nodes.stop();
-      await Promise.all([closeRedis(shared), closeRedis(adapter)]);
+      await closeRedis(adapter);
     },
   };
 }
