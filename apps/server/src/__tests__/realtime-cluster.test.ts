@@ -107,12 +107,11 @@ describe("two nodes on Redis", () => {
 
   test("queue control and browser-source updates POSTed to one node reach the other node's sources", async () => {
     const onB = await source(1);
-    const paused = nextEvent(onB.socket, "queue-control");
-    expect((await postJson(`${urls[0]}/v1/alerts/queue/pause`, alice.token, {})).status).toBeLessThan(300);
-    expect(await paused).toEqual({ action: "pause" });
-    const resumed = nextEvent(onB.socket, "queue-control");
-    expect((await postJson(`${urls[0]}/v1/alerts/queue/resume`, alice.token, {})).status).toBeLessThan(300);
-    expect(await resumed).toEqual({ action: "resume" });
+    for (const action of ["pause", "resume", "skip", "clear"]) {
+      const control = nextEvent(onB.socket, "queue-control");
+      expect((await postJson(`${urls[0]}/v1/alerts/queue/${action}`, alice.token, {})).status).toBeLessThan(300);
+      expect(await control).toEqual({ action });
+    }
     const updated = nextEvent(onB.socket, "browser-source-updated");
     const setId = apps[0]!.ovation.repos.alertSets.activeForUser(alice.userId)!.id;
     expect((await postJson(`${urls[0]}/v1/alert-configs/${setId}/activate`, alice.token, {})).status).toBeLessThan(300);
