@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { FailOpen } from "./outage.js";
 
 /** Key prefix of the registry: `<prefix>:ids` (the set of ids ever seen) and `<prefix>:<id>` (one per live node). */
 export const NODE_REGISTRY_PREFIX = "ovation:nodes";
@@ -28,11 +29,15 @@ export class NodeRegistry {
   readonly #instance = randomUUID();
   #timer: NodeJS.Timeout | null = null;
   #clashReported = false;
-  #failing = false;
+  /** Heartbeats and reads log one warning per Redis outage (beats run every third of the TTL). */
+  readonly #beats: FailOpen;
+  readonly #reads: FailOpen;
 
   private constructor(redis: Redis, options: NodeRegistryOptions) {
     this.#redis = redis;
     this.#options = options;
+    this.#beats = new FailOpen("node registry heartbeats (retried)", options.logger);
+    this.#reads = new FailOpen("live nodes (/server-ids lists this node only)", options.logger);
   }
 
   /** Registers this node (first heartbeat awaited, so a started node is listed) and keeps it alive. */
@@ -49,7 +54,7 @@ export class NodeRegistry {
   }
 
   async #beat(first: boolean): Promise<void> {
-    try {
+    await this.#beats.run(async () => {
       const [[, previous] = [null, null]] =
         (await this.#redis
           .multi()
@@ -64,13 +69,7 @@ export class NodeRegistry {
           "another running node uses the same OVATION_SERVER_ID; give every node its own id, or sticky sessions reach the wrong node",
         );
       }
-      if (this.#failing) this.#options.logger?.info({ serverId: this.#options.serverId }, "node registry heartbeat back");
-      this.#failing = false;
-    } catch (error) {
-      // Logged once per outage: the beat runs every third of the TTL.
-      if (!this.#failing) this.#options.logger?.warn({ err: (error as Error).message }, "node registry heartbeat failed (Redis unreachable); retrying");
-      this.#failing = true;
-    }
+    }, () => undefined);
   }
 
   /**
@@ -79,18 +78,18 @@ export class NodeRegistry {
    */
   async liveIds(): Promise<string[]> {
     const self = this.#options.serverId;
-    try {
-      const ids = await this.#redis.smembers(`${NODE_REGISTRY_PREFIX}:ids`);
-      const others = ids.filter((id) => id !== self);
-      if (others.length === 0) return [self];
-      const values = await this.#redis.mget(others.map((id) => `${NODE_REGISTRY_PREFIX}:${id}`));
-      const dead = others.filter((_, i) => values[i] === null);
-      if (dead.length > 0) await this.#redis.srem(`${NODE_REGISTRY_PREFIX}:ids`, ...dead);
-      return [self, ...others.filter((_, i) => values[i] !== null)].sort();
-    } catch (error) {
-      this.#options.logger?.warn({ err: (error as Error).message }, "node registry unreadable (Redis unreachable); listing this node only");
-      return [self];
-    }
+    return this.#reads.run(
+      async () => {
+        const ids = await this.#redis.smembers(`${NODE_REGISTRY_PREFIX}:ids`);
+        const others = ids.filter((id) => id !== self);
+        if (others.length === 0) return [self];
+        const values = await this.#redis.mget(others.map((id) => `${NODE_REGISTRY_PREFIX}:${id}`));
+        const dead = others.filter((_, i) => values[i] === null);
+        if (dead.length > 0) await this.#redis.srem(`${NODE_REGISTRY_PREFIX}:ids`, ...dead);
+        return [self, ...others.filter((_, i) => values[i] !== null)].sort();
+      },
+      () => [self],
+    );
   }
 
   /** Stops the heartbeat and removes this node's key (when it is still this instance's). */

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { FailOpen } from "./outage.js";
 
 /** Key prefix of the per-user sorted sets of claimed notification ids. */
 export const NOTIFICATION_IDS_PREFIX = "ovation:notification-ids";
@@ -11,11 +12,15 @@ export const NOTIFICATION_IDS_PREFIX = "ovation:notification-ids";
  * the newest `perUser` ids (scored by time), like the in-process memory.
  */
 export class SharedNotificationIds {
+  readonly #outage: FailOpen;
+
   constructor(
     private readonly redis: Redis,
     private readonly perUser: number,
-    private readonly logger?: Logger,
-  ) {}
+    logger?: Logger,
+  ) {
+    this.#outage = new FailOpen("notification ids", logger);
+  }
 
   /**
    * Claims `id` for `userId`: true when no node had published it (this caller publishes it), false
@@ -24,17 +29,14 @@ export class SharedNotificationIds {
    */
   async claim(userId: number, id: string): Promise<boolean> {
     const key = `${NOTIFICATION_IDS_PREFIX}:${userId}`;
-    try {
-      const results = await this.redis
-        .multi()
-        .zadd(key, "NX", Date.now(), id)
-        .zremrangebyrank(key, 0, -(this.perUser + 1))
-        .exec();
-      const added = results?.[0]?.[1];
-      return added !== 0;
-    } catch (error) {
-      this.logger?.warn({ err: (error as Error).message, userId }, "shared notification-id memory unreachable; de-duplicating on this node only");
-      return true;
-    }
+    return this.#outage.run(
+      async () => {
+        const results = await this.redis.multi().zadd(key, "NX", Date.now(), id).zremrangebyrank(key, 0, -(this.perUser + 1)).exec();
+        const [added, error] = [results?.[0]?.[1], results?.[0]?.[0]];
+        if (error) throw error;
+        return added !== 0;
+      },
+      () => true,
+    );
   }
 }
