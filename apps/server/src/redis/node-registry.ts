@@ -30,14 +30,12 @@ export class NodeRegistry {
   #timer: NodeJS.Timeout | null = null;
   #clashReported = false;
   /** Heartbeats and reads log one warning per Redis outage (beats run every third of the TTL). */
-  readonly #beats: FailOpen;
-  readonly #reads: FailOpen;
+  readonly #outage: FailOpen;
 
   private constructor(redis: Redis, options: NodeRegistryOptions) {
     this.#redis = redis;
     this.#options = options;
-    this.#beats = new FailOpen("node registry heartbeats (retried)", options.logger);
-    this.#reads = new FailOpen("live nodes (/server-ids lists this node only)", options.logger);
+    this.#outage = new FailOpen("the live nodes (/server-ids lists only this node, heartbeats retried)", options.logger);
   }
 
   /** Registers this node (first heartbeat awaited, so a started node is listed) and keeps it alive. */
@@ -54,7 +52,7 @@ export class NodeRegistry {
   }
 
   async #beat(first: boolean): Promise<void> {
-    await this.#beats.run(async () => {
+    await this.#outage.run(async () => {
       const [[, previous] = [null, null]] =
         (await this.#redis
           .multi()
@@ -78,7 +76,7 @@ export class NodeRegistry {
    */
   async liveIds(): Promise<string[]> {
     const self = this.#options.serverId;
-    return this.#reads.run(
+    return this.#outage.run(
       async () => {
         const ids = await this.#redis.smembers(`${NODE_REGISTRY_PREFIX}:ids`);
         const others = ids.filter((id) => id !== self);
