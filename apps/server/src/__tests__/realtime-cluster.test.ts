@@ -154,6 +154,26 @@ describe("two nodes on Redis", () => {
     await disconnected;
   });
 
+  test("a socket whose browser-source address is regenerated while it is away does not recover", async () => {
+    const socket: ClientSocket = connectClient(urls[1]!, { auth: { browserSourceToken: sourceToken }, transports: ["websocket"], forceNew: true, reconnectionDelay: 300, reconnectionDelayMax: 300, timeout: 10_000 });
+    sockets.push(socket);
+    socket.on("connect", () => socket.emit("room", room));
+    await nextEvent(socket, "joined");
+    const refused = new Promise<Error>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the socket was not refused within 10 s")), 10_000);
+      socket.once("connect_error", (error) => (clearTimeout(timer), resolve(error)));
+    });
+    for (const server of apps[1]!.ovation.io.sockets.sockets.values()) if (server.id === socket.id) server.conn.close();
+    const sourceId = apps[1]!.ovation.repos.browserSources.findByAccessToken(sourceToken)!.id;
+    const regenerated = await postJson(`${urls[1]}/v1/browser-source/${sourceId}/regenerate`, alice.token, {});
+    expect(regenerated.status).toBe(200);
+    expect((await refused).message).toBe("Unauthenticated.");
+    expect(socket.connected).toBe(false);
+    socket.io.opts.reconnection = false;
+    socket.close();
+    sourceToken = regenerated.json["access_token"] as string;
+  });
+
   test("a node that stops leaves /server-ids at once and the other node's sockets connected", async () => {
     const onB = await source(1);
     let disconnected = false;
