@@ -144,6 +144,24 @@ describe("two nodes on Redis", () => {
     expect(seen.filter((id) => id === missedHere.id)).toHaveLength(1);
   });
 
+  test("a session recovered with other credentials keeps none of the old rooms", async () => {
+    const socket: ClientSocket = connectClient(urls[1]!, { auth: { browserSourceToken: sourceToken }, transports: ["websocket"], forceNew: true, reconnectionDelay: 300, reconnectionDelayMax: 300, timeout: 10_000 });
+    sockets.push(socket);
+    const seen: string[] = [];
+    socket.on("notifysub", (n: NotifySub) => seen.push(n.notification.id));
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    expect(await join(socket, room)).toEqual({ joined: room });
+    // The client comes back with the same session but as the user's bearer token.
+    socket.auth = { token: alice.token };
+    const reconnected = new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    for (const server of apps[1]!.ovation.io.sockets.sockets.values()) if (server.id === socket.id) server.conn.close();
+    await reconnected;
+    expect(socket.recovered).toBe(true);
+    const after = await alert(0);
+    await settle();
+    expect(seen).not.toContain(after.id);
+  });
+
   test("regenerating a browser source's address on one node disconnects its sockets on the other", async () => {
     const onB = await source(1);
     const error = nextEvent(onB.socket, "error");

@@ -155,10 +155,12 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
           next(handshakeError("OVATION_ERR_REALTIME_TOO_MANY_FAILURES", identity.throttled));
           return;
         }
-        // A recovered socket got its missed packets from the adapter: the hub's replay would repeat them.
-        const recoveredReplay = socket.recovered && socket.data.identity?.kind === identity.kind && socket.data.replayed === true;
+        // A recovered socket got its missed packets from the adapter: the hub's replay would repeat
+        // them. Its rooms were restored from the session: kept only for the same identity.
+        const sameIdentity = socket.recovered && JSON.stringify(socket.data.identity) === JSON.stringify(identity);
+        if (socket.recovered && !sameIdentity) for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
+        socket.data.replayed = sameIdentity && socket.data.replayed === true;
         socket.data.identity = identity;
-        socket.data.replayed = recoveredReplay;
         next();
       },
       (error: unknown) => {
