@@ -4,6 +4,7 @@ import { GuardedHttpClient } from "../../net/guarded-client.js";
 import { verifyOvationSignature } from "../../net/signature.js";
 import { startLoopbackServer, type LoopbackServer } from "../../net/__tests__/loopback-server.js";
 import { TemplateSandbox } from "../../templates/template-sandbox.js";
+import { CORPUS_TIMEOUT_MS } from "../../templates/__tests__/template-test-kit.js";
 import { CommandError } from "../command-error.js";
 import { CommandRuntime } from "../command-runtime.js";
 import { InMemoryKeyValueStore, POINTS_TABLE } from "../key-value-store.js";
@@ -12,7 +13,8 @@ import { chatEvent } from "./chat-events.js";
 const SECRET = "channel-owner-signing-secret";
 
 describe("CommandRuntime with the template sandbox", () => {
-  const sandbox = new TemplateSandbox();
+  // What the templates answer is under test here, not the clock: a time limit a loaded CI machine cannot hit.
+  const sandbox = new TemplateSandbox({ timeoutMs: CORPUS_TIMEOUT_MS });
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: "warn" }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) });
   const store = new InMemoryKeyValueStore();

@@ -127,3 +127,9 @@ export function recordingFunctions(delayMs = 0): TemplateHostFunctions & { calls
     },
   };
 }
+
+/**
+ * Time limit of the sandboxes in corpus tests (what templates answer, not how fast): generous, so a
+ * loaded machine never turns a correct render into a timeout. The limits tests keep the real 50 ms.
+ */
+export const CORPUS_TIMEOUT_MS = 5_000;
