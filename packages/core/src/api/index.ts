@@ -10,6 +10,7 @@ export {
   alertTriggerBodySchema,
   alertTestBodySchema,
   QUEUE_ACTIONS,
+  queueActionBodySchema,
   queueStateSchema,
   replayBodySchema,
   alertLogEntrySchema,
