@@ -1,25 +1,10 @@
-import { z } from "zod";
+import { pluginsListingSchema } from "@ovation/core/api";
 import { PLATFORMS } from "@ovation/core/contracts";
 import { pluginFix, unservedFix } from "../../plugins/plugin-fixes.js";
 import { unservedPlatforms } from "../../plugins/unserved-platforms.js";
 import { callerOf } from "../authenticate.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
-
-const pluginStatusSchema = z
-  .object({
-    id: z.string().describe("Factory id (the settings key)"),
-    name: z.string().nullable(),
-    platform: z.string().nullable(),
-    version: z.string().nullable(),
-    origin: z.enum(["built-in", "package", "path", "embedded"]),
-    status: z.string().describe("idle, connecting, connected, degraded, disconnected, failed, or pending before it is created"),
-    detail: z.string().nullable().describe("What the plugin says about its state"),
-    fix: z.string().nullable().describe("What to do about it; null when nothing needs fixing"),
-  })
-  .meta({ id: "PluginStatus" });
-
-const unservedSchema = z.object({ alert_set_id: z.number(), platforms: z.array(z.string()), fix: z.string() });
 
 /**
  * `GET /v1/plugins`: the platform plugins of this server with their status and what to fix, and the
@@ -36,7 +21,7 @@ export async function pluginRoutes(app: ZodApp): Promise<void> {
         tags: ["plugins"],
         summary: "The platform plugins, their status and what to fix",
         security: [{ bearerAuth: [] }],
-        response: { 200: z.object({ data: z.array(pluginStatusSchema), unserved: z.array(unservedSchema) }), ...authErrorResponses },
+        response: { 200: pluginsListingSchema, ...authErrorResponses },
       },
     },
     async (request) => {
