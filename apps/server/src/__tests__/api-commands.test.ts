@@ -53,6 +53,19 @@ describe("/v1/bots/{user}/commands", () => {
     expect((await call("GET", `/v1/bots/@me/commands/${created.id}`, fx.bob.token)).json().response).toBe("ok");
   });
 
+  test("the dry run tests an unsaved command when one is given, and answers its template error like a save", async () => {
+    const unsaved = { command: "draft", response: "{{ event.user.username }} tried {{ args[1] }}", permissions: "moderator" };
+    const asViewer = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft it", command: unsaved, event: { user: { username: "Zoe" } } });
+    expect(asViewer.json()).toMatchObject({ matched: "draft", status: "permission" });
+    const moderator = [{ type: "moderator", text: null, id: "moderator/1", count: null }];
+    const asMod = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft it", command: unsaved, event: { user: { username: "Zoe", badges: moderator } } });
+    expect(asMod.json()).toMatchObject({ matched: "draft", text: "Zoe tried it", status: "sent" });
+    expect((await call("GET", "/v1/bots/@me/commands", fx.bob.token)).json().data.map((c: { command: string }) => c.command)).not.toContain("draft");
+    const broken = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft", command: { command: "draft", response: "ok\n{% if %}" } });
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().details).toMatchObject({ field: "response", line: 2 });
+  });
+
   test("the scope chatbot:manage:commands is required", async () => {
     const { token } = fx.app.ovation.repos.tokens.create({ user_id: fx.alice.userId, name: "t", scopes: ["alerts:manage"] });
     expect((await call("GET", "/v1/bots/@me/commands", token)).statusCode).toBe(403);

@@ -1,23 +1,9 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { definePlugin } from "@ovation/core/contracts";
-import { z } from "zod";
 import { buildApp } from "../app.js";
 import type { OvationApp } from "../app.js";
 import { bearer, seedUser, tempDataDir, testConfig } from "./helpers.js";
-
-/** A plugin whose platform refuses its credentials: connect fails, as a bad token would. */
-const refused = definePlugin({ id: "refused", settings: z.object({}) }, () => ({
-  metadata: { name: "refused", platform: "refusedchat", version: "1.2.3", core: "^0.1.0" },
-  capabilities: { send: [], moderation: { deleteMessage: false, timeout: false } },
-  settings: {},
-  channels: () => [],
-  connect: async () => {
-    throw new Error("the platform refused the token (401)");
-  },
-  disconnect: async () => undefined,
-  send: async () => undefined,
-}));
+import { refusedPlugin as refused } from "./refused-plugin.js";
 
 const data = tempDataDir();
 let app: OvationApp;

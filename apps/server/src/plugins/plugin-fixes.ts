@@ -9,8 +9,8 @@ function settingsPlace(report: PluginReport): string {
 
 /**
  * What the server's operator should do about a plugin in this state, in words a streamer can follow,
- * or null when nothing needs fixing. The plugin's own `detail` says what went wrong; this says where
- * to act (settings, network, restart).
+ * or null when nothing needs fixing. The plugin's own `detail` (shown beside it) says what went
+ * wrong; this says where to act (settings, network, restart).
  */
 export function pluginFix(report: PluginReport): string | null {
   switch (report.status) {
@@ -20,7 +20,7 @@ export function pluginFix(report: PluginReport): string | null {
     case "idle":
       return null;
     case "failed":
-      return `Correct its settings in ${settingsPlace(report)}${report.detail ? ` (the plugin says: ${report.detail})` : ""}, then restart the server. \`ovation plugins\` shows the same status.`;
+      return `Correct its settings in ${settingsPlace(report)}, then restart the server (the command "ovation plugins" shows the same status). The plugin's own message says what it refused.`;
     case "degraded":
       return `It runs with part of its features${report.detail ? `: ${report.detail}` : ""}. Check the credentials and permissions granted to it in ${settingsPlace(report)}.`;
     case "disconnected":
