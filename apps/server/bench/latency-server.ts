@@ -1,15 +1,21 @@
-// A server process for latency.bench.ts: either Ovation (`ovation`) or a bare socket.io server that
-// emits what it is POSTed (`bare`, the floor). Reports its port (and credentials) over IPC, and its
-// memory on request.
+// A server process for the latency benches: either Ovation (`ovation`) or a bare socket.io server
+// that emits what it is POSTed (`bare`, the floor). Reports its port (and credentials) over IPC, and
+// its memory on request. For several nodes: BENCH_REDIS_URL puts either on the Redis streams adapter
+// (Ovation through OVATION_REDIS_URL), BENCH_DATABASE_URL keeps Ovation's store in PostgreSQL,
+// BENCH_SERVER_ID names the node, and BENCH_JOIN (the JSON `ready` of the first node) makes a node
+// join that installation instead of creating its user.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { pino } from "pino";
 import { buildDefaultAlertSet } from "@ovation/core";
 import { buildApp, loadConfig } from "@ovation/server";
+import type { OvationApp } from "@ovation/server";
 
 type Message = { type: "memory" } | { type: "stop" };
 
@@ -25,23 +31,41 @@ function send(message: Record<string, unknown>): void {
   process.send?.(message);
 }
 
+const env = process.env;
+
 async function ovation(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "ovation-bench-"));
-  const config = loadConfig({ OVATION_DATA_DIR: dir, HOST: "127.0.0.1", PORT: "0", OVATION_RATE_LIMIT_PER_MINUTE: "100000000", OVATION_LOG_LEVEL: "silent" });
+  const config = loadConfig({
+    OVATION_DATA_DIR: dir,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    OVATION_RATE_LIMIT_PER_MINUTE: "100000000",
+    OVATION_LOG_LEVEL: "silent",
+    ...(env["BENCH_DATABASE_URL"] ? { OVATION_DATABASE_URL: env["BENCH_DATABASE_URL"] } : {}),
+    ...(env["BENCH_REDIS_URL"] ? { OVATION_REDIS_URL: env["BENCH_REDIS_URL"] } : {}),
+    ...(env["BENCH_SERVER_ID"] ? { OVATION_SERVER_ID: env["BENCH_SERVER_ID"] } : {}),
+  });
   const app = await buildApp({ config, logger: pino({ level: "silent" }) });
-  const { repos } = app.ovation;
-  const user = repos.users.create({ name: "bench" });
-  const { id: _i, user_id: _u, active: _a, ...set } = buildDefaultAlertSet({ id: 1, user_id: user.id });
-  repos.alertSets.create({ user_id: user.id, name: "bench", version: 4, config: set });
-  const { token } = repos.tokens.create({ user_id: user.id, name: "bench", scopes: ["alerts:manage"] });
-  const source = repos.browserSources.findOrCreate(user.id, "alerts", null).record;
+  const joined = env["BENCH_JOIN"] ? (JSON.parse(env["BENCH_JOIN"]) as { token: string; room: string; browserSourceToken: string }) : null;
+  const credentials = joined ?? seed(app.ovation.repos);
+  await app.ovation.repos.store.persisted();
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   process.on("message", (m: Message) => {
     if (m.type === "memory") send({ type: "memory", ...memory() });
     if (m.type === "stop") void app.close().then(() => (rmSync(dir, { recursive: true, force: true }), process.exit(0)));
   });
-  send({ type: "ready", port, token, room: `${user.uuid}.ovation.${user.id}`, browserSourceToken: source.access_token });
+  send({ type: "ready", port, ...credentials });
+}
+
+/** The bench's user, alert set, token and browser source in a new installation. */
+function seed(repos: OvationApp["ovation"]["repos"]): { token: string; room: string; browserSourceToken: string } {
+  const user = repos.users.create({ name: "bench" });
+  const { id: _i, user_id: _u, active: _a, ...set } = buildDefaultAlertSet({ id: 1, user_id: user.id });
+  repos.alertSets.create({ user_id: user.id, name: "bench", version: 4, config: set });
+  const { token } = repos.tokens.create({ user_id: user.id, name: "bench", scopes: ["alerts:manage"] });
+  const source = repos.browserSources.findOrCreate(user.id, "alerts", null).record;
+  return { token, room: `${user.uuid}.ovation.${user.id}`, browserSourceToken: source.access_token };
 }
 
 async function bare(): Promise<void> {
@@ -59,7 +83,17 @@ async function bare(): Promise<void> {
       res.writeHead(201, { "content-type": "application/json" }).end(body);
     });
   });
-  const io = new Server(http, { serveClient: false });
+  // With Redis: the same adapter (and options) Ovation uses on several nodes.
+  const redisUrl = env["BENCH_REDIS_URL"];
+  const io = new Server(http, {
+    serveClient: false,
+    ...(redisUrl
+      ? {
+          adapter: createAdapter(new Redis(redisUrl, { maxRetriesPerRequest: null }), { streamName: "bench:socket.io", channelPrefix: "bench:socket.io", onlyPlaintext: true, blockTimeInMs: 1_000 }),
+          connectionStateRecovery: { maxDisconnectionDuration: 120_000, skipMiddlewares: false },
+        }
+      : {}),
+  });
   io.on("connection", (socket) => {
     socket.on("room", (room: string) => {
       void socket.join(room === "bench" ? "bench" : "none");

@@ -29,7 +29,7 @@ import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
-import { AlertHub } from "./realtime/alert-hub.js";
+import { AlertHub, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
@@ -37,6 +37,8 @@ import { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { BotModulesHostOptions } from "./commands/bot-modules-host.js";
 import { CommandHost } from "./commands/command-host.js";
 import { overlaySwitches, presentGoalBar } from "./http/routes/goal-bar-view.js";
+import { openCluster } from "./redis/cluster.js";
+import type { Cluster } from "./redis/cluster.js";
 import { openSharedState } from "./redis/shared-state.js";
 import type { SharedState } from "./redis/shared-state.js";
 import { createRepositories } from "./store/repositories.js";
@@ -87,18 +89,24 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   const store = await Store.openConfigured(config, { logger });
   let shared: SharedState | null = null;
+  let cluster: Cluster | null = null;
   try {
     shared = await openSharedState(config, logger);
-    return await assemble(options, store, shared, logger);
+    if (config.redisUrl !== null && shared.redis !== null) {
+      const clusterOptions = { redisUrl: config.redisUrl, counters: shared.redis, serverId: config.serverId, nodeTtlMs: config.nodeTtlSeconds * 1000 };
+      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, logger });
+    }
+    return await assemble(options, store, shared, cluster, logger);
   } catch (error) {
+    await cluster?.close();
     await shared?.close();
     await store.close();
     throw error;
   }
 }
 
-/** Everything of `buildApp` after the store and the shared state are open (so a failure can release them). */
-async function assemble(options: BuildAppOptions, store: Store, shared: SharedState, logger: Logger): Promise<OvationApp> {
+/** Everything of `buildApp` after the store, the shared state and the cluster links are open (so a failure can release them). */
+async function assemble(options: BuildAppOptions, store: Store, shared: SharedState, cluster: Cluster | null, logger: Logger): Promise<OvationApp> {
   const { config } = options;
   const repos = createRepositories(store);
 
@@ -133,7 +141,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
-  const hub = new AlertHub(repos, logger);
+  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null);
   const io = createSocketServer({
     httpServer: app.server,
     repos,
@@ -144,6 +152,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     serverId: config.serverId,
     trustedOrigins: [new URL(config.publicUrl).origin, new URL(config.browserSourceUrl).origin],
     logger,
+    redis: cluster?.adapter ?? null,
   });
 
   // Plugins register after the command host; their user()/channel() lookups are read per call.
@@ -175,6 +184,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     commands,
     botModules,
     io,
+    nodes: cluster?.nodes ?? null,
     logger,
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
     requireEat: requireEat({ mode: remote ? "remote" : "local", validator: () => eatValidator, users: repos.users }),
@@ -187,11 +197,13 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   app.addHook("preClose", async () => {
     heartbeat.stop();
     botModules.stop();
-    io.disconnectSockets(true);
+    io.local.disconnectSockets(true);
     io.engine.close();
   });
   app.addHook("onClose", async () => {
     await commands.close();
+    for (const namespace of io._nsps.values()) namespace.adapter.close();
+    await cluster?.close();
     await shared.close();
     await store.close();
   });

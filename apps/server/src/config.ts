@@ -42,6 +42,12 @@ export const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// connection URL")
     .optional(),
+  OVATION_NODE_TTL_SECONDS: z.coerce
+    .number({ error: "must be a number of seconds between 2 and 300" })
+    .int("must be a number of seconds between 2 and 300")
+    .min(2, "must be a number of seconds between 2 and 300")
+    .max(300, "must be a number of seconds between 2 and 300")
+    .default(15),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
   OVATION_OUTBOUND_ALLOWLIST: z.string().default(""),
@@ -84,6 +90,8 @@ export interface ServerConfig {
    * adapter, rate limits, cooldowns, template cache, counters, the live-node registry).
    */
   readonly redisUrl: string | null;
+  /** `OVATION_NODE_TTL_SECONDS`: with Redis, how long a node that stopped answering stays in `/server-ids`. */
+  readonly nodeTtlSeconds: number;
   /** `base_url`: the public address of the API, without a trailing slash. */
   readonly publicUrl: string;
   /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
@@ -185,6 +193,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     dataDir: resolve(cwd, e.OVATION_DATA_DIR),
     databaseUrl: e.OVATION_DATABASE_URL ?? null,
     redisUrl: e.OVATION_REDIS_URL ?? null,
+    nodeTtlSeconds: e.OVATION_NODE_TTL_SECONDS,
     publicUrl,
     browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
     outboundAllowlist: Object.freeze(allowlist),

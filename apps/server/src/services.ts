@@ -7,6 +7,7 @@ import type { ServerConfig } from "./config.js";
 import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
 import type { AlertHub } from "./realtime/alert-hub.js";
+import type { NodeRegistry } from "./redis/node-registry.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
 import type { Repositories } from "./store/repositories.js";
 
@@ -28,6 +29,8 @@ export interface OvationServices {
   /** The bot modules (timers, giveaways, auto-moderation, system commands) and goal-bar progress. */
   readonly botModules: BotModulesHost;
   readonly io: OvationIo;
+  /** With Redis: the registry of live nodes (`/server-ids`); null on one node. */
+  readonly nodes: NodeRegistry | null;
   readonly logger: Logger;
   /** A preHandler requiring a bearer token with every one of `scopes`. */
   authenticate(...scopes: string[]): preHandlerAsyncHookHandler;

@@ -72,12 +72,12 @@ describe("POST /v1/alerts", () => {
     expect(log.json().data.filter((e: { notification: { notification: { id: string } } }) => e.notification.notification.id === "evt-123")).toHaveLength(1);
   });
 
-  test("test alerts never enter the de-duplication memory", () => {
+  test("test alerts never enter the de-duplication memory", async () => {
     const hub = fx.app.ovation.hub;
     const base = { userId: fx.alice.userId, type: "follow", platform: "twitch", platformId: "1", event: { name: "T" }, template: null };
-    expect(hub.publish({ ...base, test: true, notificationId: "shared-id" }).duplicate).toBe(false);
-    expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(false);
-    expect(hub.publish({ ...base, test: false, notificationId: "shared-id" }).duplicate).toBe(true);
+    expect((await hub.publish({ ...base, test: true, notificationId: "shared-id" })).duplicate).toBe(false);
+    expect((await hub.publish({ ...base, test: false, notificationId: "shared-id" })).duplicate).toBe(false);
+    expect((await hub.publish({ ...base, test: false, notificationId: "shared-id" })).duplicate).toBe(true);
   });
 
   test("a real alert reusing a test alert's notification id over HTTP is sent, not dropped", async () => {

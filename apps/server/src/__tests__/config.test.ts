@@ -33,6 +33,9 @@ describe("loadConfig", () => {
     expect(loadConfig({ OVATION_TRUST_PROXY: "1" }).trustProxy).toBe(1);
     expect(loadConfig({ OVATION_TRUST_PROXY: "10.0.0.1, 172.16.0.0/12" }).trustProxy).toEqual(["10.0.0.1", "172.16.0.0/12"]);
     expect(() => loadConfig({ OVATION_TRUST_PROXY: "yes please" })).toThrow(/OVATION_TRUST_PROXY/);
+    expect(loadConfig({}).nodeTtlSeconds).toBe(15);
+    expect(loadConfig({ OVATION_NODE_TTL_SECONDS: "4" }).nodeTtlSeconds).toBe(4);
+    for (const bad of ["1", "301", "2.5", "soon"]) expect(() => loadConfig({ OVATION_NODE_TTL_SECONDS: bad }), bad).toThrow(/OVATION_NODE_TTL_SECONDS: must be a number of seconds between 2 and 300/);
   });
 
   test("every bad variable is named at once", () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { io as connectClient } from "socket.io-client";
 import type { NotifySub } from "@ovation/core";
 import type { OvationApp } from "../app.js";
 import { BROWSER_SOURCE_BACKLOG_MAX_AGE_MS } from "../realtime/alert-hub.js";
@@ -73,6 +74,32 @@ describe("nothing lost", () => {
     for (const id of second.seen) ack(second.socket, id);
     await waitFor(() => app.ovation.repos.alertLog.unacknowledged(alice.userId, app.ovation.repos.browserSources.findByAccessToken(sourceToken)!.id, 0).length === 0, 10_000, "acks");
     second.socket.close();
+  });
+
+  test("a socket that recovers its connection gets what it missed once, and no replay of what it holds", async () => {
+    const socket: ClientSocket = connectClient(url, { auth: { browserSourceToken: sourceToken }, transports: ["websocket"], forceNew: true, reconnectionDelay: 300, reconnectionDelayMax: 300, timeout: 10_000 });
+    sockets.push(socket);
+    const seen: string[] = [];
+    socket.on("notifysub", (n: NotifySub) => seen.push(n.notification.id));
+    // The page joins its room on every connect, recovered or not.
+    socket.on("connect", () => socket.emit("room", room));
+    await waitFor(() => socket.connected, 10_000, "connect");
+    const held = await alert("held");
+    await waitFor(() => seen.includes(held), 10_000, "the first alert");
+    const back = new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    for (const server of app.ovation.io.sockets.sockets.values()) if (server.id === socket.id) server.conn.close();
+    const missed = await alert("missed");
+    await back;
+    expect(socket.recovered).toBe(true);
+    const live = await alert("live");
+    await waitFor(() => seen.includes(live), 10_000, "a live alert");
+    // `held` was never acknowledged: a replay would send it again; recovery does not.
+    expect(seen.filter((id) => id === held)).toHaveLength(1);
+    expect(seen.filter((id) => id === missed)).toHaveLength(1);
+    for (const id of seen) ack(socket, id);
+    await waitFor(() => app.ovation.repos.alertLog.unacknowledged(alice.userId, app.ovation.repos.browserSources.findByAccessToken(sourceToken)!.id, 0).length === 0, 10_000, "acks");
+    socket.io.opts.reconnection = false;
+    socket.close();
   });
 
   test("after a server restart on the same data directory, unacknowledged alerts are replayed once, in order", async () => {

@@ -39,6 +39,7 @@ Environment:
   OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
   OVATION_DATABASE_URL (unset: the store is files in the data directory)
   OVATION_REDIS_URL (unset: one node; set: nodes share rate limits, cooldowns, sockets through Redis)
+  OVATION_NODE_TTL_SECONDS (default 15; with Redis: seconds a stopped node stays listed in /server-ids)
 
 user/token create work while the server runs (through its admin socket in the data directory).
 `;

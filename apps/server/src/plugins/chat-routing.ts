@@ -52,7 +52,7 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
   const event = notification.event;
   const fields = typeof event === "object" && event !== null && !Array.isArray(event) ? (event as Record<string, unknown>) : {};
   services.botModules.onNotification(userId, type, condition.platform, fields, notifierId(notification));
-  services.hub.publish({
+  const published = services.hub.publish({
     userId,
     type,
     platform: condition.platform,
@@ -63,4 +63,5 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
     notificationId: notification.notification.id,
     ...(platformData === undefined ? {} : { platformData }),
   });
+  published.catch((error: unknown) => logger.warn({ err: error, type, platform_id: condition.platform_id }, "notification not delivered"));
 }

@@ -3,6 +3,7 @@ import { NON_ALERT_TYPES } from "@ovation/core";
 import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
+import type { SharedNotificationIds } from "../redis/shared-notification-ids.js";
 import type { Repositories } from "../store/repositories.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
 import { timestamp } from "../store/records.js";
@@ -37,6 +38,16 @@ export interface AlertInput {
   notificationId?: string;
   /** The raw platform event a plugin mapped, kept in `ovation.platform_data`. */
   platformData?: unknown;
+}
+
+/**
+ * Sends a socket `error` (OVATION_ERR_REALTIME_UNAUTHENTICATED) and closes its connection. The error
+ * is written through this node's adapter only (`local`): with connection-state recovery a plain
+ * `socket.emit` goes through Redis first and would arrive after the connection is closed.
+ */
+function refuseAndDisconnect(namespace: Pick<OvationIo["sockets"], "local">, socket: { id: string; disconnect(close: boolean): unknown }, message: string): void {
+  namespace.local.to(socket.id).emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message });
+  socket.disconnect(true);
 }
 
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
@@ -75,10 +86,15 @@ export type QueueAction = QueueControl["action"];
 export class AlertHub {
   readonly #seen = new Map<number, Set<string>>();
   #io: OvationIo | null = null;
+  #clustered = false;
 
+  /**
+   * @param shared the de-duplication memory shared between nodes (Redis), or null on one node.
+   */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
+    private readonly shared: SharedNotificationIds | null = null,
   ) {
     for (const { userId, id } of repos.alertLog.realNotificationIds()) this.#remember(userId, id);
     // Alerts logged by other nodes on the same database are duplicates here too.
@@ -87,9 +103,16 @@ export class AlertHub {
     });
   }
 
-  /** Connects the hub to the socket.io server it emits on. */
-  attach(io: OvationIo): void {
+  /**
+   * Connects the hub to the socket.io server it emits on. `clustered`: the server has the Redis
+   * adapter, so disconnect orders are passed on to the other nodes.
+   */
+  attach(io: OvationIo, clustered = false): void {
     this.#io = io;
+    this.#clustered = clustered;
+    if (!clustered) return;
+    io.on("disconnect-user", (userId) => this.#disconnectUserHere(userId));
+    io.on("disconnect-browser-source", (browserSourceId) => this.#disconnectBrowserSourceHere(browserSourceId));
   }
 
   #remember(userId: number, id: string): void {
@@ -111,17 +134,20 @@ export class AlertHub {
   }
 
   /**
-   * Logs and emits an alert (unless its id is a known duplicate of a real alert). Throws 422
-   * `OVATION_ERR_ALERTS_DATA_TOO_LARGE` when `data` is larger than `USER_CAPS.alertDataBytes`.
+   * Logs and emits an alert (unless its id is a known duplicate of a real alert: seen by this node,
+   * or, with Redis, claimed by any node). Throws 422 `OVATION_ERR_ALERTS_DATA_TOO_LARGE` when
+   * `data` is larger than `USER_CAPS.alertDataBytes`.
    */
-  publish(input: AlertInput): PublishResult {
+  async publish(input: AlertInput): Promise<PublishResult> {
     const bytes = jsonBytes(input.event);
     if (bytes > USER_CAPS.alertDataBytes) {
       const message = `The data field must be at most ${USER_CAPS.alertDataBytes} bytes of JSON (alertDataBytes); it is ${bytes}.`;
       throw new ApiError("OVATION_ERR_ALERTS_DATA_TOO_LARGE", { message, errors: { data: [message] } });
     }
     const id = input.notificationId ?? randomUUID();
-    if (!input.test && input.notificationId !== undefined && this.#seen.get(input.userId)?.has(id)) {
+    const deduplicated = !input.test && input.notificationId !== undefined;
+    if (deduplicated && (this.#seen.get(input.userId)?.has(id) || (this.shared !== null && !(await this.shared.claim(input.userId, id))))) {
+      this.#remember(input.userId, id);
       const earlier = this.repos.alertLog.find(input.userId, id);
       if (earlier) return { notification: current(earlier), duplicate: true };
       return { notification: this.#build(input, id), duplicate: true };
@@ -249,28 +275,34 @@ export class AlertHub {
     this.#io?.to(this.#rooms(userId)).emit("overlay-settings", settings);
   }
 
-  /** Disconnects every socket of a user on every namespace (bearer, browser-source, session, console). */
+  /** Disconnects every socket of a user on every namespace (bearer, browser-source, session, console), on every node. */
   disconnectUser(userId: number): void {
+    this.#disconnectUserHere(userId);
+    if (this.#clustered) this.#io?.serverSideEmit("disconnect-user", userId);
+  }
+
+  #disconnectUserHere(userId: number): void {
     if (!this.#io) return;
     for (const namespace of this.#io._nsps.values()) {
       for (const socket of namespace.sockets.values()) {
         const data = socket.data as { identity?: { userId?: number }; userId?: number } | undefined;
-        if (data?.identity?.userId === userId || data?.userId === userId) {
-          socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This account was deleted." });
-          socket.disconnect(true);
-        }
+        if (data?.identity?.userId === userId || data?.userId === userId) refuseAndDisconnect(namespace, socket, "This account was deleted.");
       }
     }
   }
 
-  /** Disconnects the sockets of a browser source whose token was revoked. */
+  /** Disconnects the sockets of a browser source whose token was revoked, on every node. */
   disconnectBrowserSource(browserSourceId: number): void {
+    this.#disconnectBrowserSourceHere(browserSourceId);
+    if (this.#clustered) this.#io?.serverSideEmit("disconnect-browser-source", browserSourceId);
+  }
+
+  #disconnectBrowserSourceHere(browserSourceId: number): void {
     if (!this.#io) return;
     for (const socket of this.#io.sockets.sockets.values()) {
       const identity = socket.data.identity;
       if (identity?.kind === "browser-source" && identity.browserSourceId === browserSourceId) {
-        socket.emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message: "This browser source address was regenerated." });
-        socket.disconnect(true);
+        refuseAndDisconnect(this.#io.sockets, socket, "This browser source address was regenerated.");
       }
     }
   }

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import type { Redis } from "ioredis";
 import { Server } from "socket.io";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -40,6 +42,11 @@ export interface SocketServerOptions {
    */
   trustedOrigins: readonly string[];
   logger: Logger;
+  /**
+   * With several nodes: the Redis connection of the socket.io adapter (room emits reach every
+   * node's sockets) and of connection-state recovery; null or absent on one node.
+   */
+  redis?: Redis | null;
 }
 
 function cookieValue(req: IncomingMessage, name: string): string | null {
@@ -117,6 +124,7 @@ const EVENTS = Object.keys(INBOUND_EVENT_SCHEMAS) as Array<keyof ClientToServerE
  * inbound event is schema-checked and its handler guarded (socket-guard.ts).
  */
 export function createSocketServer(options: SocketServerOptions): OvationIo {
+  const redis = options.redis ?? null;
   const io: OvationIo = new Server(options.httpServer, {
     cors: { origin: true, credentials: true },
     maxHttpBufferSize: 16_384,
@@ -124,6 +132,11 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
     // A client back within two minutes gets its rooms and the events it missed (docs/client.md);
     // the handshake middleware still runs, so a revoked token or browser source stays out.
     connectionStateRecovery: { maxDisconnectionDuration: CONNECTION_RECOVERY_MS, skipMiddlewares: false },
+    // Several nodes: emits go through Redis streams (one XADD per emit, read by every node), and the
+    // recovery sessions live in Redis, so a socket recovers on any node.
+    ...(redis === null
+      ? {}
+      : { adapter: createAdapter(redis, { streamName: "ovation:socket.io", sessionKeyPrefix: "ovation:socket.io:session:", channelPrefix: "ovation:socket.io", onlyPlaintext: true, blockTimeInMs: 1_000 }) }),
   });
 
   io.engine.on("initial_headers", (headers: Record<string, string | string[]>, req: IncomingMessage) => {
@@ -143,8 +156,12 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
           next(handshakeError("OVATION_ERR_REALTIME_TOO_MANY_FAILURES", identity.throttled));
           return;
         }
+        // A recovered socket got its missed packets from the adapter: the hub's replay would repeat
+        // them. Its rooms were restored from the session: kept only for the same identity.
+        const sameIdentity = socket.recovered && JSON.stringify(socket.data.identity) === JSON.stringify(identity);
+        if (socket.recovered && !sameIdentity) for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
+        socket.data.replayed = sameIdentity && socket.data.replayed === true;
         socket.data.identity = identity;
-        socket.data.replayed = false;
         next();
       },
       (error: unknown) => {
@@ -185,6 +202,6 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
     onGuardedEvent(socket, "ack", INBOUND_EVENT_SCHEMAS.ack, guard, ([notificationId]) => options.hub.acknowledge(socket, notificationId));
   });
 
-  options.hub.attach(io);
+  options.hub.attach(io, redis !== null);
   return io;
 }

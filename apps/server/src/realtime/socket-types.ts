@@ -16,10 +16,18 @@ export interface SocketData {
   replayed: boolean;
 }
 
+/** Events between the nodes of a cluster (socket.io `serverSideEmit`, through the Redis adapter). */
+export interface InterNodeEvents {
+  /** Disconnect every socket of this user (the account was deleted or its sessions revoked). */
+  "disconnect-user": (userId: number) => void;
+  /** Disconnect the sockets of this browser source (its address was regenerated). */
+  "disconnect-browser-source": (browserSourceId: number) => void;
+}
+
 /** The typed socket.io server of the app. */
-export type OvationIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type OvationIo = Server<ClientToServerEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
 /** A typed socket of the app. */
-export type OvationSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type OvationSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
 
 /**
  * Recognises a socket from its handshake (for example the identity module's session cookie).

@@ -1,5 +1,10 @@
 export { openRedis, closeRedis } from "./connection.js";
 export type { OpenRedisOptions } from "./connection.js";
+export { openCluster } from "./cluster.js";
+export type { Cluster, OpenClusterOptions } from "./cluster.js";
+export { NodeRegistry, NODE_REGISTRY_PREFIX } from "./node-registry.js";
+export type { NodeRegistryOptions } from "./node-registry.js";
+export { SharedNotificationIds, NOTIFICATION_IDS_PREFIX } from "./shared-notification-ids.js";
 export { RedisCooldownStore } from "./cooldowns.js";
 export { RedisFailedAuthThrottle } from "./failed-auth.js";
 export { RedisLease } from "./lease.js";

@@ -98,7 +98,7 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     alert: { template: Template; data: (platform: string) => Record<string, unknown>; platform: string | undefined; test: boolean; notificationId: string | undefined },
   ): Promise<PublishResult> => {
     const origin = alertOrigin(repos, userId, alert.template, alert.platform);
-    const result = hub.publish({
+    const result = await hub.publish({
       userId,
       ...origin,
       event: payloadFor(alert.template, alert.data(normalizePlatform(origin.platform))),

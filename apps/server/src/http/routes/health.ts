@@ -21,10 +21,11 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ["service"],
         summary: "Server ids a socket client may put in the serverid cookie",
+        description: "The ids of the nodes that answer: this node's alone, or with Redis every node whose heartbeat has not expired (OVATION_NODE_TTL_SECONDS).",
         response: { 200: serverIdsSchema },
       },
     },
-    async () => [app.ovation.config.serverId],
+    async () => (app.ovation.nodes ? app.ovation.nodes.liveIds() : [app.ovation.config.serverId]),
   );
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

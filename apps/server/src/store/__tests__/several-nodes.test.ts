@@ -73,11 +73,11 @@ describe("several nodes on one PostgreSQL database", () => {
     const hubB = new AlertHub(b.repos, silent);
     const user = a.repos.users.create({ name: "Streamer" });
     const source = a.repos.browserSources.findOrCreate(user.id, "alerts", null).record;
-    expect(alert(hubA, user.id, "tw-1").duplicate).toBe(false);
+    expect((await alert(hubA, user.id, "tw-1")).duplicate).toBe(false);
     await a.store.persisted();
     await waitFor(() => b.repos.alertLog.find(user.id, "tw-1") !== undefined, 10_000, "node B to log the alert");
     // Sent again to node B (a platform retry), it is a duplicate there too.
-    const again = alert(hubB, user.id, "tw-1");
+    const again = await alert(hubB, user.id, "tw-1");
     expect(again.duplicate).toBe(true);
     expect(again.notification.notification.id).toBe("tw-1");
     expect(b.repos.alertLog.unacknowledged(user.id, source.id, 0).map((e) => e.notification.notification.id)).toEqual(["tw-1"]);
@@ -144,7 +144,7 @@ describe("several nodes on one PostgreSQL database", () => {
         for (let k = 0; k < 120; k++) {
           const user = n.repos.users.create({ name: `u${i}-${k}` });
           users.push(user.id);
-          seqs.push(alert(hubs[i]!, user.id, `a${i}-${k}`).notification ? (n.repos.alertLog.find(user.id, `a${i}-${k}`)?.seq ?? -1) : -1);
+          seqs.push((await alert(hubs[i]!, user.id, `a${i}-${k}`)).notification ? (n.repos.alertLog.find(user.id, `a${i}-${k}`)?.seq ?? -1) : -1);
           if (k % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
         }
         await n.store.persisted();
@@ -216,7 +216,7 @@ describe("several nodes on one PostgreSQL database", () => {
     expect(await listening()).toBe(0);
 
     await waitFor(() => b.repos.commands.listForUser(user.id).length === 1 && b.repos.alertLog.find(user.id, "missed-alert") !== undefined, 15_000, "node B to catch up");
-    expect(alert(hubB, user.id, "missed-alert").duplicate).toBe(true);
+    expect((await alert(hubB, user.id, "missed-alert")).duplicate).toBe(true);
     expect(b.backend.listenerProcessId).not.toBe(pid);
   });
 });
