@@ -39,6 +39,9 @@ export type { IngressEvent } from "./realtime/events.js";
 export { GOAL_BAR_KINDS, goalBarSchema, goalBarStyleSchema, goalIncrement, goalProgress } from "./goals/goal-bar.js";
 export type { GoalBar, GoalBarInput, GoalBarKind, GoalBarProgress, GoalBarStyle } from "./goals/goal-bar.js";
 export type {
+  AlertLogEntryView,
+  AlertLogUpdate,
+  QueueStateView,
   BrowserSourceUpdated,
   GoalBarView,
   OverlaySettings,

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, loadConfig } from "@ovation/server";
-import type { OvationApp } from "@ovation/server";
+import type { BuildAppOptions, OvationApp } from "@ovation/server";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 // The server's own test helpers (real SMTP on loopback, the password hash of accounts): shared, not copied.
@@ -75,7 +75,7 @@ export interface DashboardHarness {
 }
 
 /** Starts everything; `buildAssets()` first when the test needs the current bundle. */
-export async function startDashboard(): Promise<DashboardHarness> {
+export async function startDashboard(options: { platforms?: BuildAppOptions["platforms"] } = {}): Promise<DashboardHarness> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (node scripts/ensure-chromium.mjs)`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const dataDir = await mkdtemp(path.join(tmpdir(), "ovation-dashboard-"));
@@ -90,7 +90,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
     OVATION_LOG_LEVEL: "silent",
     OVATION_RATE_LIMIT_PER_MINUTE: "100000",
   });
-  const app = await buildApp({ config, platforms: false, identity: { idUrl: base, smtpUrl: `smtp://127.0.0.1:${smtp.port}` } });
+  const app = await buildApp({ config, platforms: options.platforms ?? false, identity: { idUrl: base, smtpUrl: `smtp://127.0.0.1:${smtp.port}` } });
   await app.listen({ host: "127.0.0.1", port });
   const password = "correct horse battery staple";
   const email = "streamer@example.com";

@@ -158,8 +158,8 @@ describe("GET /v1/users", () => {
 describe("queue control", () => {
   test("pause is remembered, resume clears it, clear marks the log cleared, replay re-sends", async () => {
     const pause = await post("/v1/alerts/queue/pause", fx.alice.token, undefined);
-    expect(pause.json()).toEqual({ action: "pause", paused: true });
-    expect((await post("/v1/alerts/queue/resume", fx.alice.token, undefined)).json()).toEqual({ action: "resume", paused: false });
+    expect(pause.json()).toEqual({ action: "pause", browser_source_id: null, paused: true, paused_sources: [] });
+    expect((await post("/v1/alerts/queue/resume", fx.alice.token, undefined)).json()).toEqual({ action: "resume", browser_source_id: null, paused: false, paused_sources: [] });
     expect((await post("/v1/alerts/queue/skip", fx.alice.token, undefined)).statusCode).toBe(200);
     const sent = await post("/v1/alerts", fx.alice.token, { template: "follow", data: { name: "R" } });
     const replay = await post("/v1/alerts/queue/replay", fx.alice.token, { notification_id: sent.json().notification.id });

@@ -37,6 +37,35 @@ describe("/v1/bots/{user}/commands", () => {
     expect(Object.keys(res.json().errors)).toEqual(expect.arrayContaining(["command", "response", "permissions"]));
   });
 
+  test("a template syntax error answers 422 with the line and column of the mistake", async () => {
+    const response = "Hello {{ event.user.username }}!\n{% if args[1] %}\n  {{ args[1] | upper( }}\n{% endif %}";
+    const res = await call("POST", "/v1/bots/@me/commands", fx.bob.token, { command: "broken2", response });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.code).toBe("OVATION_ERR_HTTP_VALIDATION");
+    expect(body.errors.response[0]).toMatch(/line 3/);
+    expect(body.details).toMatchObject({ field: "response", line: 3 });
+    expect(body.details.column).toBeGreaterThan(1);
+    const created = (await call("POST", "/v1/bots/@me/commands", fx.bob.token, { command: "fine", response: "ok" })).json();
+    const put = await call("PUT", `/v1/bots/@me/commands/${created.id}`, fx.bob.token, { command: "fine", response: "{{ 1 +" });
+    expect(put.statusCode).toBe(422);
+    expect(put.json().details).toMatchObject({ field: "response", line: 1 });
+    expect((await call("GET", `/v1/bots/@me/commands/${created.id}`, fx.bob.token)).json().response).toBe("ok");
+  });
+
+  test("the dry run tests an unsaved command when one is given, and answers its template error like a save", async () => {
+    const unsaved = { command: "draft", response: "{{ event.user.username }} tried {{ args[1] }}", permissions: "moderator" };
+    const asViewer = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft it", command: unsaved, event: { user: { username: "Zoe" } } });
+    expect(asViewer.json()).toMatchObject({ matched: "draft", status: "permission" });
+    const moderator = [{ type: "moderator", text: null, id: "moderator/1", count: null }];
+    const asMod = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft it", command: unsaved, event: { user: { username: "Zoe", badges: moderator } } });
+    expect(asMod.json()).toMatchObject({ matched: "draft", text: "Zoe tried it", status: "sent" });
+    expect((await call("GET", "/v1/bots/@me/commands", fx.bob.token)).json().data.map((c: { command: string }) => c.command)).not.toContain("draft");
+    const broken = await call("POST", "/v1/bots/@me/commands/test", fx.bob.token, { message: "!draft", command: { command: "draft", response: "ok\n{% if %}" } });
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().details).toMatchObject({ field: "response", line: 2 });
+  });
+
   test("the scope chatbot:manage:commands is required", async () => {
     const { token } = fx.app.ovation.repos.tokens.create({ user_id: fx.alice.userId, name: "t", scopes: ["alerts:manage"] });
     expect((await call("GET", "/v1/bots/@me/commands", token)).statusCode).toBe(403);

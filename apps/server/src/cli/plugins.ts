@@ -3,6 +3,7 @@ import { PLATFORMS } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { loadPlugins } from "../plugins/plugin-loader.js";
 import type { PluginReport } from "../plugins/plugin-reports.js";
+import { envPrefixOf } from "../plugins/plugin-settings.js";
 import { unservedPlatforms } from "../plugins/unserved-platforms.js";
 import type { UnservedPlatforms } from "../plugins/unserved-platforms.js";
 import { createRepositories } from "../store/repositories.js";
@@ -33,6 +34,7 @@ async function offlineListing(config: ServerConfig, env: Readonly<Record<string,
       version: null,
       status: "not-running",
       detail: "settings valid; the server is not running",
+      envPrefix: envPrefixOf(item.factory),
     }),
   );
   const store = await Store.open(config.dataDir);

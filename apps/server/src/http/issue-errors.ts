@@ -1,10 +1,25 @@
 import { BotModuleError, CommandError } from "@ovation/core";
 import { ApiError } from "../errors.js";
 
+/** Where a template failed to compile: the field holding it and the 1-based line and column. */
+export interface TemplatePosition {
+  field: string;
+  line: number;
+  column: number;
+}
+
+/** The position a core error carries in `details.line`/`details.column` (template syntax errors), or null. */
+function positionOf(details: Readonly<Record<string, unknown>>, field: string): TemplatePosition | null {
+  const { line, column } = details;
+  if (typeof line !== "number") return null;
+  return { field, line, column: typeof column === "number" ? column : 1 };
+}
+
 /**
  * Turns a core validation error (a `CommandError` or `BotModuleError` whose `details.issues` are
  * `field: rule` lines) into a Laravel-style 422 naming each field; `fallbackField` takes issues
- * without a field. Other errors are rethrown unchanged.
+ * without a field. A template syntax error also answers `details: {field, line, column}` (1-based)
+ * so an editor can point at the spot. Other errors are rethrown unchanged.
  */
 export function issuesToApiError(error: unknown, fallbackField: string): never {
   if (error instanceof CommandError || error instanceof BotModuleError) {
@@ -15,7 +30,13 @@ export function issuesToApiError(error: unknown, fallbackField: string): never {
       const field = colon > 0 ? issue.slice(0, colon) : fallbackField;
       (errors[field] ??= []).push(`The ${field} field is invalid:${colon > 0 ? issue.slice(colon + 1) : ` ${issue}`}`);
     }
-    throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: Object.values(errors).flat()[0] ?? error.message, errors });
+    const firstField = Object.keys(errors)[0] ?? fallbackField;
+    const position = positionOf(error.details, firstField);
+    throw new ApiError("OVATION_ERR_HTTP_VALIDATION", {
+      message: Object.values(errors).flat()[0] ?? error.message,
+      errors,
+      ...(position ? { extra: { details: position } } : {}),
+    });
   }
   throw error;
 }

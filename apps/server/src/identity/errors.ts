@@ -22,7 +22,7 @@ export const IDENTITY_ERROR_CODES = {
   OVATION_ERR_IDENTITY_PASSWORD_INCORRECT: { status: 422, message: "The password is incorrect.", description: "change-password with a wrong current password." },
   OVATION_ERR_IDENTITY_EMAIL_TAKEN: { status: 422, message: "The email has already been taken.", description: "Another account uses this address." },
   OVATION_ERR_IDENTITY_TOTP_ALREADY_ENABLED: { status: 409, message: "Two-step verification is already enabled.", description: "TOTP enrolment while a confirmed secret exists; disable it first." },
-  OVATION_ERR_IDENTITY_TOTP_NOT_ENABLED: { status: 409, message: "Two-step verification is not enabled.", description: "TOTP confirm or disable without an enrolment." },
+  OVATION_ERR_IDENTITY_TOTP_NOT_ENABLED: { status: 409, message: "Two-step verification is not enabled.", description: "TOTP confirm, disable or new recovery codes without an enrolment." },
   OVATION_ERR_IDENTITY_TOTP_CODE_INVALID: { status: 422, message: "The authenticator code is invalid.", description: "A wrong TOTP or recovery code." },
   OVATION_ERR_IDENTITY_WEBAUTHN_FAILED: { status: 422, message: "The security key response could not be verified.", description: "A WebAuthn registration response failed verification, or no challenge was pending." },
   OVATION_ERR_IDENTITY_PLATFORM_UNKNOWN: { status: 404, message: "This platform is not configured for sign-in.", description: "Platform login for a platform without OAuth settings." },

@@ -1,5 +1,6 @@
 import type { PluginHost } from "@ovation/core/plugins";
 import type { LoadedPlugin, PluginOrigin } from "./plugin-loader.js";
+import { envPrefixOf } from "./plugin-settings.js";
 
 /** One line of `ovation plugins`: a loaded plugin and how it is doing. */
 export interface PluginReport {
@@ -17,6 +18,8 @@ export interface PluginReport {
   /** The host's status (`connected`...), `failed` when creating it failed, `pending` before it is created. */
   status: string;
   detail: string | null;
+  /** Prefix of the environment variables holding its settings (`OVATION_TWITCH_`), null when registered directly. */
+  envPrefix: string | null;
 }
 
 /** Keeps what the loader found and what became of each plugin, for `ovation plugins`. */
@@ -67,10 +70,11 @@ export class PluginReports {
         version: h?.version ?? null,
         status: failure !== undefined ? "failed" : (h?.status ?? "pending"),
         detail: failure ?? h?.detail ?? null,
+        envPrefix: envPrefixOf(item.factory),
       };
     });
     for (const h of health.values()) {
-      reports.push({ id: h.name, entry: h.name, origin: "embedded", location: null, apiVersion: "", name: h.name, platform: h.platform, version: h.version, status: h.status, detail: h.detail });
+      reports.push({ id: h.name, entry: h.name, origin: "embedded", location: null, apiVersion: "", name: h.name, platform: h.platform, version: h.version, status: h.status, detail: h.detail, envPrefix: null });
     }
     return reports;
   }

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { NON_ALERT_TYPES } from "@ovation/core";
-import type { BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl } from "@ovation/core";
+import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import type { SharedNotificationIds } from "../redis/shared-notification-ids.js";
@@ -53,6 +53,19 @@ function refuseAndDisconnect(namespace: Pick<OvationIo["sockets"], "local">, soc
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
 function current(entry: AlertLogEntry): NotifySub {
   return upgradeLoggedNotification(entry.notification) ?? entry.notification;
+}
+
+/** The internal socket.io room every browser-source socket joins (so dashboard-only events skip them). */
+export const BROWSER_SOURCES_ROOM = "internal:browser-sources";
+
+/** The internal socket.io room of one browser source's sockets (per-source queue control). */
+export function browserSourceRoom(browserSourceId: number): string {
+  return `internal:browser-source:${browserSourceId}`;
+}
+
+/** A log entry as the API and the `alert-log` event show it. */
+export function presentLogEntry(entry: AlertLogEntry): AlertLogEntryView {
+  return { notification: current(entry), test: entry.test, cleared: entry.cleared, acknowledged_by: [...entry.acked_by] };
 }
 
 /** What `publish` did. */
@@ -141,8 +154,9 @@ export class AlertHub {
     }
     const notification = this.#build(input, id);
     if (!input.test) this.#remember(input.userId, id);
-    this.repos.alertLog.append(input.userId, notification, input.test);
+    const entry = this.repos.alertLog.append(input.userId, notification, input.test);
     this.#io?.to(this.#rooms(input.userId)).emit("notifysub", notification);
+    this.#logUpdate(input.userId, { kind: "logged", entry: presentLogEntry(entry) });
     return { notification, duplicate: false };
   }
 
@@ -173,7 +187,7 @@ export class AlertHub {
     socket.data.replayed = true;
     const source = this.repos.browserSources.get(identity.browserSourceId);
     if (!source || source.browser_source_type !== "alerts") return;
-    if (this.repos.queueState.isPaused(identity.userId)) socket.emit("queue-control", { action: "pause" });
+    if (this.repos.queueState.isSourcePaused(identity.userId, source.id)) socket.emit("queue-control", { action: "pause" });
     const since = this.repos.browserSourceJoins.firstJoined(identity.userId, source.id);
     if (since === undefined) this.repos.browserSourceJoins.setFirstJoined(identity.userId, source.id, now);
     const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
@@ -186,18 +200,46 @@ export class AlertHub {
   acknowledge(socket: OvationSocket, notificationId: unknown): void {
     const identity = socket.data.identity;
     if (identity.kind !== "browser-source" || typeof notificationId !== "string" || notificationId.length > 128) return;
-    this.repos.alertLog.acknowledge(identity.userId, identity.browserSourceId, notificationId);
+    if (this.repos.alertLog.acknowledge(identity.userId, identity.browserSourceId, notificationId)) {
+      this.#logUpdate(identity.userId, { kind: "acknowledged", notification_id: notificationId, browser_source_id: identity.browserSourceId });
+    }
   }
 
-  /** Sends a queue action to every browser source of the user (and remembers pause/clear). */
-  control(userId: number, action: QueueAction): void {
-    if (action === "pause" || action === "resume") this.repos.queueState.setPaused(userId, action === "pause");
-    if (action === "clear") this.repos.alertLog.clear(userId);
-    this.#io?.to(this.#rooms(userId)).emit("queue-control", { action });
+  /** The user's queue state: the whole queue and the browser sources paused one by one. */
+  queueState(userId: number): QueueStateView {
+    return { paused: this.repos.queueState.isPaused(userId), paused_sources: this.repos.queueState.pausedSources(userId) };
   }
 
-  /** Sends a logged alert again, marked `ovation.replay: true`; throws when it is not in the log. */
-  replay(userId: number, notificationId: string): NotifySub {
+  /**
+   * Sends a queue action to every browser source of the user, or only to `browserSourceId`, and
+   * remembers pause/clear. Clearing one source marks what it has not shown as acknowledged by it
+   * (it is never replayed to that source); clearing all marks the log cleared. Returns how many
+   * alerts a clear dropped (0 otherwise).
+   */
+  control(userId: number, action: QueueAction, browserSourceId: number | null = null): number {
+    let cleared = 0;
+    if (browserSourceId === null) {
+      if (action === "pause" || action === "resume") this.repos.queueState.setPaused(userId, action === "pause");
+      if (action === "clear") cleared = this.repos.alertLog.clear(userId);
+      this.#io?.to(this.#rooms(userId)).emit("queue-control", { action });
+    } else {
+      if (action === "pause" || action === "resume") this.repos.queueState.setSourcePaused(userId, browserSourceId, action === "pause");
+      if (action === "clear") {
+        for (const entry of this.repos.alertLog.unacknowledged(userId, browserSourceId, 0)) {
+          if (this.repos.alertLog.acknowledge(userId, browserSourceId, entry.notification.notification.id)) cleared++;
+        }
+      }
+      this.#io?.to(browserSourceRoom(browserSourceId)).emit("queue-control", { action });
+    }
+    this.#logUpdate(userId, { kind: "queue", action, browser_source_id: browserSourceId, state: this.queueState(userId) });
+    return cleared;
+  }
+
+  /**
+   * Sends a logged alert again, marked `ovation.replay: true`, to every browser source of the user
+   * or only to `browserSourceId`; throws when it is not in the log.
+   */
+  replay(userId: number, notificationId: string, browserSourceId: number | null = null): NotifySub {
     const entry: AlertLogEntry | undefined = this.repos.alertLog.find(userId, notificationId);
     if (!entry) {
       throw new ApiError("OVATION_ERR_ALERTS_NOTIFICATION_NOT_FOUND", {
@@ -207,8 +249,15 @@ export class AlertHub {
     }
     const logged = current(entry);
     const notification: NotifySub = { ...logged, ovation: { ...logged.ovation, replay: true } };
-    this.#io?.to(this.#rooms(userId)).emit("notifysub", notification);
+    this.#io?.to(browserSourceId === null ? this.#rooms(userId) : [browserSourceRoom(browserSourceId)]).emit("notifysub", notification);
+    this.#logUpdate(userId, { kind: "replayed", notification_id: notificationId, browser_source_id: browserSourceId });
     return notification;
+  }
+
+  /** Tells the user's sockets in a private room, except browser sources, that the log or queue changed. */
+  #logUpdate(userId: number, update: AlertLogUpdate): void {
+    const rooms = this.#io ? this.#rooms(userId) : [];
+    if (rooms.length > 0) this.#io?.to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", update);
   }
 
   /** Tells the user's browser sources to reload their configuration. */

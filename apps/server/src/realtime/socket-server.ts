@@ -13,6 +13,7 @@ import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
 import { bearerToken } from "../auth/token-verifier-chain.js";
 import { ERROR_CODES } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
+import { BROWSER_SOURCES_ROOM, browserSourceRoom } from "./alert-hub.js";
 import type { AlertHub } from "./alert-hub.js";
 import { isUsersRoom, missingRoomScopes, parseRoom } from "./rooms.js";
 import { onGuardedEvent, refuseUnknownEvents } from "./socket-guard.js";
@@ -172,6 +173,10 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
 
   io.on("connection", (socket) => {
     const guard = { logger: options.logger };
+    const who = socket.data.identity;
+    // Internal rooms (not `room`-joinable: they are no room ids): per-source queue control, and
+    // dashboard-only events skip browser sources.
+    if (who.kind === "browser-source") void socket.join([BROWSER_SOURCES_ROOM, browserSourceRoom(who.browserSourceId)]);
     refuseUnknownEvents(socket, EVENTS);
     onGuardedEvent(socket, "room", INBOUND_EVENT_SCHEMAS.room, guard, ([roomId]) => {
       const room = parseRoom(roomId);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emptyStoreData } from "./records.js";
-import type { AlertLogEntry, StoreData } from "./records.js";
+import type { AlertLogEntry, QueueStateRecord, StoreData } from "./records.js";
 
 /**
  * How the in-memory store is cut into documents that are written on their own:
@@ -21,7 +21,7 @@ const USER_TABLES = ["connections", "personal_access_tokens", "browser_sources",
 type UserTable = (typeof USER_TABLES)[number];
 
 /** A user document as stored. */
-export type UserDocument = { user: StoreData["users"][number] | null; queue_state: { paused: boolean } | null } & {
+export type UserDocument = { user: StoreData["users"][number] | null; queue_state: QueueStateRecord | null } & {
   [T in UserTable]: StoreData[T];
 };
 
@@ -35,7 +35,7 @@ export interface MetaDocument {
 const recordList = z.array(z.object({ id: z.number(), user_id: z.number() }).passthrough());
 const userDocumentSchema = z.object({
   user: z.object({ id: z.number() }).passthrough().nullable(),
-  queue_state: z.object({ paused: z.boolean() }).nullable(),
+  queue_state: z.object({ paused: z.boolean(), paused_sources: z.array(z.number()).optional() }).nullable(),
   connections: recordList,
   personal_access_tokens: recordList,
   browser_sources: recordList,

@@ -100,6 +100,13 @@ export interface AlertLogEntry {
   cleared: boolean;
 }
 
+/** A user's alert queue state: all browser sources paused, or only some (by browser source id). */
+export interface QueueStateRecord {
+  paused: boolean;
+  /** Browser sources paused one by one (`/v1/alerts/queue/pause` with `browser_source_id`). */
+  paused_sources?: number[];
+}
+
 /**
  * Everything the host stores, held in memory. It is persisted in documents (one per user, one per
  * key-value channel, one per extension, one for the installation) plus an append-only alert log
@@ -117,7 +124,7 @@ export interface StoreData {
   /** Each user's alert log, oldest first, keyed by user id. */
   alert_log: Record<string, AlertLogEntry[]>;
   /** Per-user queue state (paused), keyed by user id. */
-  queue_state: Record<string, { paused: boolean }>;
+  queue_state: Record<string, QueueStateRecord>;
   /** Data of other modules (identity, plugins), one key each; see `Store.extension`. */
   extensions: Record<string, unknown>;
   /** Facts about the installation (first-run bootstrap). */

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type { alertSetViewSchema, browserSourceGenerateBodySchema, counterValuesBodySchema, notifySubSchema } from "@ovation/core/api";
+import type { alertSetViewSchema, browserSourceGenerateBodySchema, counterValuesBodySchema, notifySubSchema, pluginsListingSchema, queueStateSchema } from "@ovation/core/api";
+import type { AlertLogUpdate } from "@ovation/core/contracts";
 import { createOvationClient } from "../http/index.js";
 import type { OvationClient } from "../http/index.js";
 import type { ServerEventPayload } from "../socket/index.js";
@@ -18,6 +19,11 @@ function typed(client: OvationClient): void {
   void client.browserSources.generate({ browser_source_type: "banner" });
   // @ts-expect-error not a counter operation
   void client.counters.changeValues([{ name: "deaths", operation: "multiply" }]);
+  expectTypeOf<Awaited<ReturnType<OvationClient["plugins"]["list"]>>>().toEqualTypeOf<z.output<typeof pluginsListingSchema>>();
+  expectTypeOf<Awaited<ReturnType<OvationClient["alerts"]["queue"]>>>().toEqualTypeOf<z.output<typeof queueStateSchema>>();
+  expectTypeOf<ServerEventPayload<"alert-log">>().toEqualTypeOf<AlertLogUpdate>();
+  // @ts-expect-error not a queue action
+  void client.alerts.queue("rewind", { browserSourceId: 1 });
   // @ts-expect-error a goal bar needs a title
   void client.goalBars.create({ kind: "subscribers", target: 10 });
 }
@@ -27,7 +33,7 @@ describe("typed client", () => {
     const client = createOvationClient({ baseUrl: "http://127.0.0.1:9/" });
     expect(client.http.baseUrl).toBe("http://127.0.0.1:9");
     expect(Object.keys(client).sort()).toEqual(
-      ["account", "alertSets", "alerts", "browserSources", "commands", "counters", "eat", "giveaways", "goalBars", "http", "moderation", "security", "service", "timers", "tokens", "users"].sort(),
+      ["account", "alertSets", "alerts", "browserSources", "commands", "counters", "eat", "giveaways", "goalBars", "http", "media", "moderation", "plugins", "security", "service", "timers", "tokens", "users"].sort(),
     );
     expect(typeof typed).toBe("function");
   });

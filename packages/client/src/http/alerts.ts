@@ -18,6 +18,28 @@ export const ALERTS_ROUTES = {
 type Notification = Out<typeof api.notifySubSchema>;
 type QueueState = Out<typeof api.queueStateSchema>;
 
+/** A queue action of `POST /v1/alerts/queue/{action}`. */
+export type QueueAction = (typeof api.QUEUE_ACTIONS)[number];
+
+/** Options of a queue call: `browserSourceId` acts on that browser source alone (default: all of them). */
+export interface QueueCallOptions extends CallOptions {
+  browserSourceId?: number;
+}
+
+function callPart(options: QueueCallOptions | undefined): CallOptions {
+  if (options === undefined) return {};
+  const { browserSourceId: _id, ...rest } = options;
+  return rest;
+}
+
+function target(options: QueueCallOptions | undefined): { browser_source_id?: number } {
+  return options?.browserSourceId === undefined ? {} : { browser_source_id: options.browserSourceId };
+}
+
+function body(options: QueueCallOptions | undefined): { body?: In<typeof api.queueActionBodySchema> } {
+  return options?.browserSourceId === undefined ? {} : { body: target(options) };
+}
+
 /** Alerts (scope `alerts:manage`; the catalog is public): trigger, test, the log and the live queue. */
 export function alertsApi(http: HttpClient) {
   return {
@@ -30,16 +52,19 @@ export function alertsApi(http: HttpClient) {
     /** `GET /v1/alerts/log`: recent alerts, newest first, and whether the queue is paused. */
     log: (query: Partial<Out<typeof api.alertLogQuerySchema>> = {}, options?: CallOptions) =>
       http.call<Out<typeof api.alertLogSchema>>(ALERTS_ROUTES.log, { ...options, query: { limit: query.limit } }),
-    /** `POST /v1/alerts/queue/replay`: show a logged alert again. */
-    replay: (notificationId: string, options?: CallOptions) => http.call<Notification>(ALERTS_ROUTES.replay, { ...options, body: { notification_id: notificationId } satisfies In<typeof api.replayBodySchema> }),
+    /** `POST /v1/alerts/queue/replay`: show a logged alert again, on every browser source or only on `browserSourceId`. */
+    replay: (notificationId: string, options?: QueueCallOptions) =>
+      http.call<Notification>(ALERTS_ROUTES.replay, { ...callPart(options), body: { notification_id: notificationId, ...target(options) } satisfies In<typeof api.replayBodySchema> }),
+    /** `POST /v1/alerts/queue/{action}`: one queue action, on every browser source or only on `browserSourceId`. */
+    queue: (action: QueueAction, options?: QueueCallOptions) => http.call<QueueState>(ALERTS_ROUTES[action], { ...callPart(options), ...body(options) }),
     /** `POST /v1/alerts/queue/skip`: skip the alert on screen. */
-    skip: (options?: CallOptions) => http.call<QueueState>(ALERTS_ROUTES.skip, options),
-    /** `POST /v1/alerts/queue/pause`: pause every browser source's queue (remembered across reconnects). */
-    pause: (options?: CallOptions) => http.call<QueueState>(ALERTS_ROUTES.pause, options),
-    /** `POST /v1/alerts/queue/resume`: resume the queue. */
-    resume: (options?: CallOptions) => http.call<QueueState>(ALERTS_ROUTES.resume, options),
+    skip: (options?: QueueCallOptions) => http.call<QueueState>(ALERTS_ROUTES.skip, { ...callPart(options), ...body(options) }),
+    /** `POST /v1/alerts/queue/pause`: pause the queue (remembered across reconnects). */
+    pause: (options?: QueueCallOptions) => http.call<QueueState>(ALERTS_ROUTES.pause, { ...callPart(options), ...body(options) }),
+    /** `POST /v1/alerts/queue/resume`: resume the queue (of every source resumes the sources paused one by one too). */
+    resume: (options?: QueueCallOptions) => http.call<QueueState>(ALERTS_ROUTES.resume, { ...callPart(options), ...body(options) }),
     /** `POST /v1/alerts/queue/clear`: drop every queued alert (`cleared` counts them). */
-    clear: (options?: CallOptions) => http.call<QueueState>(ALERTS_ROUTES.clear, options),
+    clear: (options?: QueueCallOptions) => http.call<QueueState>(ALERTS_ROUTES.clear, { ...callPart(options), ...body(options) }),
   };
 }
 

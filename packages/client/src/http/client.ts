@@ -9,6 +9,7 @@ import { giveawaysApi } from "./giveaways.js";
 import { goalBarsApi } from "./goal-bars.js";
 import { mediaApi } from "./media.js";
 import { moderationApi } from "./moderation.js";
+import { pluginsApi } from "./plugins.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
 import { timersApi } from "./timers.js";
@@ -37,6 +38,7 @@ export function createOvationClient(options: HttpClientOptions) {
     giveaways: giveawaysApi(http),
     moderation: moderationApi(http),
     goalBars: goalBarsApi(http),
+    plugins: pluginsApi(http),
     account: accountApi(http),
     tokens: tokensApi(http),
     eat: eatApi(http),

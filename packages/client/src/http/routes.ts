@@ -9,6 +9,7 @@ import { GIVEAWAYS_ROUTES } from "./giveaways.js";
 import { GOAL_BARS_ROUTES } from "./goal-bars.js";
 import { MEDIA_ROUTES } from "./media.js";
 import { MODERATION_ROUTES } from "./moderation.js";
+import { PLUGINS_ROUTES } from "./plugins.js";
 import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
 import { TIMERS_ROUTES } from "./timers.js";
@@ -31,6 +32,7 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     giveaways: GIVEAWAYS_ROUTES,
     moderation: MODERATION_ROUTES,
     goalBars: GOAL_BARS_ROUTES,
+    plugins: PLUGINS_ROUTES,
     account: ACCOUNT_ROUTES,
     tokens: TOKENS_ROUTES,
     eat: EAT_ROUTES,

@@ -8,6 +8,7 @@ export const SECURITY_ROUTES = {
   startTwoFactor: { method: "POST", path: "/api/users/@me/two-factor" },
   confirmTwoFactor: { method: "POST", path: "/api/users/@me/two-factor/confirm" },
   disableTwoFactor: { method: "DELETE", path: "/api/users/@me/two-factor" },
+  regenerateRecoveryCodes: { method: "POST", path: "/api/users/@me/two-factor/recovery-codes" },
   securityKeys: { method: "GET", path: "/api/users/@me/webauthn" },
   securityKeyOptions: { method: "POST", path: "/api/users/@me/webauthn/options" },
   registerSecurityKey: { method: "POST", path: "/api/users/@me/webauthn" },
@@ -29,6 +30,8 @@ export function securityApi(http: HttpClient) {
       http.call<Out<typeof api.totpConfirmedSchema>>(SECURITY_ROUTES.confirmTwoFactor, { ...options, body: { code } satisfies In<typeof api.codeBodySchema> }),
     /** `DELETE /api/users/@me/two-factor` (EAT): turn TOTP off (signs every session out). */
     disableTwoFactor: (options?: CallOptions) => http.call<void>(SECURITY_ROUTES.disableTwoFactor, options),
+    /** `POST /api/users/@me/two-factor/recovery-codes` (EAT): new recovery codes, shown once; the old ones stop working. */
+    regenerateRecoveryCodes: (options?: CallOptions) => http.call<Out<typeof api.recoveryCodesSchema>>(SECURITY_ROUTES.regenerateRecoveryCodes, options),
     /** `GET /api/users/@me/webauthn`: the registered hardware keys. */
     securityKeys: (options?: CallOptions) => http.call<SecurityKey[]>(SECURITY_ROUTES.securityKeys, options),
     /** `POST /api/users/@me/webauthn/options` (EAT): options for `navigator.credentials.create` (as JSON). */

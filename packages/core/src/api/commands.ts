@@ -39,6 +39,10 @@ export const commandTestBodySchema = z.object({
       badges: z.array(chatBadgeSchema).max(100).optional().describe("Shorthand for user.badges"),
     })
     .optional(),
+  command: z
+    .looseObject({})
+    .optional()
+    .describe("An unsaved command (the body of POST /v1/bots/{user}/commands) to test instead of the saved ones; its errors answer 422 like a save"),
 });
 
 /** Answer of the dry run. */

@@ -115,6 +115,9 @@ export const totpEnrolmentSchema = z.object({ secret: z.string(), otpauth_url: z
 /** Answer of `POST /api/users/@me/two-factor/confirm`. */
 export const totpConfirmedSchema = z.object({ enabled: z.literal(true), recovery_codes: z.array(z.string()) });
 
+/** Answer of `POST /api/users/@me/two-factor/recovery-codes`: the new codes, shown once. */
+export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+
 /** A registered hardware key. */
 export const securityKeySchema = z.object({ id: z.string(), name: z.string(), transports: z.array(z.string()), created_at: z.string() });
 

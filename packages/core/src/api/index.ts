@@ -10,12 +10,14 @@ export {
   alertTriggerBodySchema,
   alertTestBodySchema,
   QUEUE_ACTIONS,
+  queueActionBodySchema,
   queueStateSchema,
   replayBodySchema,
   alertLogEntrySchema,
   alertLogQuerySchema,
   alertLogSchema,
 } from "./alerts.js";
+export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema } from "./plugins.js";
 export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";
 export { browserSourceConfigSchema } from "./browser-source-config.js";
@@ -64,6 +66,7 @@ export {
   twoFactorStatusSchema,
   totpEnrolmentSchema,
   totpConfirmedSchema,
+  recoveryCodesSchema,
   securityKeySchema,
   securityKeyOptionsSchema,
 } from "./identity.js";

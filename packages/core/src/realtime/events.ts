@@ -18,6 +18,33 @@ export type QueueControl =
   | { action: "resume" }
   | { action: "clear" };
 
+/** One alert of a user's alert log, as `GET /v1/alerts/log` lists it and `alert-log` carries it. */
+export interface AlertLogEntryView {
+  notification: NotifySub;
+  test: boolean;
+  /** Cleared alerts are never replayed to a reconnecting browser source. */
+  cleared: boolean;
+  /** Ids of the browser sources that have shown it. */
+  acknowledged_by: number[];
+}
+
+/** The queue state of a user: the whole queue, and the browser sources paused one by one. */
+export interface QueueStateView {
+  paused: boolean;
+  paused_sources: number[];
+}
+
+/**
+ * A change of the alert log or the queue, sent as `alert-log` to the signed-in user's sockets in one
+ * of their private rooms (never to browser sources), so a dashboard stays current without polling.
+ * `browser_source_id` is null when the action concerned every browser source.
+ */
+export type AlertLogUpdate =
+  | { kind: "logged"; entry: AlertLogEntryView }
+  | { kind: "acknowledged"; notification_id: string; browser_source_id: number }
+  | { kind: "replayed"; notification_id: string; browser_source_id: number | null }
+  | { kind: "queue"; action: QueueControl["action"]; browser_source_id: number | null; state: QueueStateView };
+
 /**
  * A goal bar configuration with its progress, as the API answers and `goal-bar-updated` carries it.
  * `goalBar` is the deprecated spelling of `goal_bar`, sent beside it until removed.
@@ -79,6 +106,8 @@ export interface ServerToClientEvents {
   "goal-bar-updated": (goal: GoalBarView) => void;
   /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */
   "overlay-settings": (settings: OverlaySettings) => void;
+  /** The alert log or the queue changed (dashboard sockets in a private room; not browser sources). */
+  "alert-log": (update: AlertLogUpdate) => void;
   joined: (payload: { room: string }) => void;
   error: (payload: SocketErrorPayload) => void;
 }

@@ -1,5 +1,12 @@
 import { alertSetEditorPage, alertSetsPage } from "./alert-sets/index.js";
+import { alertLogPage } from "./alert-log.js";
+import { browserSourcesPage } from "./browser-sources.js";
+import { commandEditorPage, commandsPage } from "./commands.js";
+import { countersPage } from "./counters.js";
 import { overviewPage } from "./overview.js";
+import { pluginsPage } from "./plugins.js";
+import { securityPage } from "./security.js";
+import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
 /**
@@ -10,6 +17,15 @@ export const PAGES: readonly DashboardPage[] = [
   overviewPage,
   alertSetsPage,
   alertSetEditorPage,
+  // dash-pages: the pages other than alert sets.
+  browserSourcesPage,
+  alertLogPage,
+  commandsPage,
+  commandEditorPage,
+  countersPage,
+  pluginsPage,
+  tokensPage,
+  securityPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */

@@ -87,6 +87,8 @@ describe("@ovation/client against the real server: the identity /api and EATs", 
     const wrong = await caught(fx.client.security.confirmTwoFactor("000000", { eat }));
     expect(wrong).toBeInstanceOf(OvationHttpError);
     expect([401, 422]).toContain((wrong as OvationHttpError).status);
+    const noCodes = await caught(fx.client.security.regenerateRecoveryCodes({ eat }));
+    expect((noCodes as OvationHttpError).code).toBe("OVATION_ERR_IDENTITY_TOTP_NOT_ENABLED");
     expect(await fx.client.security.securityKeys()).toEqual([]);
     const options = await fx.client.security.securityKeyOptions({ eat });
     expect(options.challenge.length).toBeGreaterThan(10);

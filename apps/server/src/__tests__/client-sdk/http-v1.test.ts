@@ -89,6 +89,20 @@ describe("@ovation/client against the real server: the /v1 API", () => {
     expect(await fx.client.alerts.resume()).toMatchObject({ action: "resume", paused: false });
     expect(await fx.client.alerts.skip()).toMatchObject({ action: "skip" });
     expect((await fx.client.alerts.clear()).cleared).toBeGreaterThanOrEqual(0);
+    const source = await fx.client.browserSources.generate({ browser_source_type: "alerts" });
+    expect(await fx.client.alerts.pause({ browserSourceId: source.id })).toMatchObject({ action: "pause", browser_source_id: source.id, paused: false, paused_sources: [source.id] });
+    expect((await fx.client.alerts.log()).paused_sources).toEqual([source.id]);
+    expect(await fx.client.alerts.queue("resume", { browserSourceId: source.id })).toMatchObject({ paused_sources: [] });
+    expect((await fx.client.alerts.replay(first.notification.id, { browserSourceId: source.id })).ovation?.replay).toBe(true);
+    const notMine = await fx.client.alerts.skip({ browserSourceId: 999_999 }).catch((e: unknown) => e);
+    expect((notMine as OvationHttpError).code).toBe("OVATION_ERR_BROWSER_SOURCES_NOT_FOUND");
+  });
+
+  it("plugins: every plugin with its status and what to fix", async () => {
+    const listing = await fx.client.plugins.list();
+    expect(Array.isArray(listing.data)).toBe(true);
+    expect(listing.unserved).toEqual([]);
+    for (const plugin of listing.data) expect(plugin.fix === null || typeof plugin.fix === "string").toBe(true);
   });
 
   it("browser sources: generate, list, regenerate, and the page's config by access token", async () => {

@@ -1,16 +1,29 @@
-import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
+import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueActionBodySchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
+import { ApiError } from "../../errors.js";
+import { presentLogEntry } from "../../realtime/alert-hub.js";
 import { callerOf } from "../authenticate.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
 /**
- * Live queue control for every browser source of the caller (scope `alerts:manage`):
- * skip the current alert, pause/resume (remembered: a source that reconnects stays paused), clear
- * (drops what is queued and what would be replayed), replay a logged alert, and read the log.
+ * Live queue control for the browser sources of the caller (scope `alerts:manage`), all of them or
+ * one (`browser_source_id` in the body): skip the current alert, pause/resume (remembered: a source
+ * that reconnects stays paused), clear (drops what is queued and what would be replayed), replay a
+ * logged alert, and read the log. Each change is also sent as `alert-log` to the caller's sockets.
  */
 export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;
   const auth = app.ovation.authenticate("alerts:manage");
+
+  /** The browser source id of the body, checked to be the caller's (404 otherwise), or null. */
+  const targetOf = (userId: number, id: number | undefined): number | null => {
+    if (id === undefined) return null;
+    if (!repos.browserSources.getForUser(userId, id)) {
+      const message = `You have no browser source ${id}.`;
+      throw new ApiError("OVATION_ERR_BROWSER_SOURCES_NOT_FOUND", { message, errors: { browser_source_id: [message] } });
+    }
+    return id;
+  };
 
   for (const action of QUEUE_ACTIONS) {
     app.post(
@@ -26,15 +39,16 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
             clear: "Drop every queued alert (and its replay)",
           }[action],
           security: [{ bearerAuth: [] }],
-          response: { 200: queueStateSchema, ...authErrorResponses },
+          body: queueActionBodySchema,
+          response: { 200: queueStateSchema, 404: errorBodySchema, ...authErrorResponses },
         },
       },
       async (request) => {
         const { userId } = callerOf(request);
-        const before = action === "clear" ? repos.alertLog.recent(userId, Number.MAX_SAFE_INTEGER).filter((e) => !e.cleared).length : undefined;
-        hub.control(userId, action);
+        const target = targetOf(userId, request.body?.browser_source_id);
+        const cleared = hub.control(userId, action, target);
         await repos.store.persisted();
-        return { action, paused: repos.queueState.isPaused(userId), ...(before === undefined ? {} : { cleared: before }) };
+        return { action, browser_source_id: target, ...hub.queueState(userId), ...(action === "clear" ? { cleared } : {}) };
       },
     );
   }
@@ -51,7 +65,10 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
         response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
       },
     },
-    async (request) => hub.replay(callerOf(request).userId, request.body.notification_id),
+    async (request) => {
+      const { userId } = callerOf(request);
+      return hub.replay(userId, request.body.notification_id, targetOf(userId, request.body.browser_source_id));
+    },
   );
 
   app.get(
@@ -60,7 +77,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
       preHandler: auth,
       schema: {
         tags: ["alert queue"],
-        summary: "Your recent alerts, newest first (ids for replay)",
+        summary: "Your recent alerts, newest first (ids for replay), and the queue state",
         security: [{ bearerAuth: [] }],
         querystring: alertLogQuerySchema,
         response: { 200: alertLogSchema, ...authErrorResponses },
@@ -68,15 +85,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
     },
     async (request) => {
       const { userId } = callerOf(request);
-      return {
-        data: repos.alertLog.recent(userId, request.query.limit).map((e) => ({
-          notification: e.notification,
-          test: e.test,
-          cleared: e.cleared,
-          acknowledged_by: [...e.acked_by],
-        })),
-        paused: repos.queueState.isPaused(userId),
-      };
+      return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
     },
   );
 }

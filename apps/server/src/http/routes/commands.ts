@@ -135,7 +135,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
         summary: "Dry-run a chat message against the commands",
         description:
           "Runs the same permission, enable_when, cooldown, price and sandbox path as real chat, without consuming cooldowns or points and without keeping template writes. " +
-          "The default sender is a viewer without badges on twitch.",
+          "The default sender is a viewer without badges on twitch. With `command`, that unsaved command is tested instead of the saved ones (an editor's dry run before saving).",
         params: userParams,
         body: testBodySchema,
         response: { 200: testResultSchema, ...authErrorResponses },
@@ -145,7 +145,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
       const userId = resolveUserParam(request, request.params.user);
       const user = repos.users.get(userId);
       if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
-      const { message, event } = request.body;
+      const { message, event, command } = request.body;
       const platform = event?.platform ?? "twitch";
       const connection = repos.connections.listForUser(userId).find((c) => c.platform === platform);
       const chatEvent: ChatEvent = {
@@ -167,7 +167,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
         attributes: { edited: false, accent: null, action: false, highlight: false },
       };
       try {
-        return describeOutcome(await host.runtime.dryRun(chatEvent));
+        return describeOutcome(await host.runtime.dryRun(chatEvent, command === undefined ? {} : { command: command as BotCommand }));
       } catch (error) {
         return commandFailure(error);
       }

@@ -16,6 +16,7 @@ import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
 import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
+import { pluginRoutes } from "./plugins.js";
 import { timerRoutes } from "./timers.js";
 import { userRoutes } from "./users.js";
 
@@ -40,6 +41,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
+  await pluginRoutes(app);
   await mediaRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {

@@ -14,6 +14,7 @@ const SENSITIVE: [method: string, path: string, body: unknown][] = [
   ["POST", "/api/users/@me/two-factor", {}],
   ["POST", "/api/users/@me/two-factor/confirm", { code: "123456" }],
   ["DELETE", "/api/users/@me/two-factor", undefined],
+  ["POST", "/api/users/@me/two-factor/recovery-codes", undefined],
   ["POST", "/api/users/@me/webauthn/options", {}],
   ["POST", "/api/users/@me/webauthn", { name: "key", response: {} }],
   ["DELETE", "/api/users/@me/webauthn/abc", undefined],

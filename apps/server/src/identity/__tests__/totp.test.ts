@@ -74,6 +74,18 @@ describe("two-step verification (TOTP) and sign-in protection", () => {
     expect(new URL(withRecovery.callback).searchParams.get("code")).toBeTruthy();
     expect((await api(h.base, "/api/users/@me/two-factor", user.token)).body).toEqual({ enabled: true, recovery_codes_left: 9 });
 
+    // New recovery codes replace the old ones (EAT needed); the old ones no longer sign in.
+    expect((await api(h.base, "/api/users/@me/two-factor/recovery-codes", user.token, { method: "POST" })).status).toBe(401);
+    const renewed = await api(h.base, "/api/users/@me/two-factor/recovery-codes", user.token, { method: "POST", eat });
+    expect(renewed.status).toBe(200);
+    const fresh = renewed.body.recovery_codes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((c) => recovery.includes(c))).toBe(false);
+    expect((await api(h.base, "/api/users/@me/two-factor", user.token)).body).toEqual({ enabled: true, recovery_codes_left: 10 });
+    const oldCode = await new TestBrowser().follow(authorize(), h.base);
+    const refused = await browser.request(formAction(await oldCode.response.text(), "/login", h.base), { form: { email: "lee@example.com", password: user.password, totp: recovery[1] ?? "" } });
+    expect(refused.status).toBe(401);
+
     expect((await api(h.base, "/api/users/@me/two-factor", user.token, { method: "DELETE" })).status).toBe(401);
     expect((await api(h.base, "/api/users/@me/two-factor", user.token, { method: "DELETE", eat })).status).toBe(204);
     expect((await api(h.base, "/api/users/@me/two-factor", user.token)).body).toEqual({ enabled: false, recovery_codes_left: 0 });

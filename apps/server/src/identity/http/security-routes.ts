@@ -39,6 +39,11 @@ export async function securityRoutes(app: FastifyInstance, ctx: IdentityContext)
     return { enabled: true as const, recovery_codes: await ctx.totp.confirm(userId, body.code) } satisfies z.output<typeof totpConfirmedSchema>;
   });
 
+  app.post("/api/users/@me/two-factor/recovery-codes", apiDoc("Replace the recovery codes (returns the new ones once; the old ones stop working)", { eat: true }), async (request) => {
+    const userId = await elevatedUser(request);
+    return { recovery_codes: await ctx.totp.regenerateRecoveryCodes(userId) };
+  });
+
   app.delete("/api/users/@me/two-factor", apiDoc("Turn two-step verification off", { eat: true }), async (request, reply) => {
     const userId = await elevatedUser(request);
     await ctx.totp.disable(userId);

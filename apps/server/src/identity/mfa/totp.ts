@@ -43,9 +43,17 @@ export class TotpService {
     if (record === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_TOTP_NOT_ENABLED");
     if (record.confirmed_at !== null) throw new IdentityError("OVATION_ERR_IDENTITY_TOTP_ALREADY_ENABLED");
     if (!this.acceptCode(record, code)) throw new IdentityError("OVATION_ERR_IDENTITY_TOTP_CODE_INVALID", { errors: { code: ["The authenticator code is invalid."] } });
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => formatRecovery(randomSecret(8)));
-    record.recovery_code_hashes = codes.map((c) => sha256Hex(normalizeRecovery(c)));
+    const codes = newRecoveryCodes(record);
     record.confirmed_at = this.clock();
+    await this.store.save();
+    return codes;
+  }
+
+  /** Replaces the recovery codes of a confirmed enrolment (the old ones stop working); returns the new ones, shown once. */
+  async regenerateRecoveryCodes(userId: number): Promise<string[]> {
+    const record = this.enabled(userId);
+    if (record === undefined) throw new IdentityError("OVATION_ERR_IDENTITY_TOTP_NOT_ENABLED");
+    const codes = newRecoveryCodes(record);
     await this.store.save();
     return codes;
   }
@@ -86,6 +94,13 @@ export class TotpService {
     record.last_step = step;
     return true;
   }
+}
+
+/** Gives `record` a fresh set of recovery codes, stored hashed; returns them in clear (shown once). */
+function newRecoveryCodes(record: TotpRecord): string[] {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => formatRecovery(randomSecret(8)));
+  record.recovery_code_hashes = codes.map((c) => sha256Hex(normalizeRecovery(c)));
+  return codes;
 }
 
 function formatRecovery(raw: string): string {

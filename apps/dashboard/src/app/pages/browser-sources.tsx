@@ -1,0 +1,157 @@
+import type { BrowserSource } from "@ovation/client";
+import { useState } from "preact/hooks";
+import { messageOf } from "../ui/errors.js";
+import type { FieldErrors } from "../ui/errors.js";
+import { FormErrors, SelectField, TextField } from "../ui/field.js";
+import { useConfirm } from "../ui/confirm.js";
+import { useToast } from "../ui/toast.js";
+import { useClient } from "./kit/client.js";
+import { LoadState } from "./kit/load-state.js";
+import { useLoad } from "./kit/use-load.js";
+import { definePage } from "./page.js";
+import { formErrorsOf } from "./kit/form-errors.js";
+import { useCopy } from "./kit/copy.js";
+
+/** The browser-source types, with what each shows in OBS. */
+const TYPES = [
+  { value: "alerts", label: "Alerts", what: "Shows your alerts (follows, subscriptions, donations…). Without an identifier it follows your active alert set; an alert set id pins that set." },
+  { value: "effect-alerts", label: "Effect alerts", what: "Full-screen effects triggered by alerts (no identifier)." },
+  { value: "goalbars", label: "Goal bar", what: "One goal bar; the identifier is the goal bar's id." },
+  { value: "scenes", label: "Scenes", what: "A scene; the identifier (required) names it." },
+] as const;
+
+const typeLabel = (type: string) => TYPES.find((t) => t.value === type)?.label ?? type;
+
+/** The address with the secret token masked, for display (the real one is copied or opened). */
+function masked(url: string, token: string): string {
+  return url.replace(token, `${token.slice(0, 4)}…${token.slice(-4)}`);
+}
+
+function SourceRow({ source, onChanged }: { source: BrowserSource; onChanged: (next: BrowserSource) => void }) {
+  const client = useClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const name = `${typeLabel(source.browser_source_type)}${source.identifier !== null ? ` "${source.identifier}"` : ""}`;
+
+  const copyText = useCopy();
+  const copy = () => copyText(source.browser_source_url, `Copied the address of ${name}. Paste it into an OBS browser source.`);
+
+  const regenerate = async () => {
+    const ok = await confirm({
+      title: `New address for ${name}?`,
+      message: "The current address stops working at once: every OBS scene using it goes blank until you paste the new one.",
+      confirmLabel: "Make a new address",
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
+    try {
+      const next = await client.browserSources.regenerate(source.id);
+      onChanged(next);
+      toast("success", `${name} has a new address. Copy it into OBS.`);
+    } catch (error) {
+      toast("error", messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li class="card source-card" data-source-id={source.id} data-type={source.browser_source_type}>
+      <div class="source-head">
+        <h2 class="card-title">{name}</h2>
+        <span class="badge">#{source.id}</span>
+      </div>
+      <label class="visually-hidden" for={`source-url-${source.id}`}>
+        Address of {name}
+      </label>
+      <input id={`source-url-${source.id}`} class="source-url" type="text" readOnly value={masked(source.browser_source_url, source.access_token)} data-url={source.browser_source_url} />
+      <div class="toolbar">
+        <button type="button" class="button primary small" onClick={() => void copy()}>
+          Copy address
+        </button>
+        <a class="button secondary small" href={source.browser_source_url} target="_blank" rel="noopener noreferrer">
+          Open preview
+        </a>
+        <span class="spacer" />
+        <button type="button" class="button secondary small" disabled={busy} onClick={() => void regenerate()}>
+          New address…
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function CreateSource({ onCreated }: { onCreated: (source: BrowserSource) => void }) {
+  const client = useClient();
+  const toast = useToast();
+  const [type, setType] = useState<string>("alerts");
+  const [identifier, setIdentifier] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const chosen = TYPES.find((t) => t.value === type);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const body = { browser_source_type: type as BrowserSource["browser_source_type"], ...(identifier.trim() === "" ? {} : { identifier: identifier.trim() }) };
+      const source = await client.browserSources.generate(body);
+      setErrors({});
+      setIdentifier("");
+      onCreated(source);
+      toast("success", `${typeLabel(source.browser_source_type)} source ready.`);
+    } catch (error) {
+      setErrors(formErrorsOf(error));
+    }
+  };
+
+  return (
+    <form class="card stack" aria-labelledby="new-source-heading" onSubmit={(event) => void create(event)}>
+      <h2 id="new-source-heading">New browser source</h2>
+      <div class="form-grid">
+        <SelectField label="Type" name="browser_source_type" value={type} onChange={setType} options={TYPES.map((t) => ({ value: t.value, label: t.label }))} errors={errors} hint={chosen?.what} />
+        <TextField label="Identifier (optional)" name="identifier" value={identifier} onChange={setIdentifier} errors={errors} maxLength={64} hint="Letters, digits, - and _. The same type and identifier give back the same source." input={{ autocomplete: "off", spellcheck: false }} />
+      </div>
+      <FormErrors errors={errors} shown={["browser_source_type", "identifier"]} />
+      <div class="actions">
+        <button type="submit" class="button primary">
+          Create
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function BrowserSources() {
+  const client = useClient();
+  const loaded = useLoad(async () => (await client.browserSources.list()).data, []);
+  const replace = (next: BrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
+  return (
+    <div class="stack">
+      <p class="lead">Add these addresses to OBS (or any streaming software) as browser sources. Each address holds a secret: keep it private, make a new one if it leaks.</p>
+      <LoadState loaded={loaded} what="Browser sources">
+        {(sources) =>
+          sources.length === 0 ? (
+            <p class="card muted">No browser sources yet.</p>
+          ) : (
+            <ul class="source-list" aria-label="Your browser sources">
+              {sources.map((source) => (
+                <SourceRow key={source.id} source={source} onChanged={replace} />
+              ))}
+            </ul>
+          )
+        }
+      </LoadState>
+      <CreateSource onCreated={replace} />
+    </div>
+  );
+}
+
+/** Browser sources: create per type, copy the address, open a preview, make a new address (with confirmation). */
+export const browserSourcesPage = definePage({
+  id: "browser-sources",
+  path: "/browser-sources",
+  title: "Browser sources",
+  nav: { label: "Browser sources", order: 20, group: "Alerts" },
+  component: BrowserSources,
+});

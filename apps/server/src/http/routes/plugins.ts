@@ -1,0 +1,38 @@
+import { pluginsListingSchema } from "@ovation/core/api";
+import { PLATFORMS } from "@ovation/core/contracts";
+import { pluginFix, unservedFix } from "../../plugins/plugin-fixes.js";
+import { unservedPlatforms } from "../../plugins/unserved-platforms.js";
+import { callerOf } from "../authenticate.js";
+import { authErrorResponses } from "../types.js";
+import type { ZodApp } from "../types.js";
+
+/**
+ * `GET /v1/plugins`: the platform plugins of this server with their status and what to fix, and the
+ * caller's alert sets naming platforms no loaded plugin serves (what `ovation plugins` shows, over
+ * HTTP for a signed-in user). Any valid token may read it; file locations are left out.
+ */
+export async function pluginRoutes(app: ZodApp): Promise<void> {
+  const auth = app.ovation.authenticate();
+  app.get(
+    "/v1/plugins",
+    {
+      preHandler: auth,
+      schema: {
+        tags: ["plugins"],
+        summary: "The platform plugins, their status and what to fix",
+        security: [{ bearerAuth: [] }],
+        response: { 200: pluginsListingSchema, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = callerOf(request);
+      const reports = app.hasDecorator("pluginReports") ? app.pluginReports.list() : [];
+      const registry = app.hasDecorator("platformPlugins") ? app.platformPlugins.platforms().map((p) => p.id) : PLATFORMS;
+      const unserved = unservedPlatforms(app.ovation.repos, registry).filter((u) => u.user_id === userId);
+      return {
+        data: reports.map((r) => ({ id: r.id, name: r.name, platform: r.platform, version: r.version, origin: r.origin, status: r.status, detail: r.detail, fix: pluginFix(r) })),
+        unserved: unserved.map((u) => ({ alert_set_id: u.alert_set_id, platforms: u.platforms, fix: unservedFix(u) })),
+      };
+    },
+  );
+}
