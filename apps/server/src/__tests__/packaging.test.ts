@@ -83,13 +83,22 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
   }, 90_000);
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => server?.once("exit", resolve));
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const running = server;
+      const exited = new Promise<boolean>((resolve) => running.once("exit", () => resolve(true)));
+      running.kill("SIGTERM");
+      // Bounded: a server that has not stopped 40 s after SIGTERM is killed, and its last output is
+      // kept in the test log (two CI runs saw the old unbounded wait pass the 30 s hook limit).
+      const stopped = await Promise.race([exited, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 40_000))]);
+      if (!stopped) {
+        console.error(`ovation start did not exit 40 s after SIGTERM; killing it. Its last output:\n${output.slice(-4000)}`);
+        running.kill("SIGKILL");
+        await exited;
+      }
     }
     await fake?.close();
     install?.remove();
-  });
+  }, 60_000);
 
   it("installs from the tarballs outside the workspace", () => {
     expect(install.dir.startsWith(REPO)).toBe(false);
