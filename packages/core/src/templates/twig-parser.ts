@@ -1,5 +1,5 @@
 import type { NjNode, NjNodeClass, NjNodeList, NjToken, NjTokenizer } from "./nunjucks-internals.js";
-import { njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+import { njLexer, njNodes, njParser, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { lexTwig } from "./twig-lexer.js";
 import type { TwigToken } from "./twig-lexer.js";
 
@@ -130,6 +130,12 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       // A trailing comma in a list, hash or argument list (Twig allows it).
       return this.twigMerge(this.rawToken(false));
     }
+    if (tok.type === njLexer.TOKEN_SYMBOL && !isOp(this.last, ".")) {
+      // Twig's literals are case-insensitive: TRUE, False, NULL, None.
+      const lower = tok.value.toLowerCase();
+      if (lower === "true" || lower === "false") return { ...tok, type: "boolean", value: lower };
+      if (lower === "null" || lower === "none") return { ...tok, type: "none", value: lower };
+    }
     if (tok.type === njLexer.TOKEN_SYMBOL) {
       const afterIs = this.last !== null && this.last.type === njLexer.TOKEN_SYMBOL && (this.last.value === "is" || this.last.value === "not");
       const next = this.lookahead();
@@ -157,7 +163,7 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
 
   /** One token with the joins the nunjucks lexer does not make (`=>`, `..`, `?` splitting). */
   private rawToken(withWhitespace?: boolean): NjToken | null {
-    const tok = this.pull(withWhitespace === true);
+    const tok = this.numberToken(this.pull(withWhitespace === true));
     if (tok && tok.type === njLexer.TOKEN_SYMBOL && tok.value.includes("?") && !/^\?\??$/.test(tok.value)) {
       // `?` is not a delimiter for the nunjucks lexer: `a?'x':b` arrives as one symbol. Split it at
       // the question marks and lex each piece again.
@@ -186,6 +192,32 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       const next = this.pull(true);
       if (isOp(next, ".")) return { ...tok, value: ".." };
       if (next) this.ahead.unshift(next);
+    }
+    return tok;
+  }
+
+  /**
+   * Twig's `_` digit separators (`1_000`, `3.141_592`): the nunjucks lexer reads `1_000` as a name
+   * and `.5_1` as `.5` then a name. Joins them into one number token.
+   */
+  private numberToken(tok: NjToken | null): NjToken | null {
+    if (!tok) return tok;
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)+$/.test(tok.value)) {
+      const int = { ...tok, type: njLexer.TOKEN_INT, value: tok.value.replace(/_/g, "") };
+      const dot = this.rawAhead(0);
+      const fraction = this.rawAhead(1);
+      if (isOp(dot, ".") && fraction && (fraction.type === njLexer.TOKEN_INT || /^\d+(_\d+)*$/.test(fraction.value))) {
+        this.ahead.splice(0, 2);
+        return this.numberToken({ ...int, type: njLexer.TOKEN_FLOAT, value: `${int.value}.${fraction.value.replace(/_/g, "")}` });
+      }
+      return int;
+    }
+    if (tok.type === njLexer.TOKEN_FLOAT || tok.type === njLexer.TOKEN_INT) {
+      const rest = this.rawAhead(0);
+      if (rest && rest.type === njLexer.TOKEN_SYMBOL && /^(_\d+)+$/.test(rest.value) && !tok.value.endsWith(".")) {
+        this.ahead.shift();
+        return { ...tok, value: tok.value + rest.value.replace(/_/g, "") };
+      }
     }
     return tok;
   }
@@ -338,9 +370,30 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       }
       if (isOp(tok, ".")) {
         this.nextToken();
-        const name = this.nextToken();
-        if (!name || name.type !== njLexer.TOKEN_SYMBOL) this.fail(`expected a name after ".", got ${name?.value ?? "the end"}`, tok.lineno, tok.colno);
-        node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new (nodeClass("Literal"))(name.lineno, name.colno, name.value));
+        const name = this.peekToken();
+        const Literal = nodeClass("Literal");
+        if (name && name.type === njLexer.TOKEN_LEFT_PAREN) {
+          // `hash.(expression)`: an attribute named by an expression (Twig).
+          this.nextToken();
+          const key = this.parseExpression();
+          const close = this.nextToken();
+          if (!close || close.type !== njLexer.TOKEN_RIGHT_PAREN) this.fail('expected ) after .(attribute', tok.lineno, tok.colno);
+          node = new njNodes.LookupVal(tok.lineno, tok.colno, node, key);
+          continue;
+        }
+        this.nextToken();
+        if (name && (name.type === njLexer.TOKEN_INT || name.type === njLexer.TOKEN_FLOAT)) {
+          // `list.0`, and `list.0.1` (lexed as the number 0.1), `list.0.name` (lexed as `0.` `name`).
+          const [index, next] = name.value.split(".") as [string, string | undefined];
+          node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, Number(index)));
+          if (next !== undefined && next !== "") node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, Number(next)));
+          else if (next === "") this.unread({ ...name, type: njLexer.TOKEN_OPERATOR, value: "." });
+          continue;
+        }
+        if (!name || (name.type !== njLexer.TOKEN_SYMBOL && name.type !== "boolean" && name.type !== "none")) {
+          this.fail(`expected a name after ".", got ${name?.value ?? "the end"}`, tok.lineno, tok.colno);
+        }
+        node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, name.value));
         continue;
       }
       if (tok.type !== "left-bracket") return node;
@@ -383,6 +436,73 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       node = new (nodeClass("Pow"))(pow.lineno, pow.colno, node, this.parsePow());
     }
     return node;
+  }
+
+  /**
+   * `is` tests; `is same as 1` and `is divisible by 2` take their argument without parentheses too
+   * (Twig reads one primary expression).
+   */
+  parseIs(): NjNode {
+    let node = this.parseCompare();
+    const is = this.peekToken();
+    if (!is || is.type !== njLexer.TOKEN_SYMBOL || is.value !== "is") return node;
+    this.nextToken();
+    const notTok = this.peekToken();
+    const not = notTok !== null && notTok.type === njLexer.TOKEN_SYMBOL && notTok.value === "not";
+    if (not) this.nextToken();
+    let test = this.parseCompare();
+    const name = test instanceof njNodes.Symbol ? String(nodeField(test, "value")) : "";
+    if (name === "sameas" || name === "divisibleby") {
+      const arg = this.parsePrimary();
+      test = new njNodes.FunCall(test.lineno, test.colno, test, new njNodes.NodeList(arg.lineno, arg.colno, [arg]));
+    }
+    node = new njNodes.Is(node.lineno, node.colno, node, test);
+    return not ? new njNodes.Not(node.lineno, node.colno, node) : node;
+  }
+
+  /** Serial number of the hidden variables of `{% set a, b = x, y %}`. */
+  private setCount = 0;
+
+  /**
+   * `{% set a, b = x, y %}` assigns pairwise, every value computed before any is assigned (so
+   * `set a, b = b, a` swaps), as in Twig; the counts must match. One target keeps nunjucks' `set`.
+   */
+  parseSet(): NjNode {
+    const tag = this.nextToken() as NjToken;
+    const Set = nodeClass("Set");
+    const targets: NjNode[] = [];
+    do targets.push(this.parsePrimary());
+    while (this.skip(njLexer.TOKEN_COMMA));
+    if (!this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
+      if (targets.length > 1) this.fail("set with several variables needs = and as many values (set a, b = 1, 2)", tag.lineno, tag.colno);
+      if (!this.skip("block-end")) this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
+      const node = new Set(tag.lineno, tag.colno, targets);
+      setNodeField(node, "body", new (nodeClass("Capture"))(tag.lineno, tag.colno, this.parseUntilBlocks("endset")));
+      setNodeField(node, "value", null);
+      this.advanceAfterBlockEnd();
+      return node;
+    }
+    const values: NjNode[] = [this.parseExpression()];
+    while (this.skip(njLexer.TOKEN_COMMA)) values.push(this.parseExpression());
+    this.advanceAfterBlockEnd(tag.value);
+    if (targets.length === 1 && values.length === 1) {
+      const node = new Set(tag.lineno, tag.colno, targets);
+      setNodeField(node, "value", values[0]);
+      return node;
+    }
+    if (values.length !== targets.length) {
+      this.fail(`set assigns ${targets.length} variables but ${values.length} values; give as many values as variables`, tag.lineno, tag.colno);
+    }
+    const Literal = nodeClass("Literal");
+    const hidden = new njNodes.Symbol(tag.lineno, tag.colno, `__twig_set${this.setCount++}`);
+    const all = new Set(tag.lineno, tag.colno, [hidden]);
+    setNodeField(all, "value", new (nodeClass("Array"))(tag.lineno, tag.colno, values));
+    const sets = targets.map((target, i) => {
+      const set = new Set(target.lineno, target.colno, [target]);
+      setNodeField(set, "value", new njNodes.LookupVal(target.lineno, target.colno, hidden, new Literal(target.lineno, target.colno, i)));
+      return set;
+    });
+    return new njNodes.NodeList(tag.lineno, tag.colno, [all, ...sets]);
   }
 
   /** `xor` sits between `or` and `and` (Twig precedences 10, 12, 15). */
