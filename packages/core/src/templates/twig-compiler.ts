@@ -54,6 +54,8 @@ const Compiler = njCompiler.Compiler as unknown as new (name: string, throwOnUnd
   getCode(): string;
   _emit(code: string): void;
   _tmpid(): string;
+  _compileAggregate(node: NjNode, frame: NjCompileFrame, open: string, close: string): void;
+  _getNodeName(node: NjNode): string;
 };
 
 const baseCompileExpression = (
@@ -61,6 +63,12 @@ const baseCompileExpression = (
     _compileExpression(this: unknown, node: NjNode, frame: NjCompileFrame): void;
   }
 )._compileExpression;
+
+const baseCompileFunCall = (
+  njCompiler.Compiler.prototype as unknown as {
+    compileFunCall(this: unknown, node: NjNode, frame: NjCompileFrame): void;
+  }
+).compileFunCall;
 
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
@@ -164,6 +172,25 @@ class TwigCompiler extends Compiler {
     else baseCompileExpression.call(this, node, frame);
   }
 
+  /**
+   * `x.method(args)`: Twig (without strict variables) gives null for a method of something that has
+   * none, so `object.missing()|default('x')` and `object.missing() is defined` work; a function
+   * (`cycler().next()`) is called as nunjucks calls it.
+   */
+  compileFunCall(node: NjNode, frame: NjCompileFrame): void {
+    const callee = nodeField(node, "name") as NjNode;
+    if (!isA(callee, njNodes.LookupVal)) {
+      baseCompileFunCall.call(this, node, frame);
+      return;
+    }
+    const fn = this._tmpid();
+    this._emit(`(function(${fn}) { return ${fn} === undefined || ${fn} === null ? undefined : runtime.callWrap(${fn}, ${JSON.stringify(this._getNodeName(callee))}, context, `);
+    this._compileAggregate(nodeField(node, "args") as NjNode, frame, "[", "]");
+    this._emit("); })(");
+    this._compileExpression(callee, frame);
+    this._emit(")");
+  }
+
   compileArrowFunction(node: NjNode, frame: NjCompileFrame): void {
     const params = (nodeField(node, "params") as NjNodeList).children;
     const inner = frame.push();
@@ -260,7 +287,48 @@ function walk(node: NjNode, visit: (node: NjNode) => void): void {
   }
 }
 
-function checkNode(node: NjNode, functions: Set<TemplateFunctionName>): void {
+/** Functions every template may call besides the host's template functions. */
+const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(["range", "cycle", "random", "max", "min", "cycler", "joiner"]);
+/** Functions that need at least one argument (Twig refuses `max()` when it compiles the template). */
+const NEEDS_ARGUMENTS: ReadonlySet<string> = new Set(["max", "min", "cycle"]);
+
+/**
+ * Names a template binds itself, which it may call: macros, `set` and `for` variables, arrow and
+ * macro parameters, `caller` in macros.
+ */
+function boundNames(root: NjNode): Set<string> {
+  const names = new Set<string>(["caller"]);
+  const add = (node: unknown): void => {
+    if (isA(node, njNodes.Symbol)) names.add(String(nodeField(node as NjNode, "value")));
+    else if (isA(node, njNodes.NodeList) || isA(node, nodeClass("Array"))) (node as NjNodeList).children.forEach(add);
+    else if (isA(node, nodeClass("Pair"))) add(nodeField(node as NjNode, "key"));
+    else if (isA(node, nodeClass("KeywordArgs"))) (node as NjNodeList).children.forEach(add);
+  };
+  walk(root, (node) => {
+    if (isA(node, nodeClass("Macro"))) {
+      add(nodeField(node, "name"));
+      add(nodeField(node, "args"));
+    } else if (isA(node, nodeClass("Set"))) (nodeField(node, "targets") as NjNode[]).forEach(add);
+    else if (isA(node, nodeClass("For"))) add(nodeField(node, "name"));
+    else if (isA(node, ArrowFunctionNode)) add(nodeField(node, "params"));
+  });
+  return names;
+}
+
+/** `x is defined` works on names, attributes, calls and literals; Twig refuses it on other expressions. */
+function checkDefined(node: NjNode): void {
+  const right = nodeField(node, "right") as NjNode;
+  if (!isA(right, njNodes.Symbol) || nodeField(right, "value") !== "defined") return;
+  let left = nodeField(node, "left") as NjNode;
+  while (isA(left, njNodes.Group) && (left as NjNodeList).children.length === 1) left = (left as NjNodeList).children[0] as NjNode;
+  const simple = [njNodes.Symbol, njNodes.LookupVal, njNodes.FunCall, nodeClass("Literal"), nodeClass("Array"), nodeClass("Dict")];
+  if (!simple.some((type) => isA(left, type))) fail('the "defined" test only works with variables, attributes and keys (like x.y or x[0])', left);
+}
+
+/** The `sameas(x)` of `is sameas(x)`: a test with arguments, not a function call. */
+const testCalls = new WeakSet<NjNode>();
+
+function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: ReadonlySet<string>): void {
   for (const [type, what] of FORBIDDEN) {
     if (isA(node, (type as typeof njNodes.Node))) fail(`${what} is not available in command templates`, node);
   }
@@ -272,6 +340,21 @@ function checkNode(node: NjNode, functions: Set<TemplateFunctionName>): void {
     const named = nodeField(right, "name");
     const name = String(isNode(named) ? nodeField(named, "value") : nodeField(right, "value"));
     if (!KNOWN_TESTS.has(name)) fail(`unknown test "${name}"`, node);
+    checkDefined(node);
+    testCalls.add(right);
+  } else if (isA(node, njNodes.FunCall) && !testCalls.has(node)) {
+    const callee = nodeField(node, "name");
+    if (isA(callee, njNodes.Symbol)) {
+      const name = String(nodeField(callee as NjNode, "value"));
+      if (!bound.has(name)) {
+        if (!BUILTIN_FUNCTIONS.has(name) && !FUNCTION_NAMES.has(name)) {
+          fail(`unknown function "${name}": it is not available in command templates`, node);
+        }
+        if (NEEDS_ARGUMENTS.has(name) && (nodeField(node, "args") as NjNodeList).children.length === 0) {
+          fail(`the function "${name}" needs at least one argument`, node);
+        }
+      }
+    }
   } else if (isA(node, njNodes.Symbol)) {
     const name = String(nodeField(node, "value"));
     if (FUNCTION_NAMES.has(name)) functions.add(name as TemplateFunctionName);
@@ -328,7 +411,8 @@ export function compileTwig(source: string): CompiledTwig {
   try {
     const ast = applyTwigRewrites(parseTwig(source), fail);
     const functions = new Set<TemplateFunctionName>();
-    walk(ast, (node) => checkNode(node, functions));
+    const bound = boundNames(ast);
+    walk(ast, (node) => checkNode(node, functions, bound));
     const variables = variableAccess(ast);
     applyTwigTruthiness(ast);
     const compiler = new TwigCompiler("command", false);

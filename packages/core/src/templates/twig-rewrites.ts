@@ -111,7 +111,10 @@ export function applyTwigRewrites(root: NjNodeList, fail: Fail): NjNodeList {
       });
     }
     if (isA(node, "LookupVal")) {
-      const target = symbolName(nodeField(node, "target"));
+      let group = nodeField(node, "target");
+      // `(macros).foo()`: parentheses around the alias.
+      while (isA(group, "Group") && (group as NjNodeList).children.length === 1) group = (group as NjNodeList).children[0];
+      const target = symbolName(group);
       const val = nodeField(node, "val");
       if (target !== null && (target === "_self" || selfAliases.has(target)) && isA(val, "Literal")) {
         return new njNodes.Symbol(node.lineno, node.colno, String(nodeField(val as NjNode, "value")));
