@@ -2,9 +2,13 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { RE2JS } from "re2js";
 import { TemplateSyntaxError } from "./errors.js";
+import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
+import { readTwigRegex } from "./isolate/regex.js";
+import type { TwigRegexSource } from "./isolate/regex.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
-import { applyTwigRewrites, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
+import { applyTwigRewrites, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
@@ -74,7 +78,7 @@ const baseCompileFunCall = (
 class TwigCompiler extends Compiler {
   private static readonly own: readonly unknown[] = [
     ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode,
-    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, UndefinedNode,
+    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, LoopValuesNode, UndefinedNode,
   ];
 
   /** Calls `runtime.<fn>(a, b, ...)` on compiled fields of `node` (string fields are emitted as JSON). */
@@ -95,6 +99,10 @@ class TwigCompiler extends Compiler {
 
   compileTwigPairs(node: NjNode, frame: NjCompileFrame): void {
     this.runtimeCall("twigPairs", node, frame, ["target"]);
+  }
+
+  compileTwigLoopValues(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigLoopValues", node, frame, ["target"]);
   }
 
   compileTwigUndefined(): void {
@@ -173,13 +181,13 @@ class TwigCompiler extends Compiler {
   }
 
   /**
-   * `x.method(args)`: Twig (without strict variables) gives null for a method of something that has
-   * none, so `object.missing()|default('x')` and `object.missing() is defined` work; a function
-   * (`cycler().next()`) is called as nunjucks calls it.
+   * `x.method(args)` in the operand of `default` or `defined`: null when there is no such method,
+   * as Twig gives, so `object.missing()|default('x')` and `object.missing() is defined` work.
+   * Elsewhere calling nothing stays an error naming the call.
    */
   compileFunCall(node: NjNode, frame: NjCompileFrame): void {
     const callee = nodeField(node, "name") as NjNode;
-    if (!isA(callee, njNodes.LookupVal)) {
+    if (!lenientCalls.has(node)) {
       baseCompileFunCall.call(this, node, frame);
       return;
     }
@@ -315,6 +323,31 @@ function boundNames(root: NjNode): Set<string> {
   return names;
 }
 
+/**
+ * A literal pattern of `matches` is checked when the template is saved: a `/pattern/flags` string,
+ * valid JavaScript, and accepted by RE2 (the project's linear-time engine, see command-regex.ts),
+ * which refuses what cannot run in linear time (backreferences, lookarounds). The sandbox runs it
+ * with V8's linear-time engine; a pattern computed at render time is checked there.
+ */
+function checkMatches(node: NjNode): void {
+  if (nodeField(node, "op") !== "matches") return;
+  const right = nodeField(node, "right") as NjNode;
+  const value = nodeField(right, "value");
+  if (!isA(right, nodeClass("Literal")) || typeof value !== "string") return;
+  let read: TwigRegexSource;
+  try {
+    read = readTwigRegex(value);
+    new RegExp(read.pattern, read.flags);
+  } catch (error) {
+    fail(`regexp "${value.slice(0, 60)}" passed to "matches" is not valid: ${(error as Error).message.replace(/^matches: /, "")}`, right);
+  }
+  try {
+    RE2JS.compile(read.pattern, (read.flags.includes("m") ? RE2JS.MULTILINE : 0) | (read.flags.includes("s") ? RE2JS.DOTALL : 0));
+  } catch (error) {
+    fail(`regexp "${value.slice(0, 60)}" passed to "matches" cannot run in linear time (no backreferences or lookarounds): ${(error as Error).message}`, right);
+  }
+}
+
 /** `x is defined` works on names, attributes, calls and literals; Twig refuses it on other expressions. */
 function checkDefined(node: NjNode): void {
   const right = nodeField(node, "right") as NjNode;
@@ -323,6 +356,16 @@ function checkDefined(node: NjNode): void {
   while (isA(left, njNodes.Group) && (left as NjNodeList).children.length === 1) left = (left as NjNodeList).children[0] as NjNode;
   const simple = [njNodes.Symbol, njNodes.LookupVal, njNodes.FunCall, nodeClass("Literal"), nodeClass("Array"), nodeClass("Dict")];
   if (!simple.some((type) => isA(left, type))) fail('the "defined" test only works with variables, attributes and keys (like x.y or x[0])', left);
+}
+
+/** Method calls (`x.y()`) inside the operand of `default` or `defined`: null when there is no method. */
+const lenientCalls = new WeakSet<NjNode>();
+
+function markLenientCalls(operand: unknown): void {
+  if (!isNode(operand)) return;
+  walk(operand, (node) => {
+    if (isA(node, njNodes.FunCall) && isA(nodeField(node, "name"), njNodes.LookupVal)) lenientCalls.add(node);
+  });
 }
 
 /** The `sameas(x)` of `is sameas(x)`: a test with arguments, not a function call. */
@@ -335,13 +378,22 @@ function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: Re
   if (isA(node, njNodes.Filter)) {
     const name = String(nodeField(nodeField(node, "name") as NjNode, "value"));
     if (!KNOWN_FILTERS.has(name)) fail(`unknown filter "${name}"`, node);
+    if (name === "default") markLenientCalls((nodeField(node, "args") as NjNodeList).children[0]);
+    const strategy = (nodeField(node, "args") as NjNodeList).children[1];
+    if ((name === "escape" || name === "e") && isA(strategy, nodeClass("Literal"))) {
+      const value = String(nodeField(strategy as NjNode, "value"));
+      if (!ESCAPE_STRATEGIES.includes(value)) fail(`escape: unknown strategy "${value.slice(0, 20)}" (${ESCAPE_STRATEGIES.join(", ")})`, node);
+    }
   } else if (isA(node, njNodes.Is)) {
     const right = nodeField(node, "right") as NjNode;
     const named = nodeField(right, "name");
     const name = String(isNode(named) ? nodeField(named, "value") : nodeField(right, "value"));
     if (!KNOWN_TESTS.has(name)) fail(`unknown test "${name}"`, node);
     checkDefined(node);
+    if (name === "defined") markLenientCalls(nodeField(node, "left"));
     testCalls.add(right);
+  } else if (isA(node, StringTestNode)) {
+    checkMatches(node);
   } else if (isA(node, njNodes.FunCall) && !testCalls.has(node)) {
     const callee = nodeField(node, "name");
     if (isA(callee, njNodes.Symbol)) {

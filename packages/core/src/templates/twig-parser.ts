@@ -202,6 +202,37 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
    */
   private numberToken(tok: NjToken | null): NjToken | null {
     if (!tok) return tok;
+    // Exponents: `1e3` arrives as a name, `2.5e9` as `2.5` then the name `e9`, `1e-3` as `1e` `-` `3`.
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)*[eE]\d+(_\d+)*$/.test(tok.value)) {
+      return { ...tok, type: njLexer.TOKEN_FLOAT, value: tok.value.replace(/_/g, "") };
+    }
+    const exponentAt = (i: number): string | null => {
+      const e = this.rawAhead(i);
+      if (!e || e.type !== njLexer.TOKEN_SYMBOL) return null;
+      if (/^[eE]\d+$/.test(e.value)) {
+        this.ahead.splice(i, 1);
+        return e.value;
+      }
+      const sign = this.rawAhead(i + 1);
+      const digits = this.rawAhead(i + 2);
+      if (/^[eE]$/.test(e.value) && (isOp(sign, "-") || isOp(sign, "+")) && digits?.type === njLexer.TOKEN_INT) {
+        this.ahead.splice(i, 3);
+        return `${e.value}${sign?.value ?? ""}${digits.value}`;
+      }
+      return null;
+    };
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)*[eE]$/.test(tok.value)) {
+      const sign = this.rawAhead(0);
+      const digits = this.rawAhead(1);
+      if ((isOp(sign, "-") || isOp(sign, "+")) && digits?.type === njLexer.TOKEN_INT) {
+        this.ahead.splice(0, 2);
+        return { ...tok, type: njLexer.TOKEN_FLOAT, value: `${tok.value.replace(/_/g, "")}${sign?.value ?? ""}${digits.value}` };
+      }
+    }
+    if (tok.type === njLexer.TOKEN_FLOAT && !tok.value.endsWith(".")) {
+      const exponent = exponentAt(0);
+      if (exponent !== null) return { ...tok, value: tok.value + exponent };
+    }
     if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)+$/.test(tok.value)) {
       const int = { ...tok, type: njLexer.TOKEN_INT, value: tok.value.replace(/_/g, "") };
       const dot = this.rawAhead(0);

@@ -23,7 +23,7 @@ import { twigRange } from "./ranges.js";
 import { init, rt } from "./runtime.js";
 import type { CallResult, IsolateLimits, NunjucksSlim, NunjucksTemplate } from "./runtime.js";
 import { twigStringTest } from "./string-tests.js";
-import { cycle, twigHas, twigIn, twigInt, twigPairs, twigPrint, twigSpaceship, twigWith } from "./twig-ops.js";
+import { cycle, twigHas, twigIn, twigInt, twigLoopValues, twigPairs, twigPrint, twigSpaceship, twigWith } from "./twig-ops.js";
 import { isEmpty, str, truthy, values } from "./values.js";
 
 /** One render of a batch: `[renderId, templateId, seed, nowMs, results, variables]`. */
@@ -94,6 +94,7 @@ export function bootstrap(limits: IsolateLimits): (batch: readonly [string, stri
   runtime.twigSpaceship = twigSpaceship;
   runtime.twigHas = twigHas;
   runtime.twigPairs = twigPairs;
+  runtime.twigLoopValues = twigLoopValues;
   runtime.twigInt = twigInt;
   runtime.twigWith = twigWith;
 
