@@ -4,11 +4,12 @@ import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunj
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { RE2JS } from "re2js";
 import { TemplateSyntaxError } from "./errors.js";
+import { isUtc } from "./isolate/date.js";
 import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
 import { readTwigRegex } from "./isolate/regex.js";
 import type { TwigRegexSource } from "./isolate/regex.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
-import { applyTwigRewrites, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
+import { applyTwigRewrites, ForRanNode, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
@@ -68,6 +69,12 @@ const baseCompileExpression = (
   }
 )._compileExpression;
 
+const baseCompileFor = (
+  njCompiler.Compiler.prototype as unknown as {
+    compileFor(this: unknown, node: NjNode, frame: NjCompileFrame): void;
+  }
+).compileFor;
+
 const baseCompileFunCall = (
   njCompiler.Compiler.prototype as unknown as {
     compileFunCall(this: unknown, node: NjNode, frame: NjCompileFrame): void;
@@ -99,6 +106,42 @@ class TwigCompiler extends Compiler {
 
   compileTwigPairs(node: NjNode, frame: NjCompileFrame): void {
     this.runtimeCall("twigPairs", node, frame, ["target"]);
+  }
+
+  /** Variables of the `for ... else` being compiled, innermost last (for {@link ForRanNode}). */
+  private readonly forRan: string[] = [];
+
+  /**
+   * `for ... else`: the `else` runs after the loop, in the enclosing scope, so in a nested loop it
+   * sees the outer loop's variables (nunjucks compiles it inside the loop's scope, where the loop
+   * variable is unset).
+   */
+  compileFor(node: NjNode, frame: NjCompileFrame): void {
+    const otherwise = nodeField(node, "else_");
+    if (!isNode(otherwise)) {
+      baseCompileFor.call(this, node, frame);
+      return;
+    }
+    const ran = this._tmpid();
+    this._emit(`var ${ran} = false;\n`);
+    const body = nodeField(node, "body") as NjNodeList;
+    body.children.unshift(new ForRanNode(node.lineno, node.colno));
+    setNodeField(node, "else_", null);
+    this.forRan.push(ran);
+    try {
+      baseCompileFor.call(this, node, frame);
+    } finally {
+      this.forRan.pop();
+      body.children.shift();
+      setNodeField(node, "else_", otherwise);
+    }
+    this._emit(`if (!${ran}) {\n`);
+    this.compile(otherwise, frame);
+    this._emit("}\n");
+  }
+
+  compileTwigForRan(): void {
+    this._emit(`${this.forRan.at(-1) as string} = true;\n`);
   }
 
   compileTwigLoopValues(node: NjNode, frame: NjCompileFrame): void {
@@ -378,6 +421,11 @@ function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: Re
   if (isA(node, njNodes.Filter)) {
     const name = String(nodeField(nodeField(node, "name") as NjNode, "value"));
     if (!KNOWN_FILTERS.has(name)) fail(`unknown filter "${name}"`, node);
+    const timezone = (nodeField(node, "args") as NjNodeList).children[2];
+    if (name === "date" && isA(timezone, nodeClass("Literal")) && typeof nodeField(timezone as NjNode, "value") === "string") {
+      const value = String(nodeField(timezone as NjNode, "value"));
+      if (!isUtc(value)) fail(`date: only the UTC time zone is available in command templates, not "${value.slice(0, 40)}"`, node);
+    }
     if (name === "default") markLenientCalls((nodeField(node, "args") as NjNodeList).children[0]);
     const strategy = (nodeField(node, "args") as NjNodeList).children[1];
     if ((name === "escape" || name === "e") && isA(strategy, nodeClass("Literal"))) {

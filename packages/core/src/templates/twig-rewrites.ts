@@ -9,6 +9,8 @@ export const PrintNode = njNodes.Node.extend("TwigPrint", { fields: ["target"] }
 export const PairsNode = njNodes.Node.extend("TwigPairs", { fields: ["target"] });
 /** The iterable of `{% for v in x %}`: a hash's values (nunjucks iterates only lists with one name). */
 export const LoopValuesNode = njNodes.Node.extend("TwigLoopValues", { fields: ["target"] });
+/** First statement of the body of a `for` with an `else`: notes that the loop ran (`flag` is the variable). */
+export const ForRanNode = njNodes.Node.extend("TwigForRan", { fields: [] });
 /** An argument left out between named ones (`round(method='ceil')`). */
 export const UndefinedNode = njNodes.Node.extend("TwigUndefined", { fields: [] });
 
