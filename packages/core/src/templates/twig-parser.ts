@@ -451,6 +451,30 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     return node;
   }
 
+  /** A filter's name: one word (`list|first.name` is the `name` of the first item, not a filter "first.name"). */
+  parseFilterName(): NjNode {
+    const tok = this.nextToken();
+    if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) this.fail(`expected a filter name, got ${tok?.value ?? "the end"}`, tok?.lineno, tok?.colno);
+    return new njNodes.Symbol(tok.lineno, tok.colno, tok.value);
+  }
+
+  /** A filter's arguments: `(a, name=b)`, or none. */
+  parseFilterArgs(): NjNode[] {
+    if (this.peekToken()?.type !== njLexer.TOKEN_LEFT_PAREN) return [];
+    return ((this as unknown as { parseSignature(): NjNodeList }).parseSignature()).children;
+  }
+
+  /** Filters are postfix operators in Twig: `list|batch(2)[1]` and `list|first.name` look into the filter's result. */
+  parseFilter(node: NjNode): NjNode {
+    while (this.skip("pipe")) {
+      const name = this.parseFilterName();
+      node = new njNodes.Filter(name.lineno, name.colno, name, new njNodes.NodeList(name.lineno, name.colno, [node, ...this.parseFilterArgs()]));
+      const next = this.peekToken();
+      if (next && (next.type === "left-bracket" || isOp(next, "."))) node = this.parsePostfix(node);
+    }
+    return node;
+  }
+
   /** Unary `-`/`+` bind looser than `**` in Twig: `-1 ** 0` is `-(1 ** 0)`; `**` is right-associative. */
   parsePow(): NjNode {
     const tok = this.peekToken();
