@@ -7,6 +7,7 @@ const regexCache = new Map<string, RegExp>();
 /** True when this V8 runs the linear-time regular expression engine (the `l` flag). */
 function linearEngine(): boolean {
   try {
+    // eslint-disable-next-line no-invalid-regexp -- `l` is V8's linear-engine flag (see regex.ts)
     new RegExp("", "l");
     return true;
   } catch {
