@@ -137,16 +137,17 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       if (lower === "null" || lower === "none") return { ...tok, type: "none", value: lower };
     }
     if (tok.type === njLexer.TOKEN_SYMBOL) {
+      // Read ahead only where needed: after `{% verbatim %}` the source must stay unread.
       const afterIs = this.last !== null && this.last.type === njLexer.TOKEN_SYMBOL && (this.last.value === "is" || this.last.value === "not");
-      const next = this.lookahead();
-      if (afterIs && next?.type === njLexer.TOKEN_SYMBOL && ((tok.value === "divisible" && next.value === "by") || (tok.value === "same" && next.value === "as"))) {
+      const next = afterIs && (tok.value === "divisible" || tok.value === "same") ? this.lookahead() : null;
+      if (next?.type === njLexer.TOKEN_SYMBOL && ((tok.value === "divisible" && next.value === "by") || (tok.value === "same" && next.value === "as"))) {
         this.rawToken(false);
         return { ...tok, value: tok.value === "divisible" ? "divisibleby" : "sameas" };
       }
       // b-and, b-or, b-xor arrive as `b` `-` `and`.
-      const dash = this.rawAhead(0);
-      const word = this.rawAhead(1);
-      if (tok.value === "b" && isOp(dash, "-") && word?.type === njLexer.TOKEN_SYMBOL && ["and", "or", "xor"].includes(word.value)) {
+      const dash = tok.value === "b" ? this.rawAhead(0) : null;
+      const word = isOp(dash, "-") ? this.rawAhead(1) : null;
+      if (word?.type === njLexer.TOKEN_SYMBOL && ["and", "or", "xor"].includes(word.value)) {
         this.ahead.splice(0, 2);
         return { ...tok, type: njLexer.TOKEN_OPERATOR, value: `b-${word.value}` };
       }
@@ -449,6 +450,45 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       node = new njNodes.LookupVal(tok.lineno, tok.colno, node, start);
     }
     return node;
+  }
+
+  /**
+   * `{% verbatim %}...{% endverbatim %}` (and `raw`), with whitespace control on both tags: `-`
+   * trims all whitespace on its side, `~` spaces and tabs (nunjucks knows neither inside these tags).
+   */
+  parseRaw(tagName = "raw"): NjNode {
+    const tokens = this.tokens as NjTokenizer & {
+      _extractRegex(re: RegExp): RegExpMatchArray | null;
+      backN(n: number): void;
+      forward(): void;
+      current(): string;
+    };
+    const end = `end${tagName}`;
+    const block = new RegExp(`([\\s\\S]*?)\\{%([-~]?)\\s*(${tagName}|${end})\\s*([-~]?)%\\}`);
+    const begun = this.advanceAfterBlockEnd();
+    if (this.ahead.length > 0 || this.peeked) this.fail(`{% ${tagName} %} must end its tag with %}`, begun.lineno, begun.colno);
+    let level = 1;
+    // The newline after `{% verbatim %}` is text (Twig), though the lexer drops it after other tags.
+    let text = begun.value === "%}" && (this.tokens as unknown as { str: string; index: number }).str.charAt((this.tokens as unknown as { index: number }).index - 1) === "\n" ? "\n" : "";
+    let closing: RegExpMatchArray | null = null;
+    for (let match = tokens._extractRegex(block); match; match = tokens._extractRegex(block)) {
+      level += match[3] === tagName ? 1 : -1;
+      if (level === 0) {
+        text += match[1] ?? "";
+        closing = match;
+        break;
+      }
+      text += match[0];
+    }
+    if (!closing) this.fail(`expected {% ${end} %}`, begun.lineno, begun.colno);
+    if (begun.value.startsWith("-")) text = text.replace(/^\s+/, "");
+    if (closing[2] === "-") text = text.replace(/\s+$/, "");
+    else if (closing[2] === "~") text = text.replace(/[ \t\0\v]+$/, "");
+    // The opening tag's `-%}` trimmed the text above, not what follows the closing tag.
+    (this as unknown as { dropLeadingWhitespace: boolean }).dropLeadingWhitespace = closing[4] === "-";
+    if (closing[4] === "~") while (/^[ \t\0\v]$/.test(tokens.current())) tokens.forward();
+    const Output = nodeClass("Output");
+    return new Output(begun.lineno, begun.colno, [new (nodeClass("TemplateData"))(begun.lineno, begun.colno, text)]);
   }
 
   /** A filter's name: one word (`list|first.name` is the `name` of the first item, not a filter "first.name"). */
