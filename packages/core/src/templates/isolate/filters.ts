@@ -137,7 +137,21 @@ export const FILTERS: Record<string, Filter> = {
   filter: (v, fn) => {
     const f = requireFunction(fn, "filter");
     if (isObject(v)) return mapHash(v, f, true);
-    return fromEntries(entries(v).filter(([k, x]) => truthy(f(x, k))));
+    // On the hot path (`badges|filter(b => ...)`): no pairs built unless an item is dropped before a kept one.
+    const list = values(v);
+    const out: unknown[] = [];
+    let keys: number[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const x = list[i];
+      if (!truthy(f(x, i))) continue;
+      if (keys === null && out.length !== i) keys = out.map((_, k) => k);
+      if (keys !== null) keys.push(i);
+      out.push(x);
+    }
+    if (keys === null) return out;
+    const hash: Record<string, unknown> = {};
+    for (let n = 0; n < keys.length; n++) hash[String(keys[n])] = out[n];
+    return hash;
   },
   column: (v, name) => {
     const key = str(name);
