@@ -233,7 +233,7 @@ export const FILTERS: Record<string, Filter> = {
   // A list's indexes are renumbered even with preserve_keys (a hash cannot hold integer keys in
   // descending order here); a hash's keys are kept.
   reverse: (v) => {
-    if (isText(v)) return Array.from(str(v)).reverse().join("");
+    if (isText(v) || typeof v === "number") return Array.from(str(v)).reverse().join("");
     if (v === undefined || v === null) return "";
     return fromEntries(renumber(entries(v).reverse()));
   },
