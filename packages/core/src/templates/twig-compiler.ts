@@ -450,7 +450,8 @@ function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: Re
         if (!BUILTIN_FUNCTIONS.has(name) && !FUNCTION_NAMES.has(name)) {
           fail(`unknown function "${name}": it is not available in command templates`, node);
         }
-        if (NEEDS_ARGUMENTS.has(name) && (nodeField(node, "args") as NjNodeList).children.length === 0) {
+        const first = (nodeField(node, "args") as NjNodeList).children[0];
+        if (NEEDS_ARGUMENTS.has(name) && (first === undefined || isA(first, UndefinedNode))) {
           fail(`the function "${name}" needs at least one argument`, node);
         }
       }

@@ -566,8 +566,14 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     const tag = this.nextToken() as NjToken;
     const Set = nodeClass("Set");
     const targets: NjNode[] = [];
-    do targets.push(this.parsePrimary());
-    while (this.skip(njLexer.TOKEN_COMMA));
+    do {
+      const target = this.parsePrimary();
+      if (!(target instanceof njNodes.Symbol)) {
+        const value = nodeField(target, "value");
+        this.fail(`you cannot assign a value to ${value === undefined ? "this expression" : `"${String(value)}"`}; set needs a variable name`, target.lineno, target.colno);
+      }
+      targets.push(target);
+    } while (this.skip(njLexer.TOKEN_COMMA));
     if (!this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
       if (targets.length > 1) this.fail("set with several variables needs = and as many values (set a, b = 1, 2)", tag.lineno, tag.colno);
       if (!this.skip("block-end")) this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
