@@ -568,9 +568,10 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     const targets: NjNode[] = [];
     do {
       const target = this.parsePrimary();
+      const { lineno, colno } = target;
+      const value = nodeField(target, "value");
       if (!(target instanceof njNodes.Symbol)) {
-        const value = nodeField(target, "value");
-        this.fail(`you cannot assign a value to ${value === undefined ? "this expression" : `"${String(value)}"`}; set needs a variable name`, target.lineno, target.colno);
+        this.fail(`you cannot assign a value to ${value === undefined ? "this expression" : `"${String(value)}"`}; set needs a variable name`, lineno, colno);
       }
       targets.push(target);
     } while (this.skip(njLexer.TOKEN_COMMA));
