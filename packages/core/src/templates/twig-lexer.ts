@@ -60,6 +60,14 @@ export function lexTwig(source: string): NjTokenizer {
       return tok;
     }
     const quote = tokenizer.in_code ? tokenizer.str.charAt(tokenizer.index) : "";
+    if (quote === '"') {
+      const nested = interpolatedString(tokenizer.str, tokenizer.index);
+      if (nested !== null) {
+        const tok: TwigToken = { type: njLexer.TOKEN_STRING, value: nested.value, lineno: tokenizer.lineno, colno: tokenizer.colno, doubleQuoted: true };
+        while (tokenizer.index < nested.end) tokenizer.forward();
+        return tok;
+      }
+    }
     const tok = base() as TwigToken | null;
     if (!tok) return tok;
     if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
@@ -78,4 +86,48 @@ export function lexTwig(source: string): NjTokenizer {
   };
   tokenizer.nextToken = next;
   return tokenizer;
+}
+
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r" };
+
+/**
+ * A double-quoted string at `start` whose `#{...}` holds quotes of its own
+ * (`"a #{"b" ~ x} c"`), which the nunjucks lexer would end at the inner quote: its value (escapes
+ * read outside the interpolations, as nunjucks reads them; the expressions kept as written) and the
+ * index after its closing quote. Null for every other string (the nunjucks lexer reads those).
+ */
+function interpolatedString(src: string, start: number): { value: string; end: number } | null {
+  let value = "";
+  let nestedQuote = false;
+  for (let i = start + 1; i < src.length; ) {
+    const c = src.charAt(i);
+    if (c === "\\") {
+      const next = src.charAt(i + 1);
+      value += ESCAPES[next] ?? next;
+      i += 2;
+    } else if (c === '"') {
+      return nestedQuote ? { value, end: i + 1 } : null;
+    } else if (c === "#" && src.charAt(i + 1) === "{") {
+      // Copy the expression up to its closing brace, skipping over the strings inside it.
+      let depth = 1;
+      let j = i + 2;
+      while (j < src.length && depth > 0) {
+        const d = src.charAt(j);
+        if (d === '"' || d === "'") {
+          if (d === '"') nestedQuote = true;
+          j++;
+          while (j < src.length && src.charAt(j) !== d) j += src.charAt(j) === "\\" ? 2 : 1;
+        } else if (d === "{") depth++;
+        else if (d === "}") depth--;
+        j++;
+      }
+      if (depth > 0) return null;
+      value += src.slice(i, j);
+      i = j;
+    } else {
+      value += c;
+      i++;
+    }
+  }
+  return null;
 }
