@@ -203,17 +203,18 @@ export const FILTERS: Record<string, Filter> = {
     if (isObject(v)) return mapHash(v, f, false);
     return values(v).map((x, k) => f(x, k));
   },
+  // PHP's array_merge: integer keys renumbered after each other, string keys overwritten in place.
   merge: (a, b) => {
-    if (Array.isArray(a) || a === undefined || a === null) {
+    if ((Array.isArray(a) || a === undefined || a === null) && !isObject(b)) {
       const merged = values(a).concat(values(b));
       checkSize(merged.length, "merge");
       return merged;
     }
-    const out: Record<string, unknown> = {};
-    const left = a as Record<string, unknown>;
-    for (const k of Object.keys(left)) out[k] = left[k];
-    if (isObject(b)) for (const k of Object.keys(b)) out[k] = b[k];
-    return out;
+    const out = new Map<Key, unknown>();
+    let next = 0;
+    for (const [k, x] of entries(a).concat(entries(b))) out.set(typeof k === "number" ? next++ : k, x);
+    checkSize(out.size, "merge");
+    return fromEntries(Array.from(out));
   },
   number_format: (v, decimals, point, thousands) => {
     const n = Number(v) || 0;
