@@ -85,6 +85,9 @@ export interface NjParser {
   parseExpression(): NjNode;
   parseAsRoot(): NjNodeList;
   advanceAfterBlockEnd(name?: string): NjToken;
+  skip(type: string): boolean;
+  skipValue(type: string, value: string): boolean;
+  parseUntilBlocks(...names: string[]): NjNodeList;
   /** Tag handlers consulted for block tags nunjucks does not know. */
   extensions: Array<{ tags: readonly string[]; parse(parser: NjParser): NjNode }>;
   fail(message: string, lineno?: number, colno?: number): never;
@@ -123,6 +126,8 @@ export const njLexer = require("nunjucks/src/lexer") as {
   TOKEN_STRING: string;
   TOKEN_COMMENT: string;
   TOKEN_BLOCK_START: string;
+  TOKEN_BLOCK_END: string;
+  TOKEN_DATA: string;
   TOKEN_LEFT_CURLY: string;
   TOKEN_RIGHT_CURLY: string;
   TOKEN_RIGHT_BRACKET: string;

@@ -24,7 +24,8 @@ const extension = extname(here);
 const WORKER = join(dirname(here), `sandbox-worker${extension}`);
 
 /**
- * One sandbox child process: started with `--no-node-snapshot` (isolated-vm needs it), with `tsx`
+ * One sandbox child process: started with `--no-node-snapshot` (isolated-vm needs it) and
+ * `--enable-experimental-regexp-engine` (the `l` flag `matches` needs), with `tsx`
  * when running from TypeScript source, and with an environment holding nothing but its limits.
  */
 export class SandboxProcess {
@@ -33,7 +34,8 @@ export class SandboxProcess {
   private readonly exitPromise: Promise<void>;
 
   constructor(limits: TemplateSandboxLimits, events: SandboxProcessEvents) {
-    const args = ["--no-node-snapshot", ...(extension === ".ts" ? ["--import", "tsx"] : []), WORKER];
+    // The linear-time regex engine runs Twig's `matches` (isolate/regex.ts): no catastrophic backtracking.
+    const args = ["--no-node-snapshot", "--enable-experimental-regexp-engine", ...(extension === ".ts" ? ["--import", "tsx"] : []), WORKER];
     this.child = spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "inherit"],
       env: { OVATION_TEMPLATE_SANDBOX_LIMITS: JSON.stringify(limits) },

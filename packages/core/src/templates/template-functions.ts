@@ -19,9 +19,12 @@ export const TEMPLATE_FUNCTION_NAMES = [
 /** The Twig filters added on top of nunjucks (Twig semantics where both define a filter). */
 export const TWIG_FILTERS = [
   "abs",
+  "batch",
   "column",
   "date",
   "default",
+  "e",
+  "escape",
   "filter",
   "first",
   "format",
@@ -61,6 +64,8 @@ export const TWIG_FILTER_SIGNATURES: Readonly<Record<string, readonly string[]>>
   column: ["name", "index"],
   date: ["format", "timezone"],
   default: ["default"],
+  e: ["strategy", "charset"],
+  escape: ["strategy", "charset"],
   filter: ["arrow"],
   first: [],
   format: [],

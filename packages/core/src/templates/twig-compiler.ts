@@ -2,9 +2,14 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
+import { RE2JS } from "re2js";
 import { TemplateSyntaxError } from "./errors.js";
+import { isUtc } from "./isolate/date.js";
+import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
+import { readTwigRegex } from "./isolate/regex.js";
+import type { TwigRegexSource } from "./isolate/regex.js";
 import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
-import { applyTwigRewrites, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
+import { applyTwigRewrites, ForRanNode, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
 import type { TemplateFunctionName } from "./template-functions.js";
@@ -54,6 +59,8 @@ const Compiler = njCompiler.Compiler as unknown as new (name: string, throwOnUnd
   getCode(): string;
   _emit(code: string): void;
   _tmpid(): string;
+  _compileAggregate(node: NjNode, frame: NjCompileFrame, open: string, close: string): void;
+  _getNodeName(node: NjNode): string;
 };
 
 const baseCompileExpression = (
@@ -62,11 +69,23 @@ const baseCompileExpression = (
   }
 )._compileExpression;
 
+const baseCompileFor = (
+  njCompiler.Compiler.prototype as unknown as {
+    compileFor(this: unknown, node: NjNode, frame: NjCompileFrame): void;
+  }
+).compileFor;
+
+const baseCompileFunCall = (
+  njCompiler.Compiler.prototype as unknown as {
+    compileFunCall(this: unknown, node: NjNode, frame: NjCompileFrame): void;
+  }
+).compileFunCall;
+
 /** The nunjucks compiler taught the Twig nodes (arrow functions, `..` ranges, Twig truthiness). */
 class TwigCompiler extends Compiler {
   private static readonly own: readonly unknown[] = [
     ArrowFunctionNode, TwigRangeNode, TruthyNode, CoalesceNode, ElvisNode, StringTestNode, DoNode,
-    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, UndefinedNode,
+    XorNode, BitwiseNode, SpaceshipNode, HasNode, WithNode, PrintNode, PairsNode, LoopValuesNode, UndefinedNode,
   ];
 
   /** Calls `runtime.<fn>(a, b, ...)` on compiled fields of `node` (string fields are emitted as JSON). */
@@ -87,6 +106,46 @@ class TwigCompiler extends Compiler {
 
   compileTwigPairs(node: NjNode, frame: NjCompileFrame): void {
     this.runtimeCall("twigPairs", node, frame, ["target"]);
+  }
+
+  /** Variables of the `for ... else` being compiled, innermost last (for {@link ForRanNode}). */
+  private readonly forRan: string[] = [];
+
+  /**
+   * `for ... else`: the `else` runs after the loop, in the enclosing scope, so in a nested loop it
+   * sees the outer loop's variables (nunjucks compiles it inside the loop's scope, where the loop
+   * variable is unset).
+   */
+  compileFor(node: NjNode, frame: NjCompileFrame): void {
+    const otherwise = nodeField(node, "else_");
+    if (!isNode(otherwise)) {
+      baseCompileFor.call(this, node, frame);
+      return;
+    }
+    const ran = this._tmpid();
+    this._emit(`var ${ran} = false;\n`);
+    const body = nodeField(node, "body") as NjNodeList;
+    body.children.unshift(new ForRanNode(node.lineno, node.colno));
+    setNodeField(node, "else_", null);
+    this.forRan.push(ran);
+    try {
+      baseCompileFor.call(this, node, frame);
+    } finally {
+      this.forRan.pop();
+      body.children.shift();
+      setNodeField(node, "else_", otherwise);
+    }
+    this._emit(`if (!${ran}) {\n`);
+    this.compile(otherwise, frame);
+    this._emit("}\n");
+  }
+
+  compileTwigForRan(): void {
+    this._emit(`${this.forRan.at(-1) as string} = true;\n`);
+  }
+
+  compileTwigLoopValues(node: NjNode, frame: NjCompileFrame): void {
+    this.runtimeCall("twigLoopValues", node, frame, ["target"]);
   }
 
   compileTwigUndefined(): void {
@@ -162,6 +221,25 @@ class TwigCompiler extends Compiler {
   _compileExpression(node: NjNode, frame: NjCompileFrame): void {
     if (TwigCompiler.own.some((type) => isA(node, type))) this.compile(node, frame);
     else baseCompileExpression.call(this, node, frame);
+  }
+
+  /**
+   * `x.method(args)` in the operand of `default` or `defined`: null when there is no such method,
+   * as Twig gives, so `object.missing()|default('x')` and `object.missing() is defined` work.
+   * Elsewhere calling nothing stays an error naming the call.
+   */
+  compileFunCall(node: NjNode, frame: NjCompileFrame): void {
+    const callee = nodeField(node, "name") as NjNode;
+    if (!lenientCalls.has(node)) {
+      baseCompileFunCall.call(this, node, frame);
+      return;
+    }
+    const fn = this._tmpid();
+    this._emit(`(function(${fn}) { return ${fn} === undefined || ${fn} === null ? undefined : runtime.callWrap(${fn}, ${JSON.stringify(this._getNodeName(callee))}, context, `);
+    this._compileAggregate(nodeField(node, "args") as NjNode, frame, "[", "]");
+    this._emit("); })(");
+    this._compileExpression(callee, frame);
+    this._emit(")");
   }
 
   compileArrowFunction(node: NjNode, frame: NjCompileFrame): void {
@@ -260,18 +338,124 @@ function walk(node: NjNode, visit: (node: NjNode) => void): void {
   }
 }
 
-function checkNode(node: NjNode, functions: Set<TemplateFunctionName>): void {
+/** Functions every template may call besides the host's template functions. */
+const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(["range", "cycle", "random", "max", "min", "cycler", "joiner"]);
+/** Functions that need at least one argument (Twig refuses `max()` when it compiles the template). */
+const NEEDS_ARGUMENTS: ReadonlySet<string> = new Set(["max", "min", "cycle"]);
+
+/**
+ * Names a template binds itself, which it may call: macros, `set` and `for` variables, arrow and
+ * macro parameters, `caller` in macros.
+ */
+function boundNames(root: NjNode): Set<string> {
+  const names = new Set<string>(["caller"]);
+  const add = (node: unknown): void => {
+    if (isA(node, njNodes.Symbol)) names.add(String(nodeField(node as NjNode, "value")));
+    else if (isA(node, njNodes.NodeList) || isA(node, nodeClass("Array"))) (node as NjNodeList).children.forEach(add);
+    else if (isA(node, nodeClass("Pair"))) add(nodeField(node as NjNode, "key"));
+    else if (isA(node, nodeClass("KeywordArgs"))) (node as NjNodeList).children.forEach(add);
+  };
+  walk(root, (node) => {
+    if (isA(node, nodeClass("Macro"))) {
+      add(nodeField(node, "name"));
+      add(nodeField(node, "args"));
+    } else if (isA(node, nodeClass("Set"))) (nodeField(node, "targets") as NjNode[]).forEach(add);
+    else if (isA(node, nodeClass("For"))) add(nodeField(node, "name"));
+    else if (isA(node, ArrowFunctionNode)) add(nodeField(node, "params"));
+  });
+  return names;
+}
+
+/**
+ * A literal pattern of `matches` is checked when the template is saved: a `/pattern/flags` string,
+ * valid JavaScript, and accepted by RE2 (the project's linear-time engine, see command-regex.ts),
+ * which refuses what cannot run in linear time (backreferences, lookarounds). The sandbox runs it
+ * with V8's linear-time engine; a pattern computed at render time is checked there.
+ */
+function checkMatches(node: NjNode): void {
+  if (nodeField(node, "op") !== "matches") return;
+  const right = nodeField(node, "right") as NjNode;
+  const value = nodeField(right, "value");
+  if (!isA(right, nodeClass("Literal")) || typeof value !== "string") return;
+  let read: TwigRegexSource;
+  try {
+    read = readTwigRegex(value);
+    new RegExp(read.pattern, read.flags);
+  } catch (error) {
+    fail(`regexp "${value.slice(0, 60)}" passed to "matches" is not valid: ${(error as Error).message.replace(/^matches: /, "")}`, right);
+  }
+  try {
+    RE2JS.compile(read.pattern, (read.flags.includes("m") ? RE2JS.MULTILINE : 0) | (read.flags.includes("s") ? RE2JS.DOTALL : 0));
+  } catch (error) {
+    fail(`regexp "${value.slice(0, 60)}" passed to "matches" cannot run in linear time (no backreferences or lookarounds): ${(error as Error).message}`, right);
+  }
+}
+
+/** `x is defined` works on names, attributes, calls and literals; Twig refuses it on other expressions. */
+function checkDefined(node: NjNode): void {
+  const right = nodeField(node, "right") as NjNode;
+  if (!isA(right, njNodes.Symbol) || nodeField(right, "value") !== "defined") return;
+  let left = nodeField(node, "left") as NjNode;
+  while (isA(left, njNodes.Group) && (left as NjNodeList).children.length === 1) left = (left as NjNodeList).children[0] as NjNode;
+  const simple = [njNodes.Symbol, njNodes.LookupVal, njNodes.FunCall, nodeClass("Literal"), nodeClass("Array"), nodeClass("Dict")];
+  if (!simple.some((type) => isA(left, type))) fail('the "defined" test only works with variables, attributes and keys (like x.y or x[0])', left);
+}
+
+/** Method calls (`x.y()`) inside the operand of `default` or `defined`: null when there is no method. */
+const lenientCalls = new WeakSet<NjNode>();
+
+function markLenientCalls(operand: unknown): void {
+  if (!isNode(operand)) return;
+  walk(operand, (node) => {
+    if (isA(node, njNodes.FunCall) && isA(nodeField(node, "name"), njNodes.LookupVal)) lenientCalls.add(node);
+  });
+}
+
+/** The `sameas(x)` of `is sameas(x)`: a test with arguments, not a function call. */
+const testCalls = new WeakSet<NjNode>();
+
+function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: ReadonlySet<string>): void {
   for (const [type, what] of FORBIDDEN) {
     if (isA(node, (type as typeof njNodes.Node))) fail(`${what} is not available in command templates`, node);
   }
   if (isA(node, njNodes.Filter)) {
     const name = String(nodeField(nodeField(node, "name") as NjNode, "value"));
     if (!KNOWN_FILTERS.has(name)) fail(`unknown filter "${name}"`, node);
+    const timezone = (nodeField(node, "args") as NjNodeList).children[2];
+    if (name === "date" && isA(timezone, nodeClass("Literal")) && typeof nodeField(timezone as NjNode, "value") === "string") {
+      const value = String(nodeField(timezone as NjNode, "value"));
+      if (!isUtc(value)) fail(`date: only the UTC time zone is available in command templates, not "${value.slice(0, 40)}"`, node);
+    }
+    if (name === "default") markLenientCalls((nodeField(node, "args") as NjNodeList).children[0]);
+    const strategy = (nodeField(node, "args") as NjNodeList).children[1];
+    if ((name === "escape" || name === "e") && isA(strategy, nodeClass("Literal"))) {
+      const value = String(nodeField(strategy as NjNode, "value"));
+      if (!ESCAPE_STRATEGIES.includes(value)) fail(`escape: unknown strategy "${value.slice(0, 20)}" (${ESCAPE_STRATEGIES.join(", ")})`, node);
+    }
   } else if (isA(node, njNodes.Is)) {
     const right = nodeField(node, "right") as NjNode;
     const named = nodeField(right, "name");
     const name = String(isNode(named) ? nodeField(named, "value") : nodeField(right, "value"));
     if (!KNOWN_TESTS.has(name)) fail(`unknown test "${name}"`, node);
+    checkDefined(node);
+    if (name === "defined") markLenientCalls(nodeField(node, "left"));
+    testCalls.add(right);
+  } else if (isA(node, StringTestNode)) {
+    checkMatches(node);
+  } else if (isA(node, njNodes.FunCall) && !testCalls.has(node)) {
+    const callee = nodeField(node, "name");
+    if (isA(callee, njNodes.Symbol)) {
+      const name = String(nodeField(callee as NjNode, "value"));
+      if (!bound.has(name)) {
+        if (!BUILTIN_FUNCTIONS.has(name) && !FUNCTION_NAMES.has(name)) {
+          fail(`unknown function "${name}": it is not available in command templates`, node);
+        }
+        const first = (nodeField(node, "args") as NjNodeList).children[0];
+        if (NEEDS_ARGUMENTS.has(name) && (first === undefined || isA(first, UndefinedNode))) {
+          fail(`the function "${name}" needs at least one argument`, node);
+        }
+      }
+    }
   } else if (isA(node, njNodes.Symbol)) {
     const name = String(nodeField(node, "value"));
     if (FUNCTION_NAMES.has(name)) functions.add(name as TemplateFunctionName);
@@ -328,7 +512,8 @@ export function compileTwig(source: string): CompiledTwig {
   try {
     const ast = applyTwigRewrites(parseTwig(source), fail);
     const functions = new Set<TemplateFunctionName>();
-    walk(ast, (node) => checkNode(node, functions));
+    const bound = boundNames(ast);
+    walk(ast, (node) => checkNode(node, functions, bound));
     const variables = variableAccess(ast);
     applyTwigTruthiness(ast);
     const compiler = new TwigCompiler("command", false);

@@ -1,5 +1,5 @@
 import type { NjNode, NjNodeClass, NjNodeList, NjToken, NjTokenizer } from "./nunjucks-internals.js";
-import { njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+import { njLexer, njNodes, njParser, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { lexTwig } from "./twig-lexer.js";
 import type { TwigToken } from "./twig-lexer.js";
 
@@ -130,17 +130,24 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       // A trailing comma in a list, hash or argument list (Twig allows it).
       return this.twigMerge(this.rawToken(false));
     }
+    if (tok.type === njLexer.TOKEN_SYMBOL && !isOp(this.last, ".")) {
+      // Twig's literals are case-insensitive: TRUE, False, NULL, None.
+      const lower = tok.value.toLowerCase();
+      if (lower === "true" || lower === "false") return { ...tok, type: "boolean", value: lower };
+      if (lower === "null" || lower === "none") return { ...tok, type: "none", value: lower };
+    }
     if (tok.type === njLexer.TOKEN_SYMBOL) {
+      // Read ahead only where needed: after `{% verbatim %}` the source must stay unread.
       const afterIs = this.last !== null && this.last.type === njLexer.TOKEN_SYMBOL && (this.last.value === "is" || this.last.value === "not");
-      const next = this.lookahead();
-      if (afterIs && next?.type === njLexer.TOKEN_SYMBOL && ((tok.value === "divisible" && next.value === "by") || (tok.value === "same" && next.value === "as"))) {
+      const next = afterIs && (tok.value === "divisible" || tok.value === "same") ? this.lookahead() : null;
+      if (next?.type === njLexer.TOKEN_SYMBOL && ((tok.value === "divisible" && next.value === "by") || (tok.value === "same" && next.value === "as"))) {
         this.rawToken(false);
         return { ...tok, value: tok.value === "divisible" ? "divisibleby" : "sameas" };
       }
       // b-and, b-or, b-xor arrive as `b` `-` `and`.
-      const dash = this.rawAhead(0);
-      const word = this.rawAhead(1);
-      if (tok.value === "b" && isOp(dash, "-") && word?.type === njLexer.TOKEN_SYMBOL && ["and", "or", "xor"].includes(word.value)) {
+      const dash = tok.value === "b" ? this.rawAhead(0) : null;
+      const word = isOp(dash, "-") ? this.rawAhead(1) : null;
+      if (word?.type === njLexer.TOKEN_SYMBOL && ["and", "or", "xor"].includes(word.value)) {
         this.ahead.splice(0, 2);
         return { ...tok, type: njLexer.TOKEN_OPERATOR, value: `b-${word.value}` };
       }
@@ -157,7 +164,7 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
 
   /** One token with the joins the nunjucks lexer does not make (`=>`, `..`, `?` splitting). */
   private rawToken(withWhitespace?: boolean): NjToken | null {
-    const tok = this.pull(withWhitespace === true);
+    const tok = this.numberToken(this.pull(withWhitespace === true));
     if (tok && tok.type === njLexer.TOKEN_SYMBOL && tok.value.includes("?") && !/^\?\??$/.test(tok.value)) {
       // `?` is not a delimiter for the nunjucks lexer: `a?'x':b` arrives as one symbol. Split it at
       // the question marks and lex each piece again.
@@ -186,6 +193,63 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       const next = this.pull(true);
       if (isOp(next, ".")) return { ...tok, value: ".." };
       if (next) this.ahead.unshift(next);
+    }
+    return tok;
+  }
+
+  /**
+   * Twig's `_` digit separators (`1_000`, `3.141_592`): the nunjucks lexer reads `1_000` as a name
+   * and `.5_1` as `.5` then a name. Joins them into one number token.
+   */
+  private numberToken(tok: NjToken | null): NjToken | null {
+    if (!tok) return tok;
+    // Exponents: `1e3` arrives as a name, `2.5e9` as `2.5` then the name `e9`, `1e-3` as `1e` `-` `3`.
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)*[eE]\d+(_\d+)*$/.test(tok.value)) {
+      return { ...tok, type: njLexer.TOKEN_FLOAT, value: tok.value.replace(/_/g, "") };
+    }
+    const exponentAt = (i: number): string | null => {
+      const e = this.rawAhead(i);
+      if (!e || e.type !== njLexer.TOKEN_SYMBOL) return null;
+      if (/^[eE]\d+$/.test(e.value)) {
+        this.ahead.splice(i, 1);
+        return e.value;
+      }
+      const sign = this.rawAhead(i + 1);
+      const digits = this.rawAhead(i + 2);
+      if (/^[eE]$/.test(e.value) && (isOp(sign, "-") || isOp(sign, "+")) && digits?.type === njLexer.TOKEN_INT) {
+        this.ahead.splice(i, 3);
+        return `${e.value}${sign?.value ?? ""}${digits.value}`;
+      }
+      return null;
+    };
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)*[eE]$/.test(tok.value)) {
+      const sign = this.rawAhead(0);
+      const digits = this.rawAhead(1);
+      if ((isOp(sign, "-") || isOp(sign, "+")) && digits?.type === njLexer.TOKEN_INT) {
+        this.ahead.splice(0, 2);
+        return { ...tok, type: njLexer.TOKEN_FLOAT, value: `${tok.value.replace(/_/g, "")}${sign?.value ?? ""}${digits.value}` };
+      }
+    }
+    if (tok.type === njLexer.TOKEN_FLOAT && !tok.value.endsWith(".")) {
+      const exponent = exponentAt(0);
+      if (exponent !== null) return { ...tok, value: tok.value + exponent };
+    }
+    if (tok.type === njLexer.TOKEN_SYMBOL && /^\d+(_\d+)+$/.test(tok.value)) {
+      const int = { ...tok, type: njLexer.TOKEN_INT, value: tok.value.replace(/_/g, "") };
+      const dot = this.rawAhead(0);
+      const fraction = this.rawAhead(1);
+      if (isOp(dot, ".") && fraction && (fraction.type === njLexer.TOKEN_INT || /^\d+(_\d+)*$/.test(fraction.value))) {
+        this.ahead.splice(0, 2);
+        return this.numberToken({ ...int, type: njLexer.TOKEN_FLOAT, value: `${int.value}.${fraction.value.replace(/_/g, "")}` });
+      }
+      return int;
+    }
+    if (tok.type === njLexer.TOKEN_FLOAT || tok.type === njLexer.TOKEN_INT) {
+      const rest = this.rawAhead(0);
+      if (rest && rest.type === njLexer.TOKEN_SYMBOL && /^(_\d+)+$/.test(rest.value) && !tok.value.endsWith(".")) {
+        this.ahead.shift();
+        return { ...tok, value: tok.value + rest.value.replace(/_/g, "") };
+      }
     }
     return tok;
   }
@@ -338,9 +402,30 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       }
       if (isOp(tok, ".")) {
         this.nextToken();
-        const name = this.nextToken();
-        if (!name || name.type !== njLexer.TOKEN_SYMBOL) this.fail(`expected a name after ".", got ${name?.value ?? "the end"}`, tok.lineno, tok.colno);
-        node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new (nodeClass("Literal"))(name.lineno, name.colno, name.value));
+        const name = this.peekToken();
+        const Literal = nodeClass("Literal");
+        if (name && name.type === njLexer.TOKEN_LEFT_PAREN) {
+          // `hash.(expression)`: an attribute named by an expression (Twig).
+          this.nextToken();
+          const key = this.parseExpression();
+          const close = this.nextToken();
+          if (!close || close.type !== njLexer.TOKEN_RIGHT_PAREN) this.fail('expected ) after .(attribute', tok.lineno, tok.colno);
+          node = new njNodes.LookupVal(tok.lineno, tok.colno, node, key);
+          continue;
+        }
+        this.nextToken();
+        if (name && (name.type === njLexer.TOKEN_INT || name.type === njLexer.TOKEN_FLOAT)) {
+          // `list.0`, and `list.0.1` (lexed as the number 0.1), `list.0.name` (lexed as `0.` `name`).
+          const [index, next] = name.value.split(".") as [string, string | undefined];
+          node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, Number(index)));
+          if (next !== undefined && next !== "") node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, Number(next)));
+          else if (next === "") this.unread({ ...name, type: njLexer.TOKEN_OPERATOR, value: "." });
+          continue;
+        }
+        if (!name || (name.type !== njLexer.TOKEN_SYMBOL && name.type !== "boolean" && name.type !== "none")) {
+          this.fail(`expected a name after ".", got ${name?.value ?? "the end"}`, tok.lineno, tok.colno);
+        }
+        node = new njNodes.LookupVal(tok.lineno, tok.colno, node, new Literal(name.lineno, name.colno, name.value));
         continue;
       }
       if (tok.type !== "left-bracket") return node;
@@ -367,6 +452,69 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
     return node;
   }
 
+  /**
+   * `{% verbatim %}...{% endverbatim %}` (and `raw`), with whitespace control on both tags: `-`
+   * trims all whitespace on its side, `~` spaces and tabs (nunjucks knows neither inside these tags).
+   */
+  parseRaw(tagName = "raw"): NjNode {
+    const tokens = this.tokens as NjTokenizer & {
+      _extractRegex(re: RegExp): RegExpMatchArray | null;
+      backN(n: number): void;
+      forward(): void;
+      current(): string;
+    };
+    const end = `end${tagName}`;
+    const block = new RegExp(`([\\s\\S]*?)\\{%([-~]?)\\s*(${tagName}|${end})\\s*([-~]?)%\\}`);
+    const begun = this.advanceAfterBlockEnd();
+    if (this.ahead.length > 0 || this.peeked) this.fail(`{% ${tagName} %} must end its tag with %}`, begun.lineno, begun.colno);
+    let level = 1;
+    // The newline after `{% verbatim %}` is text (Twig), though the lexer drops it after other tags.
+    let text = begun.value === "%}" && (this.tokens as unknown as { str: string; index: number }).str.charAt((this.tokens as unknown as { index: number }).index - 1) === "\n" ? "\n" : "";
+    let closing: RegExpMatchArray | null = null;
+    for (let match = tokens._extractRegex(block); match; match = tokens._extractRegex(block)) {
+      level += match[3] === tagName ? 1 : -1;
+      if (level === 0) {
+        text += match[1] ?? "";
+        closing = match;
+        break;
+      }
+      text += match[0];
+    }
+    if (!closing) this.fail(`expected {% ${end} %}`, begun.lineno, begun.colno);
+    if (begun.value.startsWith("-")) text = text.replace(/^\s+/, "");
+    if (closing[2] === "-") text = text.replace(/\s+$/, "");
+    else if (closing[2] === "~") text = text.replace(/[ \t\0\v]+$/, "");
+    // The opening tag's `-%}` trimmed the text above, not what follows the closing tag.
+    (this as unknown as { dropLeadingWhitespace: boolean }).dropLeadingWhitespace = closing[4] === "-";
+    if (closing[4] === "~") while (/^[ \t\0\v]$/.test(tokens.current())) tokens.forward();
+    const Output = nodeClass("Output");
+    return new Output(begun.lineno, begun.colno, [new (nodeClass("TemplateData"))(begun.lineno, begun.colno, text)]);
+  }
+
+  /** A filter's name: one word (`list|first.name` is the `name` of the first item, not a filter "first.name"). */
+  parseFilterName(): NjNode {
+    const tok = this.nextToken();
+    if (!tok || tok.type !== njLexer.TOKEN_SYMBOL) this.fail(`expected a filter name, got ${tok?.value ?? "the end"}`, tok?.lineno, tok?.colno);
+    return new njNodes.Symbol(tok.lineno, tok.colno, tok.value);
+  }
+
+  /** A filter's arguments: `(a, name=b)`, or none. */
+  parseFilterArgs(): NjNode[] {
+    if (this.peekToken()?.type !== njLexer.TOKEN_LEFT_PAREN) return [];
+    return ((this as unknown as { parseSignature(): NjNodeList }).parseSignature()).children;
+  }
+
+  /** Filters are postfix operators in Twig: `list|batch(2)[1]` and `list|first.name` look into the filter's result. */
+  parseFilter(node: NjNode): NjNode {
+    while (this.skip("pipe")) {
+      const name = this.parseFilterName();
+      node = new njNodes.Filter(name.lineno, name.colno, name, new njNodes.NodeList(name.lineno, name.colno, [node, ...this.parseFilterArgs()]));
+      const next = this.peekToken();
+      if (next && (next.type === "left-bracket" || isOp(next, "."))) node = this.parsePostfix(node);
+    }
+    return node;
+  }
+
   /** Unary `-`/`+` bind looser than `**` in Twig: `-1 ** 0` is `-(1 ** 0)`; `**` is right-associative. */
   parsePow(): NjNode {
     const tok = this.peekToken();
@@ -383,6 +531,80 @@ export class TwigParser extends (njParser.Parser as unknown as new (tokens: NjTo
       node = new (nodeClass("Pow"))(pow.lineno, pow.colno, node, this.parsePow());
     }
     return node;
+  }
+
+  /**
+   * `is` tests; `is same as 1` and `is divisible by 2` take their argument without parentheses too
+   * (Twig reads one primary expression).
+   */
+  parseIs(): NjNode {
+    let node = this.parseCompare();
+    const is = this.peekToken();
+    if (!is || is.type !== njLexer.TOKEN_SYMBOL || is.value !== "is") return node;
+    this.nextToken();
+    const notTok = this.peekToken();
+    const not = notTok !== null && notTok.type === njLexer.TOKEN_SYMBOL && notTok.value === "not";
+    if (not) this.nextToken();
+    let test = this.parseCompare();
+    const name = test instanceof njNodes.Symbol ? String(nodeField(test, "value")) : "";
+    if (name === "sameas" || name === "divisibleby") {
+      const arg = this.parsePrimary();
+      test = new njNodes.FunCall(test.lineno, test.colno, test, new njNodes.NodeList(arg.lineno, arg.colno, [arg]));
+    }
+    node = new njNodes.Is(node.lineno, node.colno, node, test);
+    return not ? new njNodes.Not(node.lineno, node.colno, node) : node;
+  }
+
+  /** Serial number of the hidden variables of `{% set a, b = x, y %}`. */
+  private setCount = 0;
+
+  /**
+   * `{% set a, b = x, y %}` assigns pairwise, every value computed before any is assigned (so
+   * `set a, b = b, a` swaps), as in Twig; the counts must match. One target keeps nunjucks' `set`.
+   */
+  parseSet(): NjNode {
+    const tag = this.nextToken() as NjToken;
+    const Set = nodeClass("Set");
+    const targets: NjNode[] = [];
+    do {
+      const target = this.parsePrimary();
+      const { lineno, colno } = target;
+      const value = nodeField(target, "value");
+      if (!(target instanceof njNodes.Symbol)) {
+        this.fail(`you cannot assign a value to ${value === undefined ? "this expression" : `"${String(value)}"`}; set needs a variable name`, lineno, colno);
+      }
+      targets.push(target);
+    } while (this.skip(njLexer.TOKEN_COMMA));
+    if (!this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
+      if (targets.length > 1) this.fail("set with several variables needs = and as many values (set a, b = 1, 2)", tag.lineno, tag.colno);
+      if (!this.skip("block-end")) this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
+      const node = new Set(tag.lineno, tag.colno, targets);
+      setNodeField(node, "body", new (nodeClass("Capture"))(tag.lineno, tag.colno, this.parseUntilBlocks("endset")));
+      setNodeField(node, "value", null);
+      this.advanceAfterBlockEnd();
+      return node;
+    }
+    const values: NjNode[] = [this.parseExpression()];
+    while (this.skip(njLexer.TOKEN_COMMA)) values.push(this.parseExpression());
+    this.advanceAfterBlockEnd(tag.value);
+    if (targets.length === 1 && values.length === 1) {
+      const node = new Set(tag.lineno, tag.colno, targets);
+      setNodeField(node, "value", values[0]);
+      return node;
+    }
+    if (values.length !== targets.length) {
+      this.fail(`set assigns ${targets.length} variables but ${values.length} values; give as many values as variables`, tag.lineno, tag.colno);
+    }
+    const Literal = nodeClass("Literal");
+    const hidden = new njNodes.Symbol(tag.lineno, tag.colno, `__twig_set${this.setCount++}`);
+    const all = new Set(tag.lineno, tag.colno, [hidden]);
+    setNodeField(all, "value", new (nodeClass("Array"))(tag.lineno, tag.colno, values));
+    const sets = targets.map((target, i) => {
+      const set = new Set(target.lineno, target.colno, [target]);
+      setNodeField(set, "value", new njNodes.LookupVal(target.lineno, target.colno, hidden, new Literal(target.lineno, target.colno, i)));
+      return set;
+    });
+    return new njNodes.NodeList(tag.lineno, tag.colno, [all, ...sets]);
   }
 
   /** `xor` sits between `or` and `and` (Twig precedences 10, 12, 15). */

@@ -7,6 +7,10 @@ import { nodeClass } from "./twig-parser.js";
 export const PrintNode = njNodes.Node.extend("TwigPrint", { fields: ["target"] });
 /** The iterable of `{% for k, v in list %}`: a list's indexes become its keys, as in Twig. */
 export const PairsNode = njNodes.Node.extend("TwigPairs", { fields: ["target"] });
+/** The iterable of `{% for v in x %}`: a hash's values (nunjucks iterates only lists with one name). */
+export const LoopValuesNode = njNodes.Node.extend("TwigLoopValues", { fields: ["target"] });
+/** First statement of the body of a `for` with an `else`: notes that the loop ran (`flag` is the variable). */
+export const ForRanNode = njNodes.Node.extend("TwigForRan", { fields: [] });
 /** An argument left out between named ones (`round(method='ceil')`). */
 export const UndefinedNode = njNodes.Node.extend("TwigUndefined", { fields: [] });
 
@@ -47,7 +51,8 @@ function placeNamedArguments(node: NjNode, kind: "filter" | "function", name: st
   for (const pair of (last as NjNodeList).children) {
     const key = nodeField(pair, "key");
     const argName = symbolName(key) ?? String(nodeField(key as NjNode, "value"));
-    const index = signature.indexOf(argName);
+    // Twig accepts the camelCase spelling of an argument too (`preserveKeys`).
+    const index = signature.indexOf(argName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
     if (index === -1) fail(`the ${kind} "${name}" has no argument "${argName}" (arguments: ${signature.join(", ") || "none"})`, pair);
     if (placed[index] !== undefined) fail(`argument "${argName}" of the ${kind} "${name}" is given twice`, pair);
     placed[index] = nodeField(pair, "value") as NjNode;
@@ -111,15 +116,19 @@ export function applyTwigRewrites(root: NjNodeList, fail: Fail): NjNodeList {
       });
     }
     if (isA(node, "LookupVal")) {
-      const target = symbolName(nodeField(node, "target"));
+      let group = nodeField(node, "target");
+      // `(macros).foo()`: parentheses around the alias.
+      while (isA(group, "Group") && (group as NjNodeList).children.length === 1) group = (group as NjNodeList).children[0];
+      const target = symbolName(group);
       const val = nodeField(node, "val");
       if (target !== null && (target === "_self" || selfAliases.has(target)) && isA(val, "Literal")) {
         return new njNodes.Symbol(node.lineno, node.colno, String(nodeField(val as NjNode, "value")));
       }
     }
-    if (isA(node, "For") && isA(nodeField(node, "name"), "Array")) {
+    if (isA(node, "For")) {
       const arr = nodeField(node, "arr") as NjNode;
-      setNodeField(node, "arr", new PairsNode(arr.lineno, arr.colno, arr));
+      const Wrap = isA(nodeField(node, "name"), "Array") ? PairsNode : LoopValuesNode;
+      setNodeField(node, "arr", new Wrap(arr.lineno, arr.colno, arr));
     }
     if (isA(node, "Filter")) {
       const name = symbolName(nodeField(node, "name"));

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { TemplateSyntaxError } from "../errors.js";
+import { TemplateRenderError, TemplateSyntaxError } from "../errors.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import { CORPUS_TIMEOUT_MS, recordingFunctions, variables } from "./template-test-kit.js";
 
 /** The Twig cases of fixtures/templates/twig/ (written from Twig's documentation), rendered in the sandbox. */
-type Case = { name: string; source: string } & ({ expected: string } | { refused: string });
+type Case = { name: string; source: string; group?: string } & ({ expected: string } | { refused: string } | { error: string });
 const folder = new URL("../../../../../fixtures/templates/twig/", import.meta.url);
 const files = readdirSync(folder).filter((name) => name.endsWith(".json")).sort();
 
@@ -16,6 +16,21 @@ describe("Twig corpus (fixtures/templates/twig)", () => {
 
   it("holds cases for every group", () => {
     expect(files).toEqual(["filters.json", "functions.json", "literals.json", "operators.json", "tags.json", "tests.json"]);
+  });
+
+  it("counts its cases in its README, per file and per group", () => {
+    const readme = readFileSync(new URL("README.md", folder), "utf8");
+    const row = (label: string): number => Number(new RegExp(`^\\| ${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\|.*? (\\d+) \\|$`, "m").exec(readme)?.[1]);
+    const groups = new Map<string, number>();
+    let total = 0;
+    for (const file of files) {
+      const cases = JSON.parse(readFileSync(new URL(file, folder), "utf8")) as Case[];
+      expect(row(file), file).toBe(cases.length);
+      total += cases.length;
+      for (const c of cases) groups.set(c.group ?? "(no group)", (groups.get(c.group ?? "(no group)") ?? 0) + 1);
+    }
+    expect(Number(/^\| \*\*all\*\* \| \*\*(\d+)\*\* \|$/m.exec(readme)?.[1])).toBe(total);
+    for (const [group, count] of groups) expect(row(group), group).toBe(count);
   });
 
   for (const file of files) {
@@ -32,6 +47,18 @@ describe("Twig corpus (fixtures/templates/twig)", () => {
             }
             expect(error, `${c.source} must be refused when saved`).toBeInstanceOf(TemplateSyntaxError);
             expect((error as Error).message).toMatch(new RegExp(c.refused));
+            return;
+          }
+          if ("error" in c) {
+            const template = sandbox.compile(c.source);
+            let error: unknown;
+            try {
+              await sandbox.render(template, variables(["!cmd", "a", "b"]), recordingFunctions());
+            } catch (e) {
+              error = e;
+            }
+            expect(error, `${c.source} must fail when rendered`).toBeInstanceOf(TemplateRenderError);
+            expect((error as Error).message).toMatch(new RegExp(c.error));
             return;
           }
           expect(await sandbox.render(sandbox.compile(c.source), variables(["!cmd", "a", "b"]), recordingFunctions()), c.source).toBe(c.expected);

@@ -28,8 +28,17 @@ function ordinal(j: number): string {
   return "th";
 }
 
+/** True for the names of UTC this engine accepts as the `date` filter's time zone. */
+export function isUtc(timezone: unknown): boolean {
+  // No str(): the host calls this too, where there is no SafeString class.
+  return /^(UTC|Etc\/UTC|GMT|Z|\+00:00)$/i.test(String(timezone));
+}
+
 /** Twig's `date` filter: PHP `date()` format characters, in UTC. */
-export function formatDate(v: unknown, format?: unknown): string {
+export function formatDate(v: unknown, format?: unknown, timezone?: unknown): string {
+  if (timezone !== undefined && timezone !== null && timezone !== false && !isUtc(timezone)) {
+    throw new RangeError('date: only the UTC time zone is available, not "' + str(timezone).slice(0, 40) + '"');
+  }
   const ms = toMillis(v);
   const d = new Date(ms);
   if (isNaN(d.getTime())) throw new RangeError("date: out of range");

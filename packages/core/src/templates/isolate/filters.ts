@@ -2,7 +2,9 @@ import { formatDate } from "./date.js";
 import { random } from "./random.js";
 import { isSafe } from "./runtime.js";
 import { buildQuery, rawUrlEncode, striptags } from "./twig-ops.js";
-import { checkSize, isEmpty, isObject, requireFunction, str, truthy, values } from "./values.js";
+import { escape } from "./escape.js";
+import { checkSize, entries, fromEntries, isEmpty, isObject, renumber, requireFunction, str, truthy, values } from "./values.js";
+import type { Key } from "./values.js";
 
 /** A filter: the filtered value first, then the filter's arguments. */
 export type Filter = (value: unknown, ...args: unknown[]) => unknown;
@@ -62,15 +64,94 @@ function trim(v: unknown, chars?: unknown, side?: unknown): string {
   return list.slice(a, b).join("");
 }
 
+/**
+ * Twig's `batch(size, fill, preserve_keys = true)`: chunks of `ceil(size)` items, keys kept; `fill`
+ * completes the last chunk (its integer keys renumbered, as PHP's array_merge does).
+ */
+function batch(v: unknown, size: unknown, fill?: unknown, preserveKeys?: unknown): unknown[] {
+  const n = Math.ceil(Number(size));
+  if (!(n >= 1)) throw new RangeError("batch: the size must be 1 or more, got " + str(size).slice(0, 20));
+  const pairs = entries(v);
+  const keep = preserveKeys === undefined || truthy(preserveKeys);
+  const chunks: Array<Array<[Key, unknown]>> = [];
+  for (let i = 0; i < pairs.length; i += n) {
+    const chunk = pairs.slice(i, i + n);
+    chunks.push(keep ? chunk : renumber(chunk));
+  }
+  const last = chunks[chunks.length - 1];
+  if (fill !== undefined && fill !== null && last && last.length < n) {
+    checkSize(n, "batch");
+    const merged = renumber(last);
+    let next = merged.filter(([k]) => typeof k === "number").length;
+    while (merged.length < n) merged.push([next++, fill]);
+    chunks[chunks.length - 1] = merged;
+  }
+  return chunks.map(fromEntries);
+}
+
+function typeName(v: unknown): string {
+  if (v === undefined || v === null) return "null";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "function") return "Closure";
+  return "string";
+}
+
+/**
+ * Twig's `replace(mapping)`: PHP's strtr, in one pass, longest key first, never replacing in what
+ * was already replaced. `replace('from', 'to')` (nunjucks' form) works too; anything else is an error.
+ */
+function replace(v: unknown, from: unknown, to?: unknown): string {
+  const s = str(v);
+  if (!isObject(from) && !Array.isArray(from)) {
+    if (to === undefined) throw new TypeError('The "replace" filter expects a sequence or a mapping, got "' + typeName(from) + '"');
+    const search = str(from);
+    return search === "" ? s : s.split(search).join(str(to));
+  }
+  const pairs = entries(from)
+    .map(([k, x]): [string, string] => [String(k), str(x)])
+    .filter(([k]) => k !== "")
+    .sort((a, b) => b[0].length - a[0].length);
+  if (pairs.length === 0) return s;
+  let out = "";
+  for (let i = 0; i < s.length; ) {
+    const hit = pairs.find(([k]) => s.startsWith(k, i));
+    if (hit) {
+      out += hit[1];
+      i += hit[0].length;
+    } else {
+      out += s[i];
+      i++;
+    }
+  }
+  return out;
+}
+
 /** The Twig filters available to templates. */
 export const FILTERS: Record<string, Filter> = {
   abs: (v) => Math.abs(Number(v)),
   date: formatDate,
   default: (v, d) => (isEmpty(v) ? (d === undefined ? "" : d) : v),
+  batch,
+  // Keys are kept, lists' indexes too: `[1, 5, 3]|filter(v => v > 3)` is `{1: 5}` (Twig).
   filter: (v, fn) => {
     const f = requireFunction(fn, "filter");
     if (isObject(v)) return mapHash(v, f, true);
-    return values(v).filter((x, k) => truthy(f(x, k)));
+    // On the hot path (`badges|filter(b => ...)`): no pairs built unless an item is dropped before a kept one.
+    const list = values(v);
+    const out: unknown[] = [];
+    let keys: number[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const x = list[i];
+      if (!truthy(f(x, i))) continue;
+      if (keys === null && out.length !== i) keys = out.map((_, k) => k);
+      if (keys !== null) keys.push(i);
+      out.push(x);
+    }
+    if (keys === null) return out;
+    const hash: Record<string, unknown> = {};
+    for (let n = 0; n < keys.length; n++) hash[String(keys[n])] = out[n];
+    return hash;
   },
   column: (v, name) => {
     const key = str(name);
@@ -78,6 +159,8 @@ export const FILTERS: Record<string, Filter> = {
       .filter((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>)[key] !== undefined)
       .map((x) => (x as Record<string, unknown>)[key]);
   },
+  e: escape,
+  escape,
   first: (v) => {
     if (isText(v)) return Array.from(str(v))[0] ?? "";
     const list = values(v);
@@ -120,17 +203,18 @@ export const FILTERS: Record<string, Filter> = {
     if (isObject(v)) return mapHash(v, f, false);
     return values(v).map((x, k) => f(x, k));
   },
+  // PHP's array_merge: integer keys renumbered after each other, string keys overwritten in place.
   merge: (a, b) => {
-    if (Array.isArray(a) || a === undefined || a === null) {
+    if ((Array.isArray(a) || a === undefined || a === null) && !isObject(b)) {
       const merged = values(a).concat(values(b));
       checkSize(merged.length, "merge");
       return merged;
     }
-    const out: Record<string, unknown> = {};
-    const left = a as Record<string, unknown>;
-    for (const k of Object.keys(left)) out[k] = left[k];
-    if (isObject(b)) for (const k of Object.keys(b)) out[k] = b[k];
-    return out;
+    const out = new Map<Key, unknown>();
+    let next = 0;
+    for (const [k, x] of entries(a).concat(entries(b))) out.set(typeof k === "number" ? next++ : k, x);
+    checkSize(out.size, "merge");
+    return fromEntries(Array.from(out));
   },
   number_format: (v, decimals, point, thousands) => {
     const n = Number(v) || 0;
@@ -144,20 +228,15 @@ export const FILTERS: Record<string, Filter> = {
   raw: (v) => v,
   reduce: (v, fn, initial) => {
     const f = requireFunction(fn, "reduce");
-    return values(v).reduce((carry, x, k) => f(carry, x, k), initial === undefined ? null : initial);
+    return entries(v).reduce((carry: unknown, [k, x]) => f(carry, x, k), initial === undefined ? null : initial);
   },
-  replace: (v, from, to) => {
-    let s = str(v);
-    if (isObject(from)) {
-      for (const k of Object.keys(from)) if (k !== "") s = s.split(k).join(str(from[k]));
-      return s;
-    }
-    const search = str(from);
-    return search === "" ? s : s.split(search).join(str(to));
-  },
+  replace,
+  // A list's indexes are renumbered even with preserve_keys (a hash cannot hold integer keys in
+  // descending order here); a hash's keys are kept.
   reverse: (v) => {
-    if (isText(v)) return Array.from(str(v)).reverse().join("");
-    return values(v).slice().reverse();
+    if (isText(v) || typeof v === "number") return Array.from(str(v)).reverse().join("");
+    if (v === undefined || v === null) return "";
+    return fromEntries(renumber(entries(v).reverse()));
   },
   round: (v, precision, method) => {
     const p = precision === undefined ? 0 : Math.trunc(Number(precision));
@@ -168,15 +247,18 @@ export const FILTERS: Record<string, Filter> = {
     const r = how === "ceil" ? Math.ceil(n) : how === "floor" ? Math.floor(n) : n < 0 ? -Math.round(-n) : Math.round(n);
     return r / f;
   },
-  slice: (v, start, length) => {
-    const text = isText(v);
-    const list = text ? Array.from(str(v)) : values(v);
+  slice: (v, start, length, preserveKeys) => {
+    const text = isText(v) || typeof v === "number";
+    const list = text ? Array.from(str(v)) : entries(v);
     let from = Math.trunc(Number(start) || 0);
     if (from < 0) from = Math.max(0, list.length + from);
     const to =
       length === undefined || length === null ? list.length : Number(length) < 0 ? list.length + Math.trunc(Number(length)) : from + Math.trunc(Number(length));
     const out = list.slice(from, Math.max(from, to));
-    return text ? out.join("") : out;
+    if (text) return out.join("");
+    // array_slice: string keys stay; integer keys are renumbered unless preserve_keys.
+    const pairs = out as Array<[Key, unknown]>;
+    return fromEntries(truthy(preserveKeys) ? pairs : renumber(pairs));
   },
   sort: (v, fn) => {
     const list = values(v).slice();

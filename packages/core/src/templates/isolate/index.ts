@@ -23,8 +23,11 @@ import { twigRange } from "./ranges.js";
 import { init, rt } from "./runtime.js";
 import type { CallResult, IsolateLimits, NunjucksSlim, NunjucksTemplate } from "./runtime.js";
 import { twigStringTest } from "./string-tests.js";
-import { cycle, twigHas, twigIn, twigInt, twigPairs, twigPrint, twigSpaceship, twigWith } from "./twig-ops.js";
-import { isEmpty, str, truthy, values } from "./values.js";
+import { cycle, twigHas, twigIn, twigInt, twigLoopValues, twigPairs, twigPrint, twigSpaceship, twigWith } from "./twig-ops.js";
+import { isEmpty, isObject, str, truthy, values } from "./values.js";
+
+/** nunjucks filters that take a list (see `bootstrap`). */
+const LIST_FILTERS = ["sum", "select", "reject", "selectattr", "rejectattr", "groupby"] as const;
 
 /** One render of a batch: `[renderId, templateId, seed, nowMs, results, variables]`. */
 type RenderItem = [number, string, number, number, CallResult[], unknown];
@@ -68,6 +71,15 @@ export function bootstrap(limits: IsolateLimits): (batch: readonly [string, stri
 
   const env = new NJ.Environment([], { autoescape: false, throwOnUndefined: false });
   for (const name of Object.keys(FILTERS)) env.addFilter(name, FILTERS[name] as (...args: never[]) => unknown);
+  // nunjucks' list filters read arrays only; Twig's `filter` gives a hash when it drops an item
+  // before a kept one (`[1, 5, 3]|filter(v => v > 3)` is `{1: 5}`): they get its values.
+  for (const name of LIST_FILTERS) {
+    const original = env.getFilter(name);
+    // `this` is the render context (select/reject read `this.env`).
+    env.addFilter(name, function (this: unknown, v: unknown, ...args: unknown[]) {
+      return original.call(this, isObject(v) ? values(v) : v, ...args);
+    });
+  }
   env.addTest("empty", isEmpty);
   // Twig: an undefined variable is null.
   env.addTest("null", (v: unknown) => v === null || v === undefined);
@@ -94,6 +106,7 @@ export function bootstrap(limits: IsolateLimits): (batch: readonly [string, stri
   runtime.twigSpaceship = twigSpaceship;
   runtime.twigHas = twigHas;
   runtime.twigPairs = twigPairs;
+  runtime.twigLoopValues = twigLoopValues;
   runtime.twigInt = twigInt;
   runtime.twigWith = twigWith;
 

@@ -19,6 +19,7 @@ export interface NunjucksSlim {
 /** The nunjucks environment of the isolate. */
 export interface NunjucksEnvironment {
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
+  getFilter(name: string): (...args: unknown[]) => unknown;
   addTest(name: string, fn: (...args: never[]) => unknown): void;
   addGlobal(name: string, value: unknown): void;
 }

@@ -1,31 +1,50 @@
+import { readTwigRegex } from "./regex.js";
+import { isSafe } from "./runtime.js";
 import { str } from "./values.js";
 
 const regexCache = new Map<string, RegExp>();
-const CLOSING: Record<string, string> = { "(": ")", "{": "}", "[": "]", "<": ">" };
 
-/** A PCRE-style `/pattern/flags` string as a RegExp (cached; only the i, m, s and u flags). */
+/** True when this V8 runs the linear-time regular expression engine (the `l` flag). */
+function linearEngine(): boolean {
+  try {
+    // eslint-disable-next-line no-invalid-regexp -- `l` is V8's linear-engine flag (see regex.ts)
+    new RegExp("", "l");
+    return true;
+  } catch {
+    return false;
+  }
+}
+let linear: boolean | undefined;
+
+/** A PCRE-style `/pattern/flags` string as a RegExp of V8's linear-time engine (cached). */
 export function twigRegex(source: string): RegExp {
   const cached = regexCache.get(source);
   if (cached) return cached;
-  const delimiter = source.charAt(0);
-  const closing = CLOSING[delimiter] ?? delimiter;
-  const end = source.lastIndexOf(closing);
-  if (source.length < 2 || /[a-zA-Z0-9\\\s]/.test(delimiter) || end < 1) {
-    throw new SyntaxError('matches: "' + source.slice(0, 40) + '" is not a /pattern/flags regular expression');
+  if (linear === undefined) linear = linearEngine();
+  // Never fall back to the backtracking engine: a hostile pattern could then run for ever.
+  if (!linear) throw new Error("matches: the linear-time regular expression engine is not enabled in this process");
+  const { pattern, flags } = readTwigRegex(source);
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, flags + "l");
+  } catch (error) {
+    throw new SyntaxError('matches: "' + source.slice(0, 40) + '" is not a pattern this engine runs in linear time (no backreferences, lookarounds or \\p{...})', { cause: error });
   }
-  const flags = source.slice(end + 1);
-  if (!/^[imsu]*$/.test(flags)) throw new SyntaxError('matches: unsupported flags "' + flags.slice(0, 10) + '"');
-  const regex = new RegExp(source.slice(1, end), flags);
   if (regexCache.size > 100) regexCache.clear();
   regexCache.set(source, regex);
   return regex;
 }
 
-/** Twig's `starts with`, `ends with` and `matches` operators. */
-export function twigStringTest(op: string, a: unknown, b: unknown): boolean {
+function isString(v: unknown): boolean {
+  return typeof v === "string" || isSafe(v);
+}
+
+/** Twig's `starts with` and `ends with` (true only between strings) and `matches` (1 or 0, as preg_match). */
+export function twigStringTest(op: string, a: unknown, b: unknown): boolean | number {
+  if (op === "matches") return a === undefined || a === null ? 0 : twigRegex(str(b)).test(str(a)) ? 1 : 0;
+  if (!isString(a) || !isString(b)) return false;
   const s = str(a);
   const t = str(b);
   if (op === "starts") return s.slice(0, t.length) === t;
-  if (op === "ends") return t.length === 0 || s.slice(-t.length) === t;
-  return twigRegex(t).test(s);
+  return t.length === 0 || s.slice(-t.length) === t;
 }

@@ -71,6 +71,11 @@ export function twigPairs(v: unknown): unknown {
   return out;
 }
 
+/** The iterable of `for v in x`: a hash's values (a list, string or anything else unchanged). */
+export function twigLoopValues(v: unknown): unknown {
+  return isObject(v) ? values(v) : v;
+}
+
 /** An operand of the bitwise operators, as an integer. */
 export function twigInt(v: unknown): number {
   return Math.trunc(Number(isSafe(v) ? v.val : v)) || 0;

@@ -59,3 +59,36 @@ export function requireFunction(fn: unknown, filter: string): Callback {
   if (typeof fn !== "function") throw new TypeError("the " + filter + " filter expects an arrow function, for example " + filter + "(v => v)");
   return fn as Callback;
 }
+
+/** A key of a Twig (PHP) array: a list's index or a hash's key. */
+export type Key = string | number;
+
+/** True for a hash key PHP would store as an integer ("0", "12", "-3"; not "01"). */
+function isIntegerKey(k: string): boolean {
+  return /^(0|-?[1-9]\d{0,14})$/.test(k);
+}
+
+/** The `[key, value]` pairs of a list (indexes), a hash (its keys) or a string (characters), in order. */
+export function entries(v: unknown): Array<[Key, unknown]> {
+  if (Array.isArray(v)) return v.map((x, i): [Key, unknown] => [i, x]);
+  if (isObject(v)) return Object.keys(v).map((k): [Key, unknown] => [isIntegerKey(k) ? Number(k) : k, v[k]]);
+  return values(v).map((x, i): [Key, unknown] => [i, x]);
+}
+
+/**
+ * A Twig array from its pairs: a list when the keys are 0, 1, 2... in order, else a hash (so
+ * `[1, 5, 3]|filter(v => v > 3)` keeps the key 1, as Twig does). A hash orders integer keys first,
+ * ascending (JavaScript objects do); the filters that build one keep them ascending anyway.
+ */
+export function fromEntries(pairs: Array<[Key, unknown]>): unknown[] | Record<string, unknown> {
+  if (pairs.every(([k], i) => k === i)) return pairs.map(([, x]) => x);
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of pairs) out[String(k)] = x;
+  return out;
+}
+
+/** PHP's renumbering (array_merge, array_slice, array_reverse): integer keys become 0, 1, 2...; string keys stay. */
+export function renumber(pairs: Array<[Key, unknown]>, from = 0): Array<[Key, unknown]> {
+  let next = from;
+  return pairs.map(([k, x]): [Key, unknown] => [typeof k === "number" ? next++ : k, x]);
+}
