@@ -1,17 +1,24 @@
 // Messages per second through the bot command runtime, side by side in one run:
 //   (a) non-command chat, (b) plain-text commands, (c) template commands in the sandbox,
 //   (d) the same templates rendered by bare nunjucks (no sandbox), (e) templates calling proxy_pass
-//   against a loopback server; then the event loop's p99 delay while the hostile template corpus
-//   runs beside ordinary traffic; then (f) fair scheduling: a quiet channel's `!hug` latency alone and
-//   beside a noisy channel running 4 loops of timeout bombs (issue 10: p50 went from 7 ms to 207 ms).
-//   Targets (one core): a >= 1,000,000/s, b >= 200,000/s, c >= 50,000/s, e >= 5,000/s, p99 < 10 ms,
-//   (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
-// Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm)
+//   against a loopback receiver, beside its floor: a bare undici POST of the same body to the same
+//   receiver; then the event loop's p99 delay while the hostile template corpus runs beside ordinary
+//   traffic; then (f) fair scheduling: a quiet channel's `!hug` latency alone and beside a noisy
+//   channel running 4 loops of timeout bombs (issue 10: p50 went from 7 ms to 207 ms).
+// Each figure is the median of BENCH_ROUNDS (default 5) alternating rounds of ours and its reference
+// (c with d, e with its floor), printed with min and max; the targets are ratios to the reference
+// of the same round: c/d >= 0.5 per CPU second, e/floor >= 0.5; and e >= 5,000/s on the 2-core
+// machine. (a) >= 1,000,000/s and (b) >= 200,000/s have no reference (nothing else does that work).
+// p99 < 10 ms; (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
+// Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm).
+// BENCH_SECTIONS=cd,e runs only those sections (ab, cd, e, hostile, fair); all by default.
 import { readdirSync, readFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import nunjucks from "nunjucks";
+import { request } from "undici";
+import { alternate, benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 import {
   CommandRuntime,
   GuardedHttpClient,
@@ -23,17 +30,29 @@ import {
   type CommandTemplateVariables,
 } from "@ovation/core";
 
-/** The proxy_pass receiver: answers every POST with text/plain, prints its port. */
+/**
+ * The proxy_pass receiver: answers every POST with text/plain and keeps the last body it got, which
+ * `GET /last` returns (the floor POSTs exactly the body proxy_pass sent). Prints its port.
+ */
 const RECEIVER = `
+let last = "";
 const server = require("node:http").createServer((req, res) => {
-  req.resume();
-  req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end("points: 42"));
+  const chunks = [];
+  req.on("data", (chunk) => chunks.push(chunk));
+  req.on("end", () => {
+    if (req.method === "GET") return res.writeHead(200, { "content-type": "application/json" }).end(last);
+    last = Buffer.concat(chunks).toString();
+    res.writeHead(200, { "content-type": "text/plain" }).end("points: 42");
+  });
 });
 server.keepAliveTimeout = 10000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
 `;
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
+/** Length of one round of one side. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
+const ROUNDS = benchRounds();
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "ab,cd,e,hostile,fair").split(","));
 const CHANNEL = "bench-channel";
 
 function event(i: number, message: string, badges: string[] = []): ChatEvent {
@@ -122,7 +141,7 @@ interface Figure {
   cpu: number;
 }
 
-/** Pushes `events` through `runtime` for SECONDS with `concurrency` messages in flight. */
+/** Pushes `events` through `runtime` for one round (SECONDS) with `concurrency` messages in flight. */
 async function measure(
   runtime: CommandRuntime,
   events: readonly ChatEvent[],
@@ -161,60 +180,110 @@ async function measure(
   return { wall: sent / elapsed, cpu: sent / cpu };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US").padStart(11);
-const line = (label: string, figure: Figure, target: number | null) =>
-  console.log(
-    `${label.padEnd(58)} ${fmt(figure.wall)} msg/s ${fmt(figure.cpu)} msg/CPU-s   ${target === null ? "" : `target >= ${target.toLocaleString("en-US")}/s ${Math.max(figure.wall, figure.cpu) >= target ? "ok" : "BELOW"}`}`,
-  );
+/**
+ * The floor of (e): a bare undici POST of `body` (what proxy_pass sent) to the same receiver, with
+ * the same number in flight, for one round. CPU is this process's only (there is no sandbox).
+ */
+async function measureFloor(url: string, body: string, concurrency: number): Promise<Figure> {
+  let sent = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  const cpuStart = cpuSeconds(undefined);
+  const worker = async () => {
+    while (performance.now() < until) {
+      const res = await request(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/plain" }, body });
+      if ((await res.body.text()) !== "points: 42" || res.statusCode !== 200) throw new Error("the receiver answered something else");
+      sent++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  return { wall: sent / elapsed, cpu: sent / (cpuSeconds(undefined) - cpuStart) };
+}
+
+/** Reports per-round figures of one side: wall rate, and rate per CPU second. */
+function reportSide(id: string, label: string, figures: readonly Figure[], target?: number): void {
+  report({ id: `commands.${id}`, label, unit: "msg/s", rounds: figures.length, value: spreadOf(figures.map((f) => f.wall)), better: "higher", ...(target === undefined ? {} : { target: { op: ">=", value: target } }) });
+  report({ id: `commands.${id}.cpu`, label: "    per CPU second", unit: "msg/CPU-s", rounds: figures.length, value: spreadOf(figures.map((f) => f.cpu)), better: "higher" });
+}
+
+/** Reports the per-round ratio ours/reference, wall and per CPU second. */
+function reportRatio(id: string, label: string, ours: readonly Figure[], reference: readonly Figure[], target: { wall?: number; cpu?: number }): void {
+  const ratio = (pick: (f: Figure) => number) => spreadOf(ratiosOf(ours.map(pick), reference.map(pick)));
+  const t = (value: number | undefined) => (value === undefined ? {} : { target: { op: ">=" as const, value } });
+  report({ id: `commands.${id}.wall`, label: `${label}, wall clock`, unit: "x", rounds: ours.length, value: ratio((f) => f.wall), better: "higher", ...t(target.wall) });
+  report({ id: `commands.${id}.cpu`, label: `${label}, per CPU second`, unit: "x", rounds: ours.length, value: ratio((f) => f.cpu), better: "higher", ...t(target.cpu) });
+}
 
 async function main(): Promise<void> {
   const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
   // The figures are for the whole process on a shared machine: a load average above the CPU count
   // means other work took part of this process's core.
-  console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
+  console.log(`commands.bench: ${ROUNDS} alternating rounds of ${SECONDS} s per side, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
   console.log("msg/s is wall clock; msg/CPU-s divides by the CPU time of the runtime process plus the sandbox process");
-  console.log("(the proxy_pass receiver of (e) runs in its own process and is not counted).");
+  console.log("(the proxy_pass receiver of (e) runs in its own process and is counted for neither side).");
+  console.log("Each figure: median of the rounds (min, max).");
   const store = new InMemoryKeyValueStore();
 
   // (a) and (b): no renderer needed.
-  const plain = new CommandRuntime({ store });
-  plain.setCommands(CHANNEL, plainCommands);
-  const a = await measure(plain, chatEvents, 1, false);
-  const b = await measure(plain, plainEvents, 1, true);
+  if (SECTIONS.has("ab")) {
+    const plain = new CommandRuntime({ store });
+    plain.setCommands(CHANNEL, plainCommands);
+    const ab = await alternate(ROUNDS, { a: () => measure(plain, chatEvents, 1, false), b: () => measure(plain, plainEvents, 1, true) });
+    reportSide("a", "(a) non-command chat", ab.a, 1_000_000);
+    reportSide("b", "(b) plain-text commands", ab.b, 200_000);
+  }
 
-  // (c) sandbox and (d) bare nunjucks, same templates.
+  // (c) sandbox and (d) bare nunjucks, same templates, alternating rounds.
   const sandbox = new TemplateSandbox();
   const sandboxed = new CommandRuntime({ store, renderer: sandbox });
   sandboxed.setCommands(CHANNEL, templateCommands);
   const pid = () => sandbox.sandboxPid;
-  await measure(sandboxed, templateEvents, 64, true, pid); // warm-up: sandbox process, isolates, code cache
-  const c = await measure(sandboxed, templateEvents, 64, true, pid);
   const bare = new CommandRuntime({ store, renderer: new NunjucksRenderer() });
   bare.setCommands(CHANNEL, templateCommands);
-  const d = await measure(bare, templateEvents, 1, true);
+  if (SECTIONS.has("cd")) {
+    const cd = await alternate(ROUNDS, { c: () => measure(sandboxed, templateEvents, 64, true, pid), d: () => measure(bare, templateEvents, 1, true) });
+    reportSide("c", "(c) template commands, sandbox (isolated-vm), no outbound", cd.c);
+    reportSide("d", "(d) same templates, bare nunjucks (no sandbox)", cd.d);
+    reportRatio("c-d", "    c/d (sandbox relative to bare nunjucks)", cd.c, cd.d, { cpu: 0.5 });
+  }
 
-  // (e) proxy_pass against a loopback server (allowlisted; rate limit lifted for the bench). The
-  // server runs in a child process so its work is not counted against the runtime's core.
+  if (SECTIONS.has("e")) await outboundSection(store, sandbox, pid);
+  if (SECTIONS.has("hostile")) await hostileSection(store, sandbox);
+  if (SECTIONS.has("fair")) await fairness(sandbox, store, load);
+
+  console.log(`load average at the end: ${load()}`);
+  await sandbox.close();
+}
+
+/** (e) beside its floor, alternating rounds. */
+async function outboundSection(store: InMemoryKeyValueStore, sandbox: TemplateSandbox, pid: () => number | undefined): Promise<void> {
+  // (e) proxy_pass against a loopback receiver (allowlisted; rate limit lifted for the bench), and
+  // its floor. The receiver runs in a child process so its work is counted for neither side.
   const server = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
   });
+  const url = `http://127.0.0.1:${port}/api/commands`;
   const http = new GuardedHttpClient({ allow: ["127.0.0.1"], callsPerMinute: Number.MAX_SAFE_INTEGER });
   const outbound = new CommandRuntime({ store, renderer: sandbox, http });
-  outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('http://127.0.0.1:${port}/api/commands') }}`, global_cooldown: 0 }]);
+  outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('${url}') }}`, global_cooldown: 0 }]);
   const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
-  await measure(outbound, balEvents, 64, true, pid);
-  const e = await measure(outbound, balEvents, 64, true, pid);
+  if ((await outbound.handle(balEvents[0] as ChatEvent))?.text !== "points: 42") throw new Error("proxy_pass did not answer the receiver's text");
+  const body = await (await request(`http://127.0.0.1:${port}/last`)).body.text();
+  const e = await alternate(ROUNDS, { e: () => measure(outbound, balEvents, 64, true, pid), floor: () => measureFloor(url, body, 64) });
+  reportSide("e", "(e) templates calling proxy_pass (loopback, allowlisted)", e.e, 5_000);
+  reportSide("e-floor", "    floor: bare undici POST of the same body, same receiver", e.floor);
+  reportRatio("e-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
+  console.log(`    (the body proxy_pass sends and the floor posts: ${body.length} bytes)`);
 
-  line("(a) non-command chat", a, 1_000_000);
-  line("(b) plain-text commands", b, 200_000);
-  line("(c) template commands, sandbox (isolated-vm), no outbound", c, 50_000);
-  line("(d) same templates, bare nunjucks (no sandbox)", d, null);
-  console.log(`    ratio c/d = ${(c.wall / d.wall).toFixed(2)} wall, ${(c.cpu / d.cpu).toFixed(2)} per CPU second (sandbox relative to bare nunjucks)`);
-  line("(e) templates calling proxy_pass (loopback, allowlisted)", e, 5_000);
+  await http.close();
+  server.kill();
+}
 
-  // Event-loop delay while the hostile corpus runs beside ordinary traffic.
+/** Event-loop delay of this process while the hostile corpus runs beside ordinary traffic. */
+async function hostileSection(store: InMemoryKeyValueStore, sandbox: TemplateSandbox): Promise<void> {
   const hostileDir = new URL("../../../fixtures/templates/hostile/", import.meta.url);
   const hostile = readdirSync(hostileDir)
     .filter((f) => !f.startsWith("."))
@@ -261,13 +330,6 @@ async function main(): Promise<void> {
     `${"event-loop p99 delay, hostile corpus beside ordinary traffic".padEnd(58)} ${p99.toFixed(2).padStart(8)} ms      target < 10 ms   ${p99 < 10 ? "ok" : "ABOVE"}`,
   );
   console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${(histogram.max / 1e6).toFixed(1)} ms)`);
-
-  await fairness(sandbox, store, load);
-
-  console.log(`load average at the end: ${load()}`);
-  await sandbox.close();
-  await http.close();
-  server.kill();
 }
 
 /** Latency percentile (ms) of sorted samples. */
