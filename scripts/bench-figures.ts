@@ -46,11 +46,11 @@ export function benchRounds(fallback = MIN_ROUNDS): number {
 }
 
 /** How a figure's value is printed. */
-export type Unit = "msg/s" | "msg/CPU-s" | "ms" | "x" | "/s" | "KiB";
+export type Unit = "msg/s" | "msg/CPU-s" | "ms" | "µs" | "x" | "/s" | "KiB";
 
 /** `1234567` -> `1,234,567`; ratios and milliseconds keep two decimals. */
 export function formatValue(value: number, unit: Unit): string {
-  if (unit === "x" || unit === "ms" || unit === "KiB") return value.toFixed(2);
+  if (unit === "x" || unit === "ms" || unit === "µs" || unit === "KiB") return value.toFixed(2);
   return Math.round(value).toLocaleString("en-US");
 }
 

@@ -84,7 +84,7 @@ for (let run = 1; run <= repeat; run++) {
   }
 }
 rmSync(scratch, { recursive: true, force: true });
-const format = (value, unit) => (unit === "x" || unit === "ms" || unit === "KiB" ? value.toFixed(2) : Math.round(value).toLocaleString("en-US"));
+const format = (value, unit) => (["x", "ms", "µs", "KiB"].includes(unit) ? value.toFixed(2) : Math.round(value).toLocaleString("en-US"));
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 if (byId.size > 0) {
   console.log(`\n=== figures over ${repeat} run${repeat > 1 ? "s" : ""} (${minutes} min, load average at the end ${load()}):`);
