@@ -139,6 +139,39 @@ function cpuSeconds(sandboxPid: number | undefined): number {
 interface Figure {
   wall: number;
   cpu: number;
+  /** CPU microseconds per message by thread group (Linux), when the sandbox took part. */
+  threads?: Threads;
+}
+
+/** CPU seconds so far of each thread group of this process and the sandbox process. */
+interface Threads {
+  hostMain: number;
+  hostOther: number;
+  sandboxMain: number;
+  sandboxOther: number;
+}
+
+/** Per thread group: a process's main thread (tid = pid) and its other threads (isolates, GC, libuv). */
+function threadSeconds(pid: number): { main: number; other: number } {
+  const out = { main: 0, other: 0 };
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      if (Number(tid) === pid) out.main += seconds;
+      else out.other += seconds;
+    }
+  } catch {
+    // not Linux, or the process ended: no breakdown
+  }
+  return out;
+}
+
+function threadsNow(sandboxPid: number): Threads {
+  const host = threadSeconds(process.pid);
+  const sandbox = threadSeconds(sandboxPid);
+  return { hostMain: host.main, hostOther: host.other, sandboxMain: sandbox.main, sandboxOther: sandbox.other };
 }
 
 /** Pushes `events` through `runtime` for one round (SECONDS) with `concurrency` messages in flight. */
@@ -154,6 +187,8 @@ async function measure(
   const until = performance.now() + SECONDS * 1000;
   const start = performance.now();
   const cpuStart = cpuSeconds(sandboxPid());
+  const pidAtStart = sandboxPid();
+  const threadsStart = pidAtStart === undefined ? null : threadsNow(pidAtStart);
   let i = 0;
   const next = () => events[i++ & 1023] as ChatEvent;
   if (concurrency === 1) {
@@ -177,7 +212,13 @@ async function measure(
   const cpu = cpuSeconds(sandboxPid()) - cpuStart;
   if (expectAnswers && answered !== sent) throw new Error(`only ${answered} of ${sent} messages were answered`);
   if (!expectAnswers && answered !== 0) throw new Error(`${answered} non-commands were answered`);
-  return { wall: sent / elapsed, cpu: sent / cpu };
+  let threads: Threads | undefined;
+  if (threadsStart !== null && pidAtStart === sandboxPid()) {
+    const end = threadsNow(pidAtStart as number);
+    const per = (key: keyof Threads) => ((end[key] - threadsStart[key]) * 1e6) / sent;
+    threads = { hostMain: per("hostMain"), hostOther: per("hostOther"), sandboxMain: per("sandboxMain"), sandboxOther: per("sandboxOther") };
+  }
+  return { wall: sent / elapsed, cpu: sent / cpu, ...(threads ? { threads } : {}) };
 }
 
 /**
@@ -215,6 +256,28 @@ function reportRatio(id: string, label: string, ours: readonly Figure[], referen
   report({ id: `commands.${id}.cpu`, label: `${label}, per CPU second`, unit: "x", rounds: ours.length, value: ratio((f) => f.cpu), better: "higher", ...t(target.cpu) });
 }
 
+/**
+ * Where a sandboxed message's CPU goes (median µs per message over the rounds, Linux): the runtime
+ * process's main thread (beside the reference's whole cost per message), its other threads (GC,
+ * libuv), the sandbox process's main thread (pipe, batches, copies into and out of the isolates)
+ * and its other threads (the isolates rendering, V8's helpers).
+ */
+function reportThreads(id: string, ours: readonly Figure[], reference: readonly Figure[]): void {
+  const rounds = ours.map((f) => f.threads).filter((t): t is Threads => t !== undefined);
+  if (rounds.length === 0 || rounds.length < ours.length) return;
+  const referenceMicros = spreadOf(reference.map((f) => 1e6 / f.cpu)).median;
+  console.log(`    where (${id})'s CPU goes, µs per message; the reference costs ${referenceMicros.toFixed(1)} µs per message in all:`);
+  const parts: Array<[keyof Threads, string]> = [
+    ["hostMain", "runtime process, main thread"],
+    ["hostOther", "runtime process, other threads (GC, libuv)"],
+    ["sandboxMain", "sandbox process, main thread (pipe, batches, copies)"],
+    ["sandboxOther", "sandbox process, isolate threads and V8 helpers"],
+  ];
+  for (const [key, label] of parts) {
+    report({ id: `commands.${id}.threads.${key}`, label: `      ${label}`, unit: "µs", rounds: rounds.length, value: spreadOf(rounds.map((t) => t[key])), better: "lower" });
+  }
+}
+
 async function main(): Promise<void> {
   const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
   // The figures are for the whole process on a shared machine: a load average above the CPU count
@@ -246,6 +309,7 @@ async function main(): Promise<void> {
     reportSide("c", "(c) template commands, sandbox (isolated-vm), no outbound", cd.c);
     reportSide("d", "(d) same templates, bare nunjucks (no sandbox)", cd.d);
     reportRatio("c-d", "    c/d (sandbox relative to bare nunjucks)", cd.c, cd.d, { cpu: 0.5 });
+    reportThreads("c", cd.c, cd.d);
   }
 
   if (SECTIONS.has("e")) await outboundSection(store, sandbox, pid);
@@ -276,6 +340,7 @@ async function outboundSection(store: InMemoryKeyValueStore, sandbox: TemplateSa
   reportSide("e", "(e) templates calling proxy_pass (loopback, allowlisted)", e.e, 5_000);
   reportSide("e-floor", "    floor: bare undici POST of the same body, same receiver", e.floor);
   reportRatio("e-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
+  reportThreads("e", e.e, e.floor);
   console.log(`    (the body proxy_pass sends and the floor posts: ${body.length} bytes)`);
 
   await http.close();
