@@ -12,7 +12,8 @@
 // machine. (a) >= 1,000,000/s and (b) >= 200,000/s have no reference (nothing else does that work).
 // p99 < 10 ms; (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
 // Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm).
-// BENCH_SECTIONS=cd,e runs only those sections (ab, cd, e, hostile, fair); all by default.
+// BENCH_SECTIONS=cd,e runs only those sections (ab, cd, e, hostile, fair); all by default. The hostile
+// corpus alternates with ordinary traffic alone, and (f) beside the bombs with (f) alone.
 import { readdirSync, readFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -372,33 +373,38 @@ async function hostileSection(store: InMemoryKeyValueStore, sandbox: TemplateSan
   mixed.setCommands(CHANNEL, [...hostileCommands, ...templateCommands, ...plainCommands]);
   const hostileEvents = hostileCommands.map((cmd, n) => event(n, `!${String(cmd.command)} x`, ["moderator"]));
   const ordinary = [...templateEvents.slice(0, 100), ...plainEvents.slice(0, 100), ...chatEvents.slice(0, 100)];
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
   let ordinaryDone = 0;
   let hostileDone = 0;
-  const until = performance.now() + Math.max(3, SECONDS * 2) * 1000;
-  const ordinaryTraffic = async () => {
-    let k = 0;
-    while (performance.now() < until) {
-      await mixed.handle(ordinary[k++ % ordinary.length]);
-      ordinaryDone++;
-      if (k % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+  let maxDelay = 0;
+  /** One phase: two loops of ordinary traffic, and two of the hostile corpus when `withHostile`; the event loop's p99 delay (ms). */
+  const phase = async (withHostile: boolean): Promise<number> => {
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    const until = performance.now() + Math.max(1.5, SECONDS * 1.5) * 1000;
+    const ordinaryTraffic = async () => {
+      let k = 0;
+      while (performance.now() < until) {
+        await mixed.handle(ordinary[k++ % ordinary.length]);
+        ordinaryDone++;
+        if (k % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const hostileTraffic = async () => {
+      let k = 0;
+      while (performance.now() < until) {
+        await mixed.handle(hostileEvents[k++ % hostileEvents.length]).catch(() => null);
+        hostileDone++;
+      }
+    };
+    await Promise.all([ordinaryTraffic(), ordinaryTraffic(), ...(withHostile ? [hostileTraffic(), hostileTraffic()] : [])]);
+    histogram.disable();
+    if (withHostile) maxDelay = Math.max(maxDelay, histogram.max / 1e6);
+    return histogram.percentile(99) / 1e6;
   };
-  const hostileTraffic = async () => {
-    let k = 0;
-    while (performance.now() < until) {
-      await mixed.handle(hostileEvents[k++ % hostileEvents.length]).catch(() => null);
-      hostileDone++;
-    }
-  };
-  await Promise.all([ordinaryTraffic(), ordinaryTraffic(), hostileTraffic(), hostileTraffic()]);
-  histogram.disable();
-  const p99 = histogram.percentile(99) / 1e6;
-  console.log(
-    `${"event-loop p99 delay, hostile corpus beside ordinary traffic".padEnd(58)} ${p99.toFixed(2).padStart(8)} ms      target < 10 ms   ${p99 < 10 ? "ok" : "ABOVE"}`,
-  );
-  console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${(histogram.max / 1e6).toFixed(1)} ms)`);
+  const rounds = await alternate(ROUNDS, { ordinary: () => phase(false), hostile: () => phase(true) });
+  report({ id: "commands.hostile.p99", label: "event-loop p99 delay, hostile corpus beside ordinary traffic", unit: "ms", rounds: ROUNDS, value: spreadOf(rounds.hostile), better: "lower", target: { op: "<=", value: 10 } });
+  report({ id: "commands.hostile.reference", label: "    the same, ordinary traffic alone (reference)", unit: "ms", rounds: ROUNDS, value: spreadOf(rounds.ordinary), better: "lower" });
+  console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${maxDelay.toFixed(1)} ms)`);
 }
 
 /** Latency percentile (ms) of sorted samples. */
@@ -428,26 +434,33 @@ async function fairness(sandbox: TemplateSandbox, store: InMemoryKeyValueStore, 
     }
     return samples.sort((x, y) => x - y);
   };
-  const alone = await sampleQuiet(performance.now() + SECONDS * 1000);
   let bombs = 0;
-  let stop = false;
-  const noisyLoop = async () => {
-    for (let i = 0; !stop && bombs < 2_000; i++) {
-      await runtime.handle(bombEvent(i)).catch(() => null);
-      bombs++;
-    }
+  /** One round beside the noisy channel: 4 loops of bombs while the quiet channel is sampled. */
+  const beside = async (): Promise<number[]> => {
+    let stop = false;
+    const noisyLoop = async () => {
+      for (let i = 0; !stop && bombs < 2_000; i++) {
+        await runtime.handle(bombEvent(i)).catch(() => null);
+        bombs++;
+      }
+    };
+    const loops = Array.from({ length: 4 }, noisyLoop);
+    const samples = await sampleQuiet(performance.now() + Math.max(2, SECONDS * 2) * 1000);
+    stop = true;
+    await Promise.all(loops);
+    return samples;
   };
-  const loops = Array.from({ length: 4 }, noisyLoop);
-  const beside = await sampleQuiet(performance.now() + Math.max(2, SECONDS * 2) * 1000);
-  stop = true;
-  await Promise.all(loops);
-  const row = (label: string, s: readonly number[]) =>
-    console.log(`${label.padEnd(58)} p50 ${percentile(s, 50).toFixed(2).padStart(7)} ms  p99 ${percentile(s, 99).toFixed(2).padStart(7)} ms  (${s.length} messages)`);
-  row("(f) quiet channel !hug, alone", alone);
-  row("(f) quiet channel !hug, beside 4 loops of timeout bombs", beside);
-  const target = 4 * percentile(alone, 99) + sandbox.limits.timeoutMs;
-  const p99 = percentile(beside, 99);
-  console.log(`    ${bombs} bombs ran meanwhile; quiet p99 beside the noisy channel ${p99.toFixed(2)} ms, target < ${target.toFixed(2)} ms ${p99 < target ? "ok" : "ABOVE"} (load average ${load()})`);
+  const rounds = await alternate(ROUNDS, { alone: () => sampleQuiet(performance.now() + SECONDS * 1000), beside });
+  const p = (side: "alone" | "beside", q: number) => spreadOf(rounds[side].map((samples) => percentile(samples, q)));
+  for (const side of ["alone", "beside"] as const) {
+    const label = side === "alone" ? "(f) quiet channel !hug, alone" : "(f) quiet channel !hug, beside 4 loops of timeout bombs";
+    report({ id: `commands.fair.${side}.p50`, label: `${label}, p50`, unit: "ms", rounds: ROUNDS, value: p(side, 50), better: "lower" });
+    report({ id: `commands.fair.${side}.p99`, label: `${label}, p99`, unit: "ms", rounds: ROUNDS, value: p(side, 99), better: "lower" });
+  }
+  // The target per round: quiet p99 beside the noisy channel under 4x its p99 alone + one time limit.
+  const overTarget = rounds.beside.map((samples, i) => percentile(samples, 99) / (4 * percentile(rounds.alone[i] as number[], 99) + sandbox.limits.timeoutMs));
+  report({ id: "commands.fair.target", label: "    beside p99 / (4 x alone p99 + time limit), same round", unit: "x", rounds: ROUNDS, value: spreadOf(overTarget), better: "lower", target: { op: "<=", value: 1 } });
+  console.log(`    ${bombs} bombs ran meanwhile (load average ${load()})`);
 }
 
 await main();
