@@ -9,9 +9,10 @@
 //                                       the three runs' medians and their spread (min, max)
 //
 // Each bench records its figures (scripts/bench-figures.ts) in a file this script names in
-// OVATION_BENCH_FIGURES. A bench that runs past BENCH_FILE_TIMEOUT_S (default 600 s) is killed and
-// counted as failed, so a whole run is bounded.
-import { spawnSync } from "node:child_process";
+// OVATION_BENCH_FIGURES. A bench that runs past BENCH_FILE_TIMEOUT_S (default 600 s) is killed with
+// every process it started (it runs in a process group of its own) and counted as failed, so a whole
+// run is bounded.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,41 @@ for (const root of roots) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "ovation-bench-"));
+
+/** Runs one bench file in a process group of its own; kills the group after `timeoutMs` or on Ctrl-C. */
+function runBench(path, run) {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, ["--no-node-snapshot", "--expose-gc", "--import", "tsx", path], {
+      stdio: "inherit",
+      detached: true,
+      env: { ...process.env, OVATION_BENCH_FIGURES: join(scratch, `run-${run}.jsonl`) },
+    });
+    const killGroup = () => {
+      try {
+        process.kill(-proc.pid, "SIGKILL");
+      } catch {
+        // the group has already ended
+      }
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const interrupt = () => {
+      killGroup();
+      process.exit(130);
+    };
+    process.once("SIGINT", interrupt);
+    proc.once("exit", (status, signal) => {
+      clearTimeout(timer);
+      process.off("SIGINT", interrupt);
+      // Whatever the bench left behind (a receiver, server children) ends with it.
+      killGroup();
+      resolve({ status, signal: timedOut ? "SIGKILL" : signal });
+    });
+  });
+}
 const started = Date.now();
 const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
 let failed = 0;
@@ -54,12 +90,7 @@ for (let run = 1; run <= repeat; run++) {
   for (const path of files) {
     console.log(`\n=== ${path}${repeat > 1 ? ` (run ${run} of ${repeat})` : ""}, load average ${load()}`);
     const begin = Date.now();
-    const child = spawnSync(process.execPath, ["--no-node-snapshot", "--expose-gc", "--import", "tsx", path], {
-      stdio: "inherit",
-      timeout: timeoutMs,
-      killSignal: "SIGKILL",
-      env: { ...process.env, OVATION_BENCH_FIGURES: join(scratch, `run-${run}.jsonl`) },
-    });
+    const child = await runBench(path, run);
     const seconds = ((Date.now() - begin) / 1000).toFixed(0);
     if (child.status !== 0) {
       failed++;
