@@ -2,7 +2,7 @@
 // reference in the same process run, printed with their min and max, and recorded (one JSON line per
 // figure) in the file named by OVATION_BENCH_FIGURES when scripts/bench.mjs runs the bench, so that
 // `npm run bench -- --repeat 3` can print each figure's median and spread across runs.
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 
 /** Rounds of ours and the reference a figure is the median of (the issue's floor is five). */
 export const MIN_ROUNDS = 5;
@@ -87,15 +87,4 @@ export function report(figure: Figure, indent = ""): void {
   console.log(`${indent}${figure.label.padEnd(Math.max(0, 62 - indent.length))} ${formatSpread(figure.value, figure.unit)}, ${figure.rounds} rounds${target}`);
   const file = process.env["OVATION_BENCH_FIGURES"];
   if (file) appendFileSync(file, `${JSON.stringify(figure)}\n`);
-}
-
-/** CPU seconds a process has used so far, all its threads (Linux /proc; null elsewhere or once it ended). */
-export function processCpuSeconds(pid: number, clockTicks = 100): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return null;
-  }
 }
