@@ -29,6 +29,8 @@ export default defineConfig({
     // Shared PostgreSQL/Redis servers: started by the first test that needs one, stopped at the end.
     globalSetup: ["apps/server/src/__tests__/services/global-setup.ts"],
     pool: "forks",
+    // The default report, then the 20 slowest test files (scripts/vitest-slowest-files.ts).
+    reporters: ["default", "./scripts/vitest-slowest-files.ts"],
     execArgv: ["--no-node-snapshot"],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,6 +1,7 @@
 // Shared by the chat benches: rates of a floor (a bare parse) and of our path over the same inputs,
 // in alternating rounds, with the ratio taken per round (both sides of a round see the same load on
-// the shared machine) and the median over rounds.
+// the shared machine) and the median over rounds, printed with min and max (scripts/bench-figures.ts).
+import { report, spreadOf, type Spread } from "./bench-figures.js";
 
 /** Messages per second of `fn` over `inputs` for about `ms` milliseconds. */
 export function rate(fn: (input: string) => void, inputs: readonly string[], ms: number): number {
@@ -24,7 +25,7 @@ export function compareRates(
   inputs: readonly string[],
   rounds: number,
   valid: (input: string) => boolean,
-): { floor: number; ours: number; ratio: number } {
+): { floor: number; ours: number; ratio: number; spreads: { floor: Spread; ours: Spread; ratio: Spread }; rounds: number } {
   for (const input of inputs) if (!valid(input)) throw new Error(`bench input is not a valid chat event: ${input.slice(0, 80)}`);
   rate(floor, inputs, 300);
   rate(ours, inputs, 300);
@@ -38,8 +39,26 @@ export function compareRates(
     ourRates.push(o);
     ratios.push(f / o);
   }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  return { floor: median(floorRates), ours: median(ourRates), ratio: median(ratios) };
+  const spreads = { floor: spreadOf(floorRates), ours: spreadOf(ourRates), ratio: spreadOf(ratios) };
+  return { floor: spreads.floor.median, ours: spreads.ours.median, ratio: spreads.ratio.median, spreads, rounds };
+}
+
+/**
+ * Prints and records (for `npm run bench -- --repeat N`) the three figures of a comparison: the
+ * floor's rate, ours, and floor/ours ("x slower than the floor"), each with min and max.
+ */
+export function reportComparison(id: string, labels: { floor: string; ours: string }, result: ReturnType<typeof compareRates>, target?: number): void {
+  report({ id: `${id}.floor`, label: labels.floor, unit: "msg/s", rounds: result.rounds, value: result.spreads.floor, better: "higher" });
+  report({ id: `${id}.ours`, label: labels.ours, unit: "msg/s", rounds: result.rounds, value: result.spreads.ours, better: "higher" });
+  report({
+    id: `${id}.ratio`,
+    label: "    floor / ours (x slower than the floor)",
+    unit: "x",
+    rounds: result.rounds,
+    value: result.spreads.ratio,
+    better: "lower",
+    ...(target === undefined ? {} : { target: { op: "<=" as const, value: target } }),
+  });
 }
 
 /** `1234567` -> `1,234,567`. */

@@ -5,6 +5,7 @@ import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { alternate, benchRounds, report, spreadOf } from "../../../scripts/bench-figures.js";
 
 /** Deliveries (alerts x connected sources) per second: the same load at every size. */
 export const DELIVERIES_PER_S = Number(process.env["BENCH_DELIVERIES_PER_S"] ?? 2000);
@@ -156,6 +157,32 @@ export function tableRow(n: number, floor: PhaseResult, ours: PhaseResult): stri
   const target = 2 * floor.p99 + 2;
   const lost = floor.missing + ours.missing > 0 ? ` (missing: floor ${floor.missing}, ovation ${ours.missing})` : "";
   return `${String(n).padStart(7)} | ${rateFor(n).toFixed(0).padStart(8)} | ${ms(floor.p50).padStart(9)} | ${ms(floor.p99).padStart(9)} | ${ms(ours.p50).padStart(11)} | ${ms(ours.p99).padStart(11)} | ${ours.p99 <= target ? "met" : "NOT met"} (${ms(target)})${lost}`;
+}
+
+/** Rounds of each size (BENCH_ROUNDS, default 5): floor and ours alternate. */
+export const ROUNDS = benchRounds();
+
+/**
+ * One size, ROUNDS alternating phases of the floor and ours; prints the table row of the medians
+ * and records each figure with its spread: p50 and p99 of both sides, and ours p99 over the target
+ * of the same round (2 x floor p99 + 2 ms; at most 1 meets it). `id` names the bench in the record.
+ */
+export async function measureSize(id: string, n: number, floor: () => Promise<PhaseResult>, ours: () => Promise<PhaseResult>): Promise<void> {
+  const rounds = await alternate(ROUNDS, { floor, ours });
+  const median = (list: PhaseResult[]): PhaseResult => ({
+    p50: spreadOf(list.map((r) => r.p50)).median,
+    p99: spreadOf(list.map((r) => r.p99)).median,
+    samples: list.reduce((sum, r) => sum + r.samples, 0),
+    missing: list.reduce((sum, r) => sum + r.missing, 0),
+  });
+  console.log(tableRow(n, median(rounds.floor), median(rounds.ours)));
+  for (const side of ["floor", "ours"] as const) {
+    for (const p of ["p50", "p99"] as const) {
+      report({ id: `${id}.${n}.${side}.${p}`, label: `    ${n} clients, ${side === "floor" ? "floor" : "ovation"} ${p}`, unit: "ms", rounds: ROUNDS, value: spreadOf(rounds[side].map((r) => r[p])), better: "lower" });
+    }
+  }
+  const overTarget = rounds.ours.map((r, i) => r.p99 / (2 * (rounds.floor[i] as PhaseResult).p99 + 2));
+  report({ id: `${id}.${n}.target`, label: `    ${n} clients, ovation p99 / (2 x floor p99 + 2 ms)`, unit: "x", rounds: ROUNDS, value: spreadOf(overTarget), better: "lower", target: { op: "<=", value: 1 } });
 }
 
 /** The first line of a latency table: what was measured, at which load, on how loaded a machine. */

@@ -2,10 +2,10 @@
 // Redis (the socket.io Redis streams adapter), alerts POSTed to node A, the N clients split between
 // node B (the first client process) and node A, in client processes of their own. Beside it the
 // floor: two bare socket.io processes on the same Redis adapter (same options), POSTed to and
-// connected to the same way. Same sizes and rates as latency.bench.ts.
+// connected to the same way. Same sizes, rates and alternating phases as latency.bench.ts.
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { startOwnRedis } from "../src/__tests__/services/redis.js";
-import { SIZES, TABLE_HEADER, loadLine, phase, startServer, stopServer, tableRow } from "./latency-harness.js";
+import { ROUNDS, SIZES, TABLE_HEADER, loadLine, measureSize, phase, startServer, stopServer } from "./latency-harness.js";
 
 const redis = await startOwnRedis();
 const database = await freshDatabase();
@@ -22,11 +22,10 @@ console.log(loadLine("two nodes on Redis: latency POST to node A -> notifysub ha
 await phase("bare", bareA.ready, 2, bareTargets);
 await phase("ovation", ovationA.ready, 2, ovationTargets);
 console.log("floor: two bare socket.io processes on the same Redis streams adapter");
+console.log(`each row: medians of ${ROUNDS} alternating phases of the floor and ovation; min and max below it`);
 console.log(TABLE_HEADER);
 for (const n of SIZES) {
-  const floor = await phase("bare", bareA.ready, n, bareTargets);
-  const ours = await phase("ovation", ovationA.ready, n, ovationTargets);
-  console.log(tableRow(n, floor, ours));
+  await measureSize("latency-two-nodes", n, () => phase("bare", bareA.ready, n, bareTargets), () => phase("ovation", ovationA.ready, n, ovationTargets));
 }
 
 for (const server of [ovationA, ovationB, bareA, bareB]) await stopServer(server.child);

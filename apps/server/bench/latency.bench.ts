@@ -2,10 +2,12 @@
 // (N = 1, 100, 1000) at a fixed total of deliveries per second (alerts/s = deliveries / N, at most
 // 200 alerts/s), so that no size saturates the floor; p50/p99, beside the floor: a bare socket.io server that
 // emits what it is POSTed, between the same processes (this sender, a server child, client
-// children), measured the same way. Then the server's memory per connected browser source.
+// children), measured the same way, in alternating phases (BENCH_ROUNDS, default 5; medians with min
+// and max). Then the server's memory per connected browser source.
 import { io as connectClient } from "socket.io-client";
 import type { Socket } from "socket.io-client";
-import { SIZES, TABLE_HEADER, ask, loadLine, phase, startServer, stopServer, tableRow } from "./latency-harness.js";
+import { report } from "../../../scripts/bench-figures.js";
+import { ROUNDS, SIZES, TABLE_HEADER, ask, loadLine, measureSize, phase, startServer, stopServer } from "./latency-harness.js";
 import type { Ready } from "./latency-harness.js";
 
 async function connectClients(ready: Ready, n: number, onAlert: (seq: number, socket: Socket, id: string) => void): Promise<Socket[]> {
@@ -37,11 +39,10 @@ console.log(loadLine("latency POST -> notifysub handler"));
 // Warm both sides (JIT, connection pools) with a throwaway phase each.
 await phase("bare", bare.ready, 1);
 await phase("ovation", ovation.ready, 1);
+console.log(`each row: medians of ${ROUNDS} alternating phases of the floor and ovation; min and max below it`);
 console.log(TABLE_HEADER);
 for (const n of SIZES) {
-  const floor = await phase("bare", bare.ready, n);
-  const ours = await phase("ovation", ovation.ready, n);
-  console.log(tableRow(n, floor, ours));
+  await measureSize("latency", n, () => phase("bare", bare.ready, n), () => phase("ovation", ovation.ready, n));
 }
 
 const MEMORY_CLIENTS = 1000;
@@ -53,7 +54,10 @@ for (const [name, server] of [["ovation", ovation], ["bare socket.io", bare]] as
   const after = await ask<{ heapUsed: number; rss: number }>(server.child, "memory");
   for (const s of sockets) s.close();
   await new Promise((r) => setTimeout(r, 1000));
-  console.log(`memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected, after gc): heap ${((after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024).toFixed(1)} KiB`);
+  const kib = (after.heapUsed - before.heapUsed) / MEMORY_CLIENTS / 1024;
+  console.log(`memory per connected ${name === "ovation" ? "browser source" : "client"} (${name}, ${MEMORY_CLIENTS} connected, after gc): heap ${kib.toFixed(1)} KiB`);
+  // One measure (a heap difference after gc, not a timing): recorded so --repeat shows its spread across runs.
+  report({ id: `latency.memory.${name}`, label: `heap per connection, ${name}`, unit: "KiB", rounds: 1, value: { median: kib, min: kib, max: kib }, better: "lower" });
 }
 
 await stopServer(ovation.child);

@@ -8,6 +8,7 @@ import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
+import { ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 
 const REQUESTS = Number(process.env["BENCH_STORE_REQUESTS"] ?? 200);
 const SPACING_MS = 40;
@@ -74,10 +75,16 @@ async function measure(backend: "embedded files" | "PostgreSQL"): Promise<void> 
   console.log("another user's data | POST p50 | POST p99 | reference: one write of the single-file layout");
   const rows = { empty: "empty", big: `${(big.ready.storedBytes / 1e6).toFixed(1)} MB` };
   for (const kind of ["empty", "big"] as const) {
-    const sorted = latencies[kind].sort((a, b) => a - b);
+    const sorted = [...latencies[kind]].sort((a, b) => a - b);
     console.log(`${rows[kind].padStart(19)} | ${ms(percentile(sorted, 50)).padStart(8)} | ${ms(percentile(sorted, 99)).padStart(8)} | ${ms(reference[kind])}`);
   }
-  const ratio = percentile(latencies.big, 50) / percentile(latencies.empty, 50);
+  // Each request of one store is a round beside the other store's request of the same i.
+  const id = backend === "PostgreSQL" ? "store.postgres" : "store.files";
+  report({ id: `${id}.empty`, label: `${backend}: POST latency, empty store`, unit: "ms", rounds: REQUESTS, value: spreadOf(latencies.empty), better: "lower" });
+  report({ id: `${id}.big`, label: `${backend}: POST latency, ${rows.big} of another user`, unit: "ms", rounds: REQUESTS, value: spreadOf(latencies.big), better: "lower" });
+  report({ id: `${id}.ratio`, label: `${backend}: big / empty, request by request`, unit: "x", rounds: REQUESTS, value: spreadOf(ratiosOf(latencies.big, latencies.empty)), better: "lower", target: { op: "<=", value: 1.2 } });
+  const sortedCopy = (values: number[]) => [...values].sort((a, b) => a - b);
+  const ratio = percentile(sortedCopy(latencies.big), 50) / percentile(sortedCopy(latencies.empty), 50);
   console.log(`ratio p50 (${rows.big} / empty): ${ratio.toFixed(2)} (target <= 1.2: ${ratio <= 1.2 ? "met" : "NOT met"})`);
 }
 

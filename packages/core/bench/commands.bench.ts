@@ -1,17 +1,26 @@
 // Messages per second through the bot command runtime, side by side in one run:
 //   (a) non-command chat, (b) plain-text commands, (c) template commands in the sandbox,
-//   (d) the same templates rendered by bare nunjucks (no sandbox), (e) templates calling proxy_pass
-//   against a loopback server; then the event loop's p99 delay while the hostile template corpus
-//   runs beside ordinary traffic; then (f) fair scheduling: a quiet channel's `!hug` latency alone and
-//   beside a noisy channel running 4 loops of timeout bombs (issue 10: p50 went from 7 ms to 207 ms).
-//   Targets (one core): a >= 1,000,000/s, b >= 200,000/s, c >= 50,000/s, e >= 5,000/s, p99 < 10 ms,
-//   (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
-// Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm)
+//   (d) the same templates rendered by bare nunjucks (no sandbox; (d') also with 64 messages in flight
+//   as (c) runs, for comparison only), (e) templates calling proxy_pass
+//   against a loopback receiver, beside its floor: a bare undici POST of the same body to the same
+//   receiver; then the event loop's p99 delay while the hostile template corpus runs beside ordinary
+//   traffic; then (f) fair scheduling: a quiet channel's `!hug` latency alone and beside a noisy
+//   channel running 4 loops of timeout bombs (issue 10: p50 went from 7 ms to 207 ms).
+// Each figure is the median of BENCH_ROUNDS (default 5) alternating rounds of ours and its reference
+// (c with d, e with its floor), printed with min and max; the targets are ratios to the reference
+// of the same round: c/d >= 0.5 per CPU second, e/floor >= 0.5; and e >= 5,000/s on the 2-core
+// machine. (a) >= 1,000,000/s and (b) >= 200,000/s have no reference (nothing else does that work).
+// p99 < 10 ms; (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
+// Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm).
+// BENCH_SECTIONS=cd,e runs only those sections (ab, cd, e, hostile, fair); all by default. The hostile
+// corpus alternates with ordinary traffic alone, and (f) beside the bombs with (f) alone.
 import { readdirSync, readFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import nunjucks from "nunjucks";
+import { request } from "undici";
+import { alternate, benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 import {
   CommandRuntime,
   GuardedHttpClient,
@@ -23,17 +32,29 @@ import {
   type CommandTemplateVariables,
 } from "@ovation/core";
 
-/** The proxy_pass receiver: answers every POST with text/plain, prints its port. */
+/**
+ * The proxy_pass receiver: answers every POST with text/plain and keeps the last body it got, which
+ * `GET /last` returns (the floor POSTs exactly the body proxy_pass sent). Prints its port.
+ */
 const RECEIVER = `
+let last = "";
 const server = require("node:http").createServer((req, res) => {
-  req.resume();
-  req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end("points: 42"));
+  const chunks = [];
+  req.on("data", (chunk) => chunks.push(chunk));
+  req.on("end", () => {
+    if (req.method === "GET") return res.writeHead(200, { "content-type": "application/json" }).end(last);
+    last = Buffer.concat(chunks).toString();
+    res.writeHead(200, { "content-type": "text/plain" }).end("points: 42");
+  });
 });
 server.keepAliveTimeout = 10000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
 `;
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
+/** Length of one round of one side. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
+const ROUNDS = benchRounds();
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "ab,cd,e,hostile,fair").split(","));
 const CHANNEL = "bench-channel";
 
 function event(i: number, message: string, badges: string[] = []): ChatEvent {
@@ -120,9 +141,42 @@ function cpuSeconds(sandboxPid: number | undefined): number {
 interface Figure {
   wall: number;
   cpu: number;
+  /** CPU microseconds per message by thread group (Linux), when the sandbox took part. */
+  threads?: Threads;
 }
 
-/** Pushes `events` through `runtime` for SECONDS with `concurrency` messages in flight. */
+/** CPU seconds so far of each thread group of this process and the sandbox process. */
+interface Threads {
+  hostMain: number;
+  hostOther: number;
+  sandboxMain: number;
+  sandboxOther: number;
+}
+
+/** Per thread group: a process's main thread (tid = pid) and its other threads (isolates, GC, libuv). */
+function threadSeconds(pid: number): { main: number; other: number } {
+  const out = { main: 0, other: 0 };
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      if (Number(tid) === pid) out.main += seconds;
+      else out.other += seconds;
+    }
+  } catch {
+    // not Linux, or the process ended: no breakdown
+  }
+  return out;
+}
+
+function threadsNow(sandboxPid: number): Threads {
+  const host = threadSeconds(process.pid);
+  const sandbox = threadSeconds(sandboxPid);
+  return { hostMain: host.main, hostOther: host.other, sandboxMain: sandbox.main, sandboxOther: sandbox.other };
+}
+
+/** Pushes `events` through `runtime` for one round (SECONDS) with `concurrency` messages in flight. */
 async function measure(
   runtime: CommandRuntime,
   events: readonly ChatEvent[],
@@ -135,6 +189,8 @@ async function measure(
   const until = performance.now() + SECONDS * 1000;
   const start = performance.now();
   const cpuStart = cpuSeconds(sandboxPid());
+  const pidAtStart = sandboxPid();
+  const threadsStart = pidAtStart === undefined ? null : threadsNow(pidAtStart);
   let i = 0;
   const next = () => events[i++ & 1023] as ChatEvent;
   if (concurrency === 1) {
@@ -158,63 +214,146 @@ async function measure(
   const cpu = cpuSeconds(sandboxPid()) - cpuStart;
   if (expectAnswers && answered !== sent) throw new Error(`only ${answered} of ${sent} messages were answered`);
   if (!expectAnswers && answered !== 0) throw new Error(`${answered} non-commands were answered`);
-  return { wall: sent / elapsed, cpu: sent / cpu };
+  let threads: Threads | undefined;
+  if (threadsStart !== null && pidAtStart === sandboxPid()) {
+    const end = threadsNow(pidAtStart as number);
+    const per = (key: keyof Threads) => ((end[key] - threadsStart[key]) * 1e6) / sent;
+    threads = { hostMain: per("hostMain"), hostOther: per("hostOther"), sandboxMain: per("sandboxMain"), sandboxOther: per("sandboxOther") };
+  }
+  return { wall: sent / elapsed, cpu: sent / cpu, ...(threads ? { threads } : {}) };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US").padStart(11);
-const line = (label: string, figure: Figure, target: number | null) =>
-  console.log(
-    `${label.padEnd(58)} ${fmt(figure.wall)} msg/s ${fmt(figure.cpu)} msg/CPU-s   ${target === null ? "" : `target >= ${target.toLocaleString("en-US")}/s ${Math.max(figure.wall, figure.cpu) >= target ? "ok" : "BELOW"}`}`,
-  );
+/**
+ * The floor of (e): a bare undici POST of `body` (what proxy_pass sent) to the same receiver, with
+ * the same number in flight, for one round. CPU is this process's only (there is no sandbox).
+ */
+async function measureFloor(url: string, body: string, concurrency: number): Promise<Figure> {
+  let sent = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  const cpuStart = cpuSeconds(undefined);
+  const worker = async () => {
+    while (performance.now() < until) {
+      const res = await request(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/plain" }, body });
+      if ((await res.body.text()) !== "points: 42" || res.statusCode !== 200) throw new Error("the receiver answered something else");
+      sent++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  return { wall: sent / elapsed, cpu: sent / (cpuSeconds(undefined) - cpuStart) };
+}
+
+/** Reports per-round figures of one side: wall rate, and rate per CPU second. */
+function reportSide(id: string, label: string, figures: readonly Figure[], target?: number): void {
+  report({ id: `commands.${id}`, label, unit: "msg/s", rounds: figures.length, value: spreadOf(figures.map((f) => f.wall)), better: "higher", ...(target === undefined ? {} : { target: { op: ">=", value: target } }) });
+  report({ id: `commands.${id}.cpu`, label: "    per CPU second", unit: "msg/CPU-s", rounds: figures.length, value: spreadOf(figures.map((f) => f.cpu)), better: "higher" });
+}
+
+/** Reports the per-round ratio ours/reference, wall and per CPU second. */
+function reportRatio(id: string, label: string, ours: readonly Figure[], reference: readonly Figure[], target: { wall?: number; cpu?: number }): void {
+  const ratio = (pick: (f: Figure) => number) => spreadOf(ratiosOf(ours.map(pick), reference.map(pick)));
+  const t = (value: number | undefined) => (value === undefined ? {} : { target: { op: ">=" as const, value } });
+  report({ id: `commands.${id}.wall`, label: `${label}, wall clock`, unit: "x", rounds: ours.length, value: ratio((f) => f.wall), better: "higher", ...t(target.wall) });
+  report({ id: `commands.${id}.cpu`, label: `${label}, per CPU second`, unit: "x", rounds: ours.length, value: ratio((f) => f.cpu), better: "higher", ...t(target.cpu) });
+}
+
+/**
+ * Where a sandboxed message's CPU goes (median µs per message over the rounds, Linux): the runtime
+ * process's main thread (beside the reference's whole cost per message), its other threads (GC,
+ * libuv), the sandbox process's main thread (pipe, batches, copies into and out of the isolates)
+ * and its other threads (the isolates rendering, V8's helpers).
+ */
+function reportThreads(id: string, ours: readonly Figure[], reference: readonly Figure[]): void {
+  const rounds = ours.map((f) => f.threads).filter((t): t is Threads => t !== undefined);
+  if (rounds.length === 0 || rounds.length < ours.length) return;
+  const referenceMicros = spreadOf(reference.map((f) => 1e6 / f.cpu)).median;
+  console.log(`    where (${id})'s CPU goes, µs per message; the reference costs ${referenceMicros.toFixed(1)} µs per message in all:`);
+  const parts: Array<[keyof Threads, string]> = [
+    ["hostMain", "runtime process, main thread"],
+    ["hostOther", "runtime process, other threads (GC, libuv)"],
+    ["sandboxMain", "sandbox process, main thread (pipe, batches, copies)"],
+    ["sandboxOther", "sandbox process, isolate threads and V8 helpers"],
+  ];
+  for (const [key, label] of parts) {
+    report({ id: `commands.${id}.threads.${key}`, label: `      ${label}`, unit: "µs", rounds: rounds.length, value: spreadOf(rounds.map((t) => t[key])), better: "lower" });
+  }
+}
 
 async function main(): Promise<void> {
   const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
   // The figures are for the whole process on a shared machine: a load average above the CPU count
   // means other work took part of this process's core.
-  console.log(`commands.bench: ${SECONDS} s per figure, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
+  console.log(`commands.bench: ${ROUNDS} alternating rounds of ${SECONDS} s per side, node ${process.version}, ${cpus().length} CPUs, load average ${load()}`);
   console.log("msg/s is wall clock; msg/CPU-s divides by the CPU time of the runtime process plus the sandbox process");
-  console.log("(the proxy_pass receiver of (e) runs in its own process and is not counted).");
+  console.log("(the proxy_pass receiver of (e) runs in its own process and is counted for neither side).");
+  console.log("Each figure: median of the rounds (min, max).");
   const store = new InMemoryKeyValueStore();
 
   // (a) and (b): no renderer needed.
-  const plain = new CommandRuntime({ store });
-  plain.setCommands(CHANNEL, plainCommands);
-  const a = await measure(plain, chatEvents, 1, false);
-  const b = await measure(plain, plainEvents, 1, true);
+  if (SECTIONS.has("ab")) {
+    const plain = new CommandRuntime({ store });
+    plain.setCommands(CHANNEL, plainCommands);
+    const ab = await alternate(ROUNDS, { a: () => measure(plain, chatEvents, 1, false), b: () => measure(plain, plainEvents, 1, true) });
+    reportSide("a", "(a) non-command chat", ab.a, 1_000_000);
+    reportSide("b", "(b) plain-text commands", ab.b, 200_000);
+  }
 
-  // (c) sandbox and (d) bare nunjucks, same templates.
+  // (c) sandbox and (d) bare nunjucks, same templates, alternating rounds.
   const sandbox = new TemplateSandbox();
   const sandboxed = new CommandRuntime({ store, renderer: sandbox });
   sandboxed.setCommands(CHANNEL, templateCommands);
   const pid = () => sandbox.sandboxPid;
-  await measure(sandboxed, templateEvents, 64, true, pid); // warm-up: sandbox process, isolates, code cache
-  const c = await measure(sandboxed, templateEvents, 64, true, pid);
   const bare = new CommandRuntime({ store, renderer: new NunjucksRenderer() });
   bare.setCommands(CHANNEL, templateCommands);
-  const d = await measure(bare, templateEvents, 1, true);
+  if (SECTIONS.has("cd")) {
+    const cd = await alternate(ROUNDS, { c: () => measure(sandboxed, templateEvents, 64, true, pid), d: () => measure(bare, templateEvents, 1, true), dInFlight: () => measure(bare, templateEvents, 64, true) });
+    reportSide("c", "(c) template commands, sandbox (isolated-vm), no outbound", cd.c);
+    reportSide("d", "(d) same templates, bare nunjucks (no sandbox)", cd.d);
+    // Not a reference of a target: what 64 messages in flight cost the runtime without a sandbox,
+    // which separates that cost from the sandbox's in (c)'s thread breakdown.
+    reportSide("d-in-flight", "(d') bare nunjucks with 64 in flight, as (c) runs", cd.dInFlight);
+    reportRatio("c-d", "    c/d (sandbox relative to bare nunjucks)", cd.c, cd.d, { cpu: 0.5 });
+    reportThreads("c", cd.c, cd.d);
+  }
 
-  // (e) proxy_pass against a loopback server (allowlisted; rate limit lifted for the bench). The
-  // server runs in a child process so its work is not counted against the runtime's core.
+  if (SECTIONS.has("e")) await outboundSection(store, sandbox, pid);
+  if (SECTIONS.has("hostile")) await hostileSection(store, sandbox);
+  if (SECTIONS.has("fair")) await fairness(sandbox, store, load);
+
+  console.log(`load average at the end: ${load()}`);
+  await sandbox.close();
+}
+
+/** (e) beside its floor, alternating rounds. */
+async function outboundSection(store: InMemoryKeyValueStore, sandbox: TemplateSandbox, pid: () => number | undefined): Promise<void> {
+  // (e) proxy_pass against a loopback receiver (allowlisted; rate limit lifted for the bench), and
+  // its floor. The receiver runs in a child process so its work is counted for neither side.
   const server = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
   });
+  const url = `http://127.0.0.1:${port}/api/commands`;
   const http = new GuardedHttpClient({ allow: ["127.0.0.1"], callsPerMinute: Number.MAX_SAFE_INTEGER });
   const outbound = new CommandRuntime({ store, renderer: sandbox, http });
-  outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('http://127.0.0.1:${port}/api/commands') }}`, global_cooldown: 0 }]);
+  outbound.setCommands(CHANNEL, [{ command: "bal", command_aliases: ["$"], response: `{{ proxy_pass('${url}') }}`, global_cooldown: 0 }]);
   const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
-  await measure(outbound, balEvents, 64, true, pid);
-  const e = await measure(outbound, balEvents, 64, true, pid);
+  if ((await outbound.handle(balEvents[0] as ChatEvent))?.text !== "points: 42") throw new Error("proxy_pass did not answer the receiver's text");
+  const body = await (await request(`http://127.0.0.1:${port}/last`)).body.text();
+  const e = await alternate(ROUNDS, { e: () => measure(outbound, balEvents, 64, true, pid), floor: () => measureFloor(url, body, 64) });
+  reportSide("e", "(e) templates calling proxy_pass (loopback, allowlisted)", e.e, 5_000);
+  reportSide("e-floor", "    floor: bare undici POST of the same body, same receiver", e.floor);
+  reportRatio("e-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
+  reportThreads("e", e.e, e.floor);
+  console.log(`    (the body proxy_pass sends and the floor posts: ${body.length} bytes)`);
 
-  line("(a) non-command chat", a, 1_000_000);
-  line("(b) plain-text commands", b, 200_000);
-  line("(c) template commands, sandbox (isolated-vm), no outbound", c, 50_000);
-  line("(d) same templates, bare nunjucks (no sandbox)", d, null);
-  console.log(`    ratio c/d = ${(c.wall / d.wall).toFixed(2)} wall, ${(c.cpu / d.cpu).toFixed(2)} per CPU second (sandbox relative to bare nunjucks)`);
-  line("(e) templates calling proxy_pass (loopback, allowlisted)", e, 5_000);
+  await http.close();
+  server.kill();
+}
 
-  // Event-loop delay while the hostile corpus runs beside ordinary traffic.
+/** Event-loop delay of this process while the hostile corpus runs beside ordinary traffic. */
+async function hostileSection(store: InMemoryKeyValueStore, sandbox: TemplateSandbox): Promise<void> {
   const hostileDir = new URL("../../../fixtures/templates/hostile/", import.meta.url);
   const hostile = readdirSync(hostileDir)
     .filter((f) => !f.startsWith("."))
@@ -234,40 +373,38 @@ async function main(): Promise<void> {
   mixed.setCommands(CHANNEL, [...hostileCommands, ...templateCommands, ...plainCommands]);
   const hostileEvents = hostileCommands.map((cmd, n) => event(n, `!${String(cmd.command)} x`, ["moderator"]));
   const ordinary = [...templateEvents.slice(0, 100), ...plainEvents.slice(0, 100), ...chatEvents.slice(0, 100)];
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
   let ordinaryDone = 0;
   let hostileDone = 0;
-  const until = performance.now() + Math.max(3, SECONDS * 2) * 1000;
-  const ordinaryTraffic = async () => {
-    let k = 0;
-    while (performance.now() < until) {
-      await mixed.handle(ordinary[k++ % ordinary.length]);
-      ordinaryDone++;
-      if (k % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+  let maxDelay = 0;
+  /** One phase: two loops of ordinary traffic, and two of the hostile corpus when `withHostile`; the event loop's p99 delay (ms). */
+  const phase = async (withHostile: boolean): Promise<number> => {
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    const until = performance.now() + Math.max(1.5, SECONDS * 1.5) * 1000;
+    const ordinaryTraffic = async () => {
+      let k = 0;
+      while (performance.now() < until) {
+        await mixed.handle(ordinary[k++ % ordinary.length]);
+        ordinaryDone++;
+        if (k % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const hostileTraffic = async () => {
+      let k = 0;
+      while (performance.now() < until) {
+        await mixed.handle(hostileEvents[k++ % hostileEvents.length]).catch(() => null);
+        hostileDone++;
+      }
+    };
+    await Promise.all([ordinaryTraffic(), ordinaryTraffic(), ...(withHostile ? [hostileTraffic(), hostileTraffic()] : [])]);
+    histogram.disable();
+    if (withHostile) maxDelay = Math.max(maxDelay, histogram.max / 1e6);
+    return histogram.percentile(99) / 1e6;
   };
-  const hostileTraffic = async () => {
-    let k = 0;
-    while (performance.now() < until) {
-      await mixed.handle(hostileEvents[k++ % hostileEvents.length]).catch(() => null);
-      hostileDone++;
-    }
-  };
-  await Promise.all([ordinaryTraffic(), ordinaryTraffic(), hostileTraffic(), hostileTraffic()]);
-  histogram.disable();
-  const p99 = histogram.percentile(99) / 1e6;
-  console.log(
-    `${"event-loop p99 delay, hostile corpus beside ordinary traffic".padEnd(58)} ${p99.toFixed(2).padStart(8)} ms      target < 10 ms   ${p99 < 10 ? "ok" : "ABOVE"}`,
-  );
-  console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${(histogram.max / 1e6).toFixed(1)} ms)`);
-
-  await fairness(sandbox, store, load);
-
-  console.log(`load average at the end: ${load()}`);
-  await sandbox.close();
-  await http.close();
-  server.kill();
+  const rounds = await alternate(ROUNDS, { ordinary: () => phase(false), hostile: () => phase(true) });
+  report({ id: "commands.hostile.p99", label: "event-loop p99 delay, hostile corpus beside ordinary traffic", unit: "ms", rounds: ROUNDS, value: spreadOf(rounds.hostile), better: "lower", target: { op: "<=", value: 10 } });
+  report({ id: "commands.hostile.reference", label: "    the same, ordinary traffic alone (reference)", unit: "ms", rounds: ROUNDS, value: spreadOf(rounds.ordinary), better: "lower" });
+  console.log(`    (${hostileCommands.length} of ${hostile.length} hostile templates accepted at save time; ${hostileDone} hostile and ${ordinaryDone} ordinary messages handled; max delay ${maxDelay.toFixed(1)} ms)`);
 }
 
 /** Latency percentile (ms) of sorted samples. */
@@ -297,26 +434,33 @@ async function fairness(sandbox: TemplateSandbox, store: InMemoryKeyValueStore, 
     }
     return samples.sort((x, y) => x - y);
   };
-  const alone = await sampleQuiet(performance.now() + SECONDS * 1000);
   let bombs = 0;
-  let stop = false;
-  const noisyLoop = async () => {
-    for (let i = 0; !stop && bombs < 2_000; i++) {
-      await runtime.handle(bombEvent(i)).catch(() => null);
-      bombs++;
-    }
+  /** One round beside the noisy channel: 4 loops of bombs while the quiet channel is sampled. */
+  const beside = async (): Promise<number[]> => {
+    let stop = false;
+    const noisyLoop = async () => {
+      for (let i = 0; !stop && bombs < 2_000; i++) {
+        await runtime.handle(bombEvent(i)).catch(() => null);
+        bombs++;
+      }
+    };
+    const loops = Array.from({ length: 4 }, noisyLoop);
+    const samples = await sampleQuiet(performance.now() + Math.max(2, SECONDS * 2) * 1000);
+    stop = true;
+    await Promise.all(loops);
+    return samples;
   };
-  const loops = Array.from({ length: 4 }, noisyLoop);
-  const beside = await sampleQuiet(performance.now() + Math.max(2, SECONDS * 2) * 1000);
-  stop = true;
-  await Promise.all(loops);
-  const row = (label: string, s: readonly number[]) =>
-    console.log(`${label.padEnd(58)} p50 ${percentile(s, 50).toFixed(2).padStart(7)} ms  p99 ${percentile(s, 99).toFixed(2).padStart(7)} ms  (${s.length} messages)`);
-  row("(f) quiet channel !hug, alone", alone);
-  row("(f) quiet channel !hug, beside 4 loops of timeout bombs", beside);
-  const target = 4 * percentile(alone, 99) + sandbox.limits.timeoutMs;
-  const p99 = percentile(beside, 99);
-  console.log(`    ${bombs} bombs ran meanwhile; quiet p99 beside the noisy channel ${p99.toFixed(2)} ms, target < ${target.toFixed(2)} ms ${p99 < target ? "ok" : "ABOVE"} (load average ${load()})`);
+  const rounds = await alternate(ROUNDS, { alone: () => sampleQuiet(performance.now() + SECONDS * 1000), beside });
+  const p = (side: "alone" | "beside", q: number) => spreadOf(rounds[side].map((samples) => percentile(samples, q)));
+  for (const side of ["alone", "beside"] as const) {
+    const label = side === "alone" ? "(f) quiet channel !hug, alone" : "(f) quiet channel !hug, beside 4 loops of timeout bombs";
+    report({ id: `commands.fair.${side}.p50`, label: `${label}, p50`, unit: "ms", rounds: ROUNDS, value: p(side, 50), better: "lower" });
+    report({ id: `commands.fair.${side}.p99`, label: `${label}, p99`, unit: "ms", rounds: ROUNDS, value: p(side, 99), better: "lower" });
+  }
+  // The target per round: quiet p99 beside the noisy channel under 4x its p99 alone + one time limit.
+  const overTarget = rounds.beside.map((samples, i) => percentile(samples, 99) / (4 * percentile(rounds.alone[i] as number[], 99) + sandbox.limits.timeoutMs));
+  report({ id: "commands.fair.target", label: "    beside p99 / (4 x alone p99 + time limit), same round", unit: "x", rounds: ROUNDS, value: spreadOf(overTarget), better: "lower", target: { op: "<=", value: 1 } });
+  console.log(`    ${bombs} bombs ran meanwhile (load average ${load()})`);
 }
 
 await main();

@@ -1,15 +1,19 @@
 // Import cost of each @ovation/core entry point beside the whole package: each import runs in a
-// fresh Node process (scripts/import-graph.mjs), best of 5 runs. Target for the alerts entry:
-// under 150 ms and no native dependency. `zod` alone is printed as the reference floor of the same
-// run (every entry but templates and net loads it), so a loaded machine shows as a high floor.
+// fresh Node process (scripts/import-graph.mjs), in alternating rounds (every entry once per round,
+// zod alone first), BENCH_ROUNDS rounds (default 5); each figure is the median with min and max.
+// Target for the alerts entry: at most 1.3x the import of zod alone in the same round (every entry
+// but templates and net loads zod, so a loaded machine shows as a slow zod too), and no native
+// dependency.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { alternate, benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 
 const coreDir = fileURLToPath(new URL("..", import.meta.url));
 const script = fileURLToPath(new URL("../scripts/import-graph.mjs", import.meta.url));
 const NATIVE = ["isolated-vm"];
-const ENTRIES = ["zod", "@ovation/core", "@ovation/core/contracts", "@ovation/core/alerts", "@ovation/core/templates", "@ovation/core/commands", "@ovation/core/net", "@ovation/core/plugins", "@ovation/core/plugin-kit"];
-const RUNS = 5;
+const ENTRIES = ["zod", "@ovation/core", "@ovation/core/contracts", "@ovation/core/alerts", "@ovation/core/templates", "@ovation/core/commands", "@ovation/core/net", "@ovation/core/plugins", "@ovation/core/plugin-kit"] as const;
+const ROUNDS = benchRounds();
+const TARGET = 1.3;
 
 interface Graph {
   ms: number;
@@ -18,31 +22,48 @@ interface Graph {
 }
 
 function measure(specifier: string): Graph {
-  let best: Graph | null = null;
-  for (let run = 0; run < RUNS; run++) {
-    const graph = JSON.parse(execFileSync(process.execPath, [script, specifier], { cwd: coreDir, encoding: "utf8", timeout: 30_000 })) as Graph;
-    if (best === null || graph.ms < best.ms) best = graph;
-  }
-  return best as Graph;
+  return JSON.parse(execFileSync(process.execPath, [script, specifier], { cwd: coreDir, encoding: "utf8", timeout: 30_000 })) as Graph;
 }
 
-console.log(`import time (best of ${RUNS} fresh processes) and modules loaded, Node ${process.version}`);
-console.log(["entry point".padEnd(26), "ms".padStart(7), "modules".padStart(8), "  native  npm packages"].join(""));
-const results = new Map<string, Graph>();
+const graphs = new Map<string, Graph>();
+const rounds = await alternate(
+  ROUNDS,
+  Object.fromEntries(
+    ENTRIES.map((entry) => [
+      entry,
+      () => {
+        const graph = measure(entry);
+        graphs.set(entry, graph);
+        return graph.ms;
+      },
+    ]),
+  ) as Record<(typeof ENTRIES)[number], () => number>,
+);
+
+console.log(`import time (fresh process per import, ${ROUNDS} alternating rounds) and modules loaded, Node ${process.version}`);
+console.log(["entry point".padEnd(26), "modules".padStart(8), "  native  npm packages"].join(""));
 for (const entry of ENTRIES) {
-  const graph = measure(entry);
-  results.set(entry, graph);
+  const graph = graphs.get(entry) as Graph;
   const native = graph.packages.filter((p) => NATIVE.includes(p));
-  console.log(
-    [entry.padEnd(26), graph.ms.toFixed(1).padStart(7), String(graph.modules).padStart(8), `  ${(native.join(",") || "none").padEnd(6)}  ${graph.packages.join(" ")}`].join(""),
-  );
+  console.log([entry.padEnd(26), String(graph.modules).padStart(8), `  ${(native.join(",") || "none").padEnd(6)}  ${graph.packages.join(" ")}`].join(""));
 }
-const alerts = results.get("@ovation/core/alerts");
-const whole = results.get("@ovation/core");
-if (alerts && whole) {
-  const native = alerts.packages.some((p) => NATIVE.includes(p));
-  console.log(
-    `alerts entry: ${alerts.ms.toFixed(1)} ms (target < 150 ms: ${alerts.ms < 150 ? "met" : "MISSED"}), native dependency: ${native ? "YES" : "none"}; ` +
-      `whole package: ${whole.ms.toFixed(1)} ms, ${whole.modules} modules (${(whole.ms / alerts.ms).toFixed(1)}x the time, ${(whole.modules / alerts.modules).toFixed(1)}x the modules)`,
-  );
+for (const entry of ENTRIES) {
+  report({ id: `import.${entry}`, label: `import ${entry}`, unit: "ms", rounds: ROUNDS, value: spreadOf(rounds[entry]), better: "lower" });
 }
+const alerts = graphs.get("@ovation/core/alerts") as Graph;
+const whole = graphs.get("@ovation/core") as Graph;
+report({
+  id: "import.alerts-zod",
+  label: "@ovation/core/alerts / zod alone, same round",
+  unit: "x",
+  rounds: ROUNDS,
+  value: spreadOf(ratiosOf(rounds["@ovation/core/alerts"], rounds.zod)),
+  better: "lower",
+  target: { op: "<=", value: TARGET },
+});
+const native = alerts.packages.some((p) => NATIVE.includes(p));
+const ratio = spreadOf(ratiosOf(rounds["@ovation/core"], rounds["@ovation/core/alerts"])).median;
+console.log(
+  `alerts entry: ${alerts.modules} modules, native dependency: ${native ? "YES" : "none"}; whole package: ${whole.modules} modules ` +
+    `(${ratio.toFixed(1)}x the time, ${(whole.modules / alerts.modules).toFixed(1)}x the modules)`,
+);

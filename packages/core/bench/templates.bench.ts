@@ -1,14 +1,17 @@
 /**
  * Sandboxed template renders per second (TemplateSandbox: compiled on the host, rendered in
  * isolated-vm isolates in the sandbox process) beside the same templates rendered by nunjucks
- * directly in this process (no sandbox), from the same run. Run with `npm run bench templates`.
+ * directly in this process (no sandbox), in BENCH_ROUNDS (default 5) alternating rounds of
+ * BENCH_MS each; medians with min and max. Run with `npm run bench templates`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import nunjucks from "nunjucks";
 import { TemplateSandbox } from "@ovation/core";
 import type { ChatEvent, TemplateHostFunctions, TemplateVariables } from "@ovation/core";
+import { alternate, benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 
-const DURATION_MS = Number(process.env["BENCH_MS"] ?? 3_000);
+const DURATION_MS = Number(process.env["BENCH_MS"] ?? 1_000);
+const ROUNDS = benchRounds();
 const IN_FLIGHT = 4_096;
 
 /** Twig source for the sandbox, and the nunjucks equivalent (nunjucks has no arrow functions). */
@@ -82,60 +85,65 @@ function processCpuSeconds(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-let sandboxCpuSeconds = 0;
+interface Round {
+  /** Renders per wall-clock second. */
+  rate: number;
+  /** Renders per CPU second (this process and the sandbox process; 0 where /proc is missing). */
+  cpuRate: number;
+}
 
-async function sandboxed(): Promise<number> {
-  const sandbox = new TemplateSandbox();
-  const compiled = TEMPLATES.map((t) => sandbox.compile(t.twig));
+const sandbox = new TemplateSandbox();
+const compiled = TEMPLATES.map((t) => sandbox.compile(t.twig));
+
+async function sandboxed(): Promise<Round> {
   let done = 0;
   let next = 0;
-  const pump = async (until: number, count: boolean): Promise<void> => {
-    const worker = async (): Promise<void> => {
-      while (performance.now() < until) {
-        await sandbox.render(compiled[next++ % compiled.length]!, variables, functions);
-        if (count) done++;
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  };
-  await pump(performance.now() + 500, false);
+  const until = performance.now() + DURATION_MS;
   const start = performance.now();
   const hostBefore = process.cpuUsage();
   const childBefore = processCpuSeconds(sandbox.sandboxPid);
-  await pump(start + DURATION_MS, true);
+  const worker = async (): Promise<void> => {
+    while (performance.now() < until) {
+      await sandbox.render(compiled[next++ % compiled.length]!, variables, functions);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const rate = done / ((performance.now() - start) / 1000);
   const host = process.cpuUsage(hostBefore);
-  sandboxCpuSeconds = (host.user + host.system) / 1e6 + processCpuSeconds(sandbox.sandboxPid) - childBefore;
-  sandboxCpuSeconds /= done;
-  await sandbox.close();
-  return rate;
+  const child = processCpuSeconds(sandbox.sandboxPid) - childBefore;
+  const cpu = (host.user + host.system) / 1e6 + child;
+  return { rate, cpuRate: child > 0 ? done / cpu : 0 };
 }
 
-function direct(): number {
-  const env = new nunjucks.Environment([], { autoescape: false });
-  env.addGlobal("random", (a: unknown, b?: number) =>
-    Array.isArray(a) ? a[Math.floor(Math.random() * a.length)] : Number(a) + Math.floor(Math.random() * (Number(b) - Number(a) + 1)),
-  );
-  const compiled = TEMPLATES.map((t) => new nunjucks.Template(t.nunjucks, env, undefined, true));
-  const context = JSON.parse(JSON.stringify(variables)) as object;
+const env = new nunjucks.Environment([], { autoescape: false });
+env.addGlobal("random", (a: unknown, b?: number) =>
+  Array.isArray(a) ? a[Math.floor(Math.random() * a.length)] : Number(a) + Math.floor(Math.random() * (Number(b) - Number(a) + 1)),
+);
+const direct = TEMPLATES.map((t) => new nunjucks.Template(t.nunjucks, env, undefined, true));
+const context = JSON.parse(JSON.stringify(variables)) as object;
+
+function bare(): Round {
   let done = 0;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   while (performance.now() - start < DURATION_MS) {
-    for (let i = 0; i < 1_000; i++) compiled[i % compiled.length]!.render(context).trim();
+    for (let i = 0; i < 1_000; i++) direct[i % direct.length]!.render(context).trim();
     done += 1_000;
   }
-  return done / ((performance.now() - start) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { rate: done / ((performance.now() - start) / 1000), cpuRate: done / ((used.user + used.system) / 1e6) };
 }
 
-const sandboxRate = await sandboxed();
-const directRate = direct();
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US").padStart(12);
-console.log(`templates (${TEMPLATES.map((t) => t.name).join(", ")}), ${DURATION_MS} ms each`);
-console.log(`  sandboxed (isolated-vm, sandbox process) renders/s: ${fmt(sandboxRate)}`);
-console.log(`  nunjucks directly (no sandbox)           renders/s: ${fmt(directRate)}`);
-console.log(`  ratio sandboxed / direct: ${(sandboxRate / directRate).toFixed(3)}`);
-if (sandboxCpuSeconds > 0) {
-  console.log(
-    `  sandboxed renders per CPU-second (host + sandbox process): ${fmt(1 / sandboxCpuSeconds)} (${(sandboxCpuSeconds * 1e6).toFixed(1)} µs each)`,
-  );
+const rounds = await alternate(ROUNDS, { sandboxed, bare });
+await sandbox.close();
+console.log(`templates (${TEMPLATES.map((t) => t.name).join(", ")}), ${ROUNDS} alternating rounds of ${DURATION_MS} ms, ${IN_FLIGHT} sandboxed renders in flight`);
+const rate = (side: Round[]) => side.map((r) => r.rate);
+const cpuRate = (side: Round[]) => side.map((r) => r.cpuRate);
+report({ id: "templates.sandboxed", label: "sandboxed renders/s (isolated-vm, sandbox process)", unit: "/s", rounds: ROUNDS, value: spreadOf(rate(rounds.sandboxed)), better: "higher" });
+report({ id: "templates.bare", label: "nunjucks directly (no sandbox) renders/s", unit: "/s", rounds: ROUNDS, value: spreadOf(rate(rounds.bare)), better: "higher" });
+report({ id: "templates.ratio", label: "    sandboxed / direct, wall clock", unit: "x", rounds: ROUNDS, value: spreadOf(ratiosOf(rate(rounds.sandboxed), rate(rounds.bare))), better: "higher" });
+if (rounds.sandboxed.every((r) => r.cpuRate > 0)) {
+  report({ id: "templates.sandboxed.cpu", label: "sandboxed renders per CPU second (host + sandbox process)", unit: "/CPU-s", rounds: ROUNDS, value: spreadOf(cpuRate(rounds.sandboxed)), better: "higher" });
+  report({ id: "templates.ratio.cpu", label: "    sandboxed / direct, per CPU second", unit: "x", rounds: ROUNDS, value: spreadOf(ratiosOf(cpuRate(rounds.sandboxed), cpuRate(rounds.bare))), better: "higher" });
 }

@@ -4,7 +4,7 @@
 // measured separately below). Runs for a few seconds; imports the built packages.
 import { generateKeyPairSync, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
+import { compareRates, formatRate, reportComparison } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core/contracts";
 import type { ChatChannel } from "@ovation/core/contracts";
 import { KickWebhookVerifier, mapSocketFrame, mapWebhookEvent, pusherFrameSchema } from "@ovation/plugin-kick";
@@ -55,14 +55,12 @@ const valid = (fn: (line: string) => void) => (line: string): boolean => {
 const rounds = 9;
 const w = compareRates(floor, webhook, bodies, rounds, valid(webhook));
 console.log(`webhook bodies: ${bodies.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`JSON.parse alone (floor)                 ${formatRate(w.floor).padStart(12)} msg/s`);
-console.log(`raw webhook -> validated chat event      ${formatRate(w.ours).padStart(12)} msg/s`);
 console.log(`ratio (floor / ours)                     ${w.ratio.toFixed(2)}x slower than the bare parse`);
+reportComparison("kick.webhook", { floor: "JSON.parse alone (floor)", ours: "raw webhook -> validated chat event" }, w);
 const p = compareRates(floorFrame, pusher, frames, rounds, valid(pusher));
 console.log(`chat-socket frames: ${frames.length} distinct`);
-console.log(`JSON.parse of frame and data (floor)     ${formatRate(p.floor).padStart(12)} msg/s`);
-console.log(`raw socket frame -> validated chat event ${formatRate(p.ours).padStart(12)} msg/s`);
 console.log(`ratio (floor / ours)                     ${p.ratio.toFixed(2)}x slower than the bare parse`);
+reportComparison("kick.socket", { floor: "JSON.parse of frame and data (floor)", ours: "raw socket frame -> validated chat event" }, p);
 
 // The signature check every webhook pays (RSA-2048 verify), bounded to 2,000 requests.
 const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });

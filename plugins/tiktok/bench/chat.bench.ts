@@ -2,7 +2,7 @@
 // ProtoMessageFetchResult with one WebcastChatMessage, protobuf as TikTok sends it) to a validated
 // chat event, beside the bare protobuf decode of the same frame by tiktok-live-connector (the floor:
 // every client of the library pays it). Runs for a few seconds; imports the built packages.
-import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
+import { compareRates, reportComparison } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
 import { mapTikTokMessage } from "@ovation/plugin-tiktok";
@@ -53,7 +53,6 @@ const result = compareRates(floor, ours, keys, rounds, (key) => {
   return sink === before + 1;
 });
 console.log(`frames: ${keys.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`protobuf decode alone (floor)            ${formatRate(result.floor).padStart(12)} msg/s`);
-console.log(`raw frame -> validated chat event        ${formatRate(result.ours).padStart(12)} msg/s`);
 console.log(`ratio (floor / ours)                     ${result.ratio.toFixed(2)}x slower than the bare decode`);
+reportComparison("tiktok.chat", { floor: "protobuf decode alone (floor)", ours: "raw frame -> validated chat event" }, result);
 if (sink < 0) console.log(sink);

@@ -3,7 +3,7 @@
 // validation add at most 1x on top of the parse. Runs for a few seconds; imports the built packages.
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
+import { compareRates, reportComparison } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
 import { GLOBAL_CHEERMOTE_PREFIXES, normalizeIrcMessage, parseIrcLine } from "@ovation/plugin-twitch";
@@ -48,7 +48,6 @@ const result = compareRates(floor, ours, lines, rounds, (line) => {
 });
 const added = result.ratio - 1;
 console.log(`lines: ${lines.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`tmi.js parse alone (floor)            ${formatRate(result.floor).padStart(12)} msg/s`);
-console.log(`raw line -> validated chat event      ${formatRate(result.ours).padStart(12)} msg/s`);
 console.log(`normalization + validation add        ${added.toFixed(2)}x on top of the parse (target <= 1.00x) ${added <= 1 ? "OK" : "OVER"}`);
+reportComparison("twitch.chat", { floor: "tmi.js parse alone (floor)", ours: "raw line -> validated chat event" }, result, 2);
 if (sink < 0) console.log(sink);

@@ -2,7 +2,7 @@
 // page) to validated chat events, beside a bare JSON.parse of the same text (the floor: every
 // client of the Data API pays it). Runs for a few seconds; imports the built packages.
 import { readFileSync } from "node:fs";
-import { compareRates, formatRate } from "../../../scripts/bench-compare.js";
+import { compareRates, reportComparison } from "../../../scripts/bench-compare.js";
 import { chatEventSchema } from "@ovation/core";
 import type { ChatChannel } from "@ovation/core";
 import { mapLiveChatMessage } from "@ovation/plugin-youtube";
@@ -57,7 +57,6 @@ const result = compareRates(floor, ours, lines, rounds, (line) => {
   return sink === before + 1;
 });
 console.log(`messages: ${lines.length} distinct (fixtures + plain chatter); medians of ${rounds} alternating rounds`);
-console.log(`JSON.parse alone (floor)                 ${formatRate(result.floor).padStart(12)} msg/s`);
-console.log(`raw JSON -> validated chat event         ${formatRate(result.ours).padStart(12)} msg/s`);
 console.log(`ratio (floor / ours)                     ${result.ratio.toFixed(2)}x slower than the bare parse`);
+reportComparison("youtube.chat", { floor: "JSON.parse alone (floor)", ours: "raw JSON -> validated chat event" }, result);
 if (sink < 0) console.log(sink);

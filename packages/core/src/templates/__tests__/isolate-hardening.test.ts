@@ -46,6 +46,12 @@ describe("isolate hardening", () => {
     expect(await run("typeof eval")).toBe("undefined");
   });
 
+  it("builds no stack traces (errors reach the host as their message only), and raw code cannot turn them back on", async () => {
+    expect(await run("Error.stackTraceLimit")).toBe(0);
+    expect(await run("new Error('x').stack")).toBe("Error: x");
+    expect(await run("try { Error.stackTraceLimit = 10 } catch (e) {} new Error('y').stack")).toBe("Error: y");
+  });
+
   it("has no host objects", async () => {
     expect(await run("[typeof process, typeof require, typeof module, typeof nunjucks, typeof setTimeout].join()")).toBe(
       "undefined,undefined,undefined,undefined,undefined",
