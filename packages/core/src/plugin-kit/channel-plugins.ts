@@ -31,6 +31,8 @@ export interface ChannelPluginsOptions<Unit extends PlatformPlugin> {
   classify?(error: unknown, channel: ServedChannel): ChannelFailure;
   /** Lookups of the platform (`user()`, `channel()`), when the plugin has app-level ones. */
   lookups?: PlatformLookups;
+  /** Called whenever the served channels change (before a new channel connects): share a budget among them. */
+  onServedChange?(served: { channel: ServedChannel; unit: Unit }[]): void;
 }
 
 interface Served<Unit> {
@@ -123,6 +125,7 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
     }
     const served: Served<Unit> = { channel, unit, controller };
     this.#served.set(channel.connection_id, served);
+    this.#options.onServedChange?.(this.served());
     try {
       await unit.connect(this.#channelContext(context, channel, controller.signal));
     } catch (error) {
@@ -187,6 +190,7 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
 
   /** The plugin's own status: how many channels it serves. */
   #summarize(): void {
+    this.#options.onServedChange?.(this.served());
     const context = this.#context;
     if (!context || context.signal.aborted) return;
     const n = this.#served.size;
