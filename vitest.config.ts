@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^@ovation\/client\/(http|socket)$/, replacement: `${src("./packages/client/src/")}$1/index.ts` },
       { find: /^@ovation\/client\/errors$/, replacement: src("./packages/client/src/errors.ts") },
       { find: /^@ovation\/plugin-twitch$/, replacement: src("./plugins/twitch/src/index.ts") },
+      { find: /^@ovation\/plugin-twitch\/testing$/, replacement: src("./plugins/twitch/src/testing/index.ts") },
       { find: /^@ovation\/plugin-console$/, replacement: src("./plugins/console/src/index.ts") },
       { find: /^@ovation\/plugin-youtube$/, replacement: src("./plugins/youtube/src/index.ts") },
       { find: /^@ovation\/plugin-youtube\/testing$/, replacement: src("./plugins/youtube/src/testing/index.ts") },

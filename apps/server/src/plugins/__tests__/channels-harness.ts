@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
-import { DEMO_COMMAND } from "../../cli/first-run.js";
+import { DEMO_COMMAND, bootstrap } from "../../cli/first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen } from "../../__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../__tests__/socket-helpers.js";
@@ -39,6 +39,8 @@ export async function startChannelsServer(env: Record<string, string>, platforms
   const logs: ChannelsServer["logs"] = [];
   const logger = pino({ level: "info" }, { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) });
   const app = await buildApp({ config: testConfig(data.dir), logger, platforms: { env }, identity: { platforms } });
+  // The first run (what `ovation start` does before plugins that name the first user start).
+  bootstrap(app.ovation.repos);
   const base = await listen(app);
   const sockets: ClientSocket[] = [];
   return {
