@@ -88,6 +88,13 @@ describe("Kick served per streamer: three streamers link their own Kick channel,
     );
     await waitFor(() => sources.every((s) => s.played.length >= 1), 20_000, "each follow played");
     for (const [i, source] of sources.entries()) expect(source.played).toEqual([`follow ${kick.accounts[i]!.user_id}`]);
+
+    // GET /v1/plugins: every plugin's channel counts, and the caller's own channel only.
+    const listing = await api(server.base, "/v1/plugins", streamers[1]!.token);
+    expect((listing.body.data as { id: string }[]).find((p) => p.id === "kick")).toMatchObject({
+      channel_counts: { serving: 3 },
+      channels: [{ connection_id: links[1]!.id, username: "SecondStreamer", state: "serving" }],
+    });
   });
 
   it("refuses forged, stale and replayed webhooks, and remembers a delivery in the store (a replay after a restart is refused)", { timeout: 30_000 }, async () => {
@@ -125,6 +132,12 @@ describe("Kick served per streamer: three streamers link their own Kick channel,
     await server.app.platformPlugins.idle();
     expect(kick.sent.slice(sent).map((m) => m.broadcaster_user_id)).toEqual([kick.accounts[1]!.user_id]);
     expect(server.logs.filter((l) => l.msg?.includes("does not serve")).length).toBeGreaterThanOrEqual(2);
+
+    // Ben's link is revoked on Kick: his channel shows that he must reconnect.
+    kick.revoke(kick.accounts[1]!.user_id);
+    await sender.send(forBroadcaster("chat-command", kick.accounts[1]!, { message_id: "ben-revoked", content: "!hug Again" }));
+    await waitFor(() => server.app.platformPlugins.channelStatus("kick").find((c) => c.connection_id === links[1]!.id)?.state === "needs_reconnect", 20_000, "Ben needs to reconnect");
+    expect((await api(server.base, "/api/users/@me/connections", ben.token)).body).toMatchObject([{ status: { state: "needs_reconnect", action: "reconnect", message: "Reconnect Kick: the link was revoked or has expired" } }]);
 
     // Ben deletes his account: his channel is released at once.
     expect((await api(server.base, "/api/users/@me", ben.token, { method: "DELETE" })).status).toBe(204);
