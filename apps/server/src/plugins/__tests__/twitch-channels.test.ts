@@ -170,6 +170,15 @@ describe("Twitch served per streamer: three streamers link their own channel, th
     await waitFor(() => (server.app.ovation.repos.connections.tokensOf(benny)?.access_token ?? old) !== old, 20_000, "stored refreshed token");
     expect(server.app.platformPlugins.channelStatus("twitch").find((c) => c.connection_id === benny)?.state).toBe("serving");
 
+    // A link without a scope EventSub needs shows which permission to grant.
+    const annieToken = server.app.ovation.repos.connections.tokensOf(links[0]!.id)?.access_token ?? "";
+    const owner = helix.tokenOwners.get(annieToken);
+    if (!owner) throw new Error("annie's token is unknown to the fake");
+    owner.scopes = owner.scopes.filter((scope) => scope !== "bits:read");
+    await plugin.validateAll();
+    expect(server.app.platformPlugins.channelStatus("twitch").find((c) => c.connection_id === links[0]!.id)).toMatchObject({ state: "missing_scope", missing_scopes: ["bits:read"] });
+    expect((await api(server.base, "/api/users/@me/connections", streamers[0]!.token)).body).toMatchObject([{ status: { state: "missing_scope", action: "grant_scope", missing_scopes: ["bits:read"] } }]);
+
     helix.revokeUser("annie");
     // The hourly validation, run now.
     await plugin.validateAll();
