@@ -150,6 +150,16 @@ describe("Kick served per streamer: three streamers link their own Kick channel,
     await waitFor(() => server.app.platformPlugins.channelStatus("kick").find((c) => c.connection_id === links[1]!.id)?.state === "needs_reconnect", 20_000, "Ben needs to reconnect");
     expect((await api(server.base, "/api/users/@me/connections", ben.token)).body).toMatchObject([{ status: { state: "needs_reconnect", action: "reconnect", message: "Reconnect Kick: the link was revoked or has expired" } }]);
 
+    // He reconnects: the new link's tokens are served at once (no restart).
+    kick.accounts[1]!.revoked = false;
+    kick.nextAccount = kick.accounts[1]!.user_id;
+    expect((await server.link(ben, "kick")).id).toBe(links[1]!.id);
+    await waitFor(() => server.app.platformPlugins.channelStatus("kick").find((c) => c.connection_id === links[1]!.id)?.state === "serving", 20_000, "Ben served again");
+    const again = kick.sent.length;
+    await sender.send(forBroadcaster("chat-command", kick.accounts[1]!, { message_id: "ben-back", content: "!hug Back" }));
+    await waitFor(() => kick.sent.length > again, 20_000, "Ben's answer after reconnecting");
+    expect(kick.sent.at(-1)).toMatchObject({ broadcaster_user_id: kick.accounts[1]!.user_id, content: "Hugger sends a hug to Back <3" });
+
     // Ben deletes his account: his channel is released at once.
     expect((await api(server.base, "/api/users/@me", ben.token, { method: "DELETE" })).status).toBe(204);
     await waitFor(() => server.app.platformPlugins.channelStatus("kick").length === 0, 20_000, "Ben's channel released");
