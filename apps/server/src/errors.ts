@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   OVATION_ERR_COMMANDS_NAME_TAKEN: { status: 422, message: "The command has already been taken.", description: "The name or an alias is already used by another command of the user." },
   OVATION_ERR_COUNTERS_NOT_FOUND: { status: 422, message: "No such counter.", description: "An item of a counters request names a counter you do not have; `errors` names the item's index and field." },
   OVATION_ERR_COUNTERS_CONFLICT: { status: 422, message: "The counter conflicts with another.", description: "A counter name or keyword is already taken (by a counter, or a keyword by a command); `errors` names the index and field." },
+  OVATION_ERR_COUNTERS_OUT_OF_RANGE: { status: 422, message: "The counter value is out of range.", description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged." },
   OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
   OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
   OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
