@@ -82,7 +82,7 @@ export class BotModulesHost {
       onChange: (channel, state) => repos.botState.saveGiveaway(Number(channel), state),
       ...(options.now ? { now: options.now } : {}),
     });
-    this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer() });
+    this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer(), budget: commands.chatBudget });
     this.system = new SystemCommands({
       commands: (channel) => runtime.commands(channel),
       onChange: (channel, settings) => {

@@ -1,4 +1,4 @@
-import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
+import { ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
 import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
@@ -26,6 +26,11 @@ export class CommandHost {
   readonly runtime: CommandRuntime;
   /** The templates' key-value store (in the store file, capped per user). */
   readonly keyValues: Repositories["kv"];
+  /**
+   * The time budget of each user's chat pattern matching (command regexes here, moderation patterns
+   * in the bot modules): a cut message is logged, at most once per user every 10 s.
+   */
+  readonly chatBudget: ChatBudget;
   readonly #sandbox: TemplateSandbox;
 
   /**
@@ -46,7 +51,18 @@ export class CommandHost {
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
     this.keyValues = repos.kv;
+    const logged = new Map<string, number>();
+    this.chatBudget = new ChatBudget({
+      onCut: (cut) => {
+        const now = Date.now();
+        if (now - (logged.get(cut.channel) ?? 0) < 10_000) return;
+        logged.set(cut.channel, now);
+        if (logged.size > 10_000) logged.clear();
+        logger.warn({ userId: Number(cut.channel), stage: cut.stage, skipped: cut.skipped, reason: cut.reason }, "chat matching over its time budget: patterns skipped");
+      },
+    });
     this.runtime = new CommandRuntime({
+      budget: this.chatBudget,
       store: this.keyValues,
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),

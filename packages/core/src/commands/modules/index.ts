@@ -31,6 +31,7 @@ export type { GiveawayEntryOutcome, GiveawayModuleOptions } from "./giveaways/gi
 export {
   MAX_TIMEOUT_SECONDS,
   MODERATION_ACTION_TYPES,
+  MODERATION_LIMITS,
   MODERATION_RULES,
   moderationActionSchema,
   moderationSettingsSchema,

@@ -1,11 +1,13 @@
 import type { ChatEvent } from "../../../chat/event.js";
+import { ChatBudget } from "../../chat-budget.js";
 import { CommandError } from "../../command-error.js";
-import { CommandRegex } from "../../command-regex.js";
+import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "../../command-regex.js";
 import { isInGroups } from "../exemptions.js";
 import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../module-error.js";
 import { isAllowedHost, linkHosts } from "./links.js";
 import {
   MODERATION_ACTION_TYPES,
+  MODERATION_LIMITS,
   moderationSettingsSchema,
   type ModerationAction,
   type ModerationRule,
@@ -31,6 +33,8 @@ export interface PreparedModeration {
   words: Set<string>;
   /** Bad phrases of several words, folded. */
   phrases: string[][];
+  /** The phrases by their first word, so a message is checked against the few that start with its words. */
+  phrasesByFirst: Map<string, string[][]>;
 }
 
 const SEVERITY: Readonly<Record<ModerationAction["type"], number>> = { warn: 0, delete: 1, timeout: 2, ban: 3 };
@@ -62,9 +66,12 @@ function writtenText(event: ChatEvent): string {
 export class ModerationModule {
   readonly #channels = new Map<string, PreparedModeration>();
   readonly #scorer: ToxicityScorer | null;
+  readonly #budget: ChatBudget;
 
-  constructor(options: { scorer?: ToxicityScorer | null } = {}) {
+  /** `budget`: the time budget of pattern matching per message and channel (share the command runtime's). */
+  constructor(options: { scorer?: ToxicityScorer | null; budget?: ChatBudget } = {}) {
     this.#scorer = options.scorer ?? null;
+    this.#budget = options.budget ?? new ChatBudget();
   }
 
   /** The toxicity scorer in use, or null. */
@@ -85,17 +92,29 @@ export class ModerationModule {
         issues.push(`bad_words.patterns.${index}: ${message}`);
       }
     });
+    const tooMuch = patternSetProblem("patterns", patterns, {
+      maxCount: MODERATION_LIMITS.patterns,
+      countLimit: "patterns",
+      maxTotal: CHAT_PATTERN_LIMITS.moderationProgramTotal,
+      totalLimit: "moderationProgramTotal",
+    });
+    if (issues.length === 0 && tooMuch !== null) issues.push(`bad_words.patterns: ${tooMuch}`);
     if (issues.length > 0) {
       throw new BotModuleError(BOT_MODULE_ERROR_CODES.invalidConfig, `invalid moderation settings: ${issues.join("; ")}`, { details: { issues } });
     }
     const words = new Set<string>();
     const phrases: string[][] = [];
+    const phrasesByFirst = new Map<string, string[][]>();
     for (const entry of settings.bad_words.words) {
       const folded = readings(entry).literal;
       if (folded.length === 1) words.add(folded[0] as string);
-      else if (folded.length > 1) phrases.push(folded);
+      else if (folded.length > 1) {
+        phrases.push(folded);
+        const first = folded[0] as string;
+        phrasesByFirst.set(first, [...(phrasesByFirst.get(first) ?? []), folded]);
+      }
     }
-    return { settings, patterns, words, phrases };
+    return { settings, patterns, words, phrases, phrasesByFirst };
   }
 
   /** Sets a channel's settings (validated as in {@link prepare}) and returns them. */
@@ -151,7 +170,7 @@ export class ModerationModule {
       if (banned !== undefined) verdict = stronger(verdict, { rule: "links", action: settings.links.action, detail: `link to ${banned}` });
     }
     if (applies(settings.bad_words)) {
-      const found = this.#badWord(prepared, event.message);
+      const found = this.#badWord(prepared, event.message, event.channel.id);
       if (found !== null) verdict = stronger(verdict, { rule: "bad_words", action: settings.bad_words.action, detail: found });
     }
     if (settings.toxicity.enabled && this.#scorer !== null && !isInGroups(event, settings.toxicity.exempt)) {
@@ -168,21 +187,50 @@ export class ModerationModule {
     return verdict;
   }
 
-  #badWord(prepared: PreparedModeration, message: string): string | null {
+  /**
+   * The bad word, phrase or pattern a message holds, or null. Each word's variants are computed
+   * once and phrases are looked up by their first word, so a 1,000-entry list costs about as much
+   * as a short one; patterns are tried within the channel's chat budget (the rest are skipped and
+   * reported when it is spent).
+   */
+  #badWord(prepared: PreparedModeration, message: string, channel: string): string | null {
     const { literal, substituted } = readings(message);
+    const variantsOf = new Map<string, string[]>();
+    const variants = (word: string): string[] => {
+      let found = variantsOf.get(word);
+      if (found === undefined) {
+        found = wordVariants(word);
+        variantsOf.set(word, found);
+      }
+      return found;
+    };
     if (prepared.words.size > 0) {
       for (const word of new Set([...literal, ...substituted])) {
-        if (wordVariants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
+        if (variants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
       }
     }
-    for (const words of [literal, substituted]) {
-      for (const phrase of prepared.phrases) {
-        for (let start = 0; start + phrase.length <= words.length; start++) {
-          if (phrase.every((part, offset) => wordVariants(words[start + offset] as string).includes(part))) return "a blocked phrase";
+    if (prepared.phrasesByFirst.size > 0) {
+      for (const words of [literal, substituted]) {
+        for (let start = 0; start < words.length; start++) {
+          for (const first of variants(words[start] as string)) {
+            for (const phrase of prepared.phrasesByFirst.get(first) ?? []) {
+              if (start + phrase.length > words.length) continue;
+              if (phrase.every((part, offset) => variants(words[start + offset] as string).includes(part))) return "a blocked phrase";
+            }
+          }
         }
       }
     }
-    for (const pattern of prepared.patterns) if (pattern.test(message)) return `the pattern ${pattern.source}`;
-    return null;
+    if (prepared.patterns.length === 0) return null;
+    const meter = this.#budget.start(channel);
+    try {
+      for (const [index, pattern] of prepared.patterns.entries()) {
+        if (meter.stop("moderation_patterns", prepared.patterns.length - index)) return null;
+        if (pattern.test(message)) return `the pattern ${pattern.source}`;
+      }
+      return null;
+    } finally {
+      meter.end();
+    }
   }
 }
