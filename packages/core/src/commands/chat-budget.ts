@@ -1,6 +1,6 @@
 /**
  * How much main-thread time the pattern matching of one channel's chat may take (command regex
- * triggers and auto-moderation patterns); documented in docs/security.md.
+ * triggers, auto-moderation's bad words, phrases and patterns); documented in docs/security.md.
  */
 export const CHAT_BUDGET = {
   /** Matching time of one message, in milliseconds: the patterns not tried by then are skipped. */
@@ -14,7 +14,7 @@ export const CHAT_BUDGET = {
 /** One message whose matching was cut short: which stage, how many patterns were skipped. */
 export interface ChatBudgetCut {
   channel: string;
-  stage: "command_regex" | "moderation_patterns";
+  stage: "command_regex" | "moderation_words" | "moderation_patterns";
   skipped: number;
   /** Why: this message's own time, or the channel's time in the window. */
   reason: "message" | "window";

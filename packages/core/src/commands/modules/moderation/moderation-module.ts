@@ -33,8 +33,14 @@ export interface PreparedModeration {
   words: Set<string>;
   /** Bad phrases of several words, folded. */
   phrases: string[][];
-  /** The phrases by their first word, so a message is checked against the few that start with its words. */
-  phrasesByFirst: Map<string, string[][]>;
+  /** The phrases as a tree of words, walked once along a message. */
+  phraseTree: PhraseNode;
+}
+
+/** A node of the phrase tree: the words that may follow, and whether a phrase ends here. */
+export interface PhraseNode {
+  next: Map<string, PhraseNode>;
+  end: boolean;
 }
 
 const SEVERITY: Readonly<Record<ModerationAction["type"], number>> = { warn: 0, delete: 1, timeout: 2, ban: 3 };
@@ -104,17 +110,25 @@ export class ModerationModule {
     }
     const words = new Set<string>();
     const phrases: string[][] = [];
-    const phrasesByFirst = new Map<string, string[][]>();
+    const phraseTree: PhraseNode = { next: new Map(), end: false };
     for (const entry of settings.bad_words.words) {
       const folded = readings(entry).literal;
       if (folded.length === 1) words.add(folded[0] as string);
       else if (folded.length > 1) {
         phrases.push(folded);
-        const first = folded[0] as string;
-        phrasesByFirst.set(first, [...(phrasesByFirst.get(first) ?? []), folded]);
+        let node = phraseTree;
+        for (const part of folded) {
+          let child = node.next.get(part);
+          if (child === undefined) {
+            child = { next: new Map(), end: false };
+            node.next.set(part, child);
+          }
+          node = child;
+        }
+        node.end = true;
       }
     }
-    return { settings, patterns, words, phrases, phrasesByFirst };
+    return { settings, patterns, words, phrases, phraseTree };
   }
 
   /** Sets a channel's settings (validated as in {@link prepare}) and returns them. */
@@ -189,41 +203,49 @@ export class ModerationModule {
 
   /**
    * The bad word, phrase or pattern a message holds, or null. Each word's variants are computed
-   * once and phrases are looked up by their first word, so a 1,000-entry list costs about as much
-   * as a short one; patterns are tried within the channel's chat budget (the rest are skipped and
-   * reported when it is spent).
+   * once, and phrases are found in one walk of the phrase tree along the message (the partial
+   * phrases under way are carried from word to word), so a 1,000-entry list costs about as much
+   * as a short one. It all runs within the channel's chat budget: when the budget is spent the
+   * rest is skipped (and reported).
    */
   #badWord(prepared: PreparedModeration, message: string, channel: string): string | null {
-    const { literal, substituted } = readings(message);
-    const variantsOf = new Map<string, string[]>();
-    const variants = (word: string): string[] => {
-      let found = variantsOf.get(word);
-      if (found === undefined) {
-        found = wordVariants(word);
-        variantsOf.set(word, found);
+    const meter = this.#budget.start(channel);
+    try {
+      // A channel that spent its window skips even the reading of the message.
+      if (meter.stop("moderation_words", prepared.words.size + prepared.phrases.length)) return null;
+      const { literal, substituted } = readings(message);
+      const variantsOf = new Map<string, string[]>();
+      const variants = (word: string): string[] => {
+        let found = variantsOf.get(word);
+        if (found === undefined) {
+          found = wordVariants(word);
+          variantsOf.set(word, found);
+        }
+        return found;
+      };
+      if (prepared.words.size > 0) {
+        for (const word of new Set([...literal, ...substituted])) {
+          if (variants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
+        }
       }
-      return found;
-    };
-    if (prepared.words.size > 0) {
-      for (const word of new Set([...literal, ...substituted])) {
-        if (variants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
-      }
-    }
-    if (prepared.phrasesByFirst.size > 0) {
-      for (const words of [literal, substituted]) {
-        for (let start = 0; start < words.length; start++) {
-          for (const first of variants(words[start] as string)) {
-            for (const phrase of prepared.phrasesByFirst.get(first) ?? []) {
-              if (start + phrase.length > words.length) continue;
-              if (phrase.every((part, offset) => variants(words[start + offset] as string).includes(part))) return "a blocked phrase";
+      if (prepared.phraseTree.next.size > 0) {
+        for (const list of [literal, substituted]) {
+          let under: PhraseNode[] = [];
+          for (const [index, word] of list.entries()) {
+            if (index % 16 === 0 && meter.stop("moderation_words", list.length - index)) return null;
+            const next = new Set<PhraseNode>();
+            for (const node of [prepared.phraseTree, ...under]) {
+              for (const variant of variants(word)) {
+                const child = node.next.get(variant);
+                if (child === undefined) continue;
+                if (child.end) return "a blocked phrase";
+                next.add(child);
+              }
             }
+            under = [...next];
           }
         }
       }
-    }
-    if (prepared.patterns.length === 0) return null;
-    const meter = this.#budget.start(channel);
-    try {
       for (const [index, pattern] of prepared.patterns.entries()) {
         if (meter.stop("moderation_patterns", prepared.patterns.length - index)) return null;
         if (pattern.test(message)) return `the pattern ${pattern.source}`;
