@@ -11,6 +11,7 @@ import {
 } from "@ovation/core";
 import type { BotSettings, ChatEvent, GiveawayState, HostAction, ModerationAction, ModerationRule, ModerationSettings, ModerationVerdict, OutgoingMessage } from "@ovation/core";
 import type { Logger } from "pino";
+import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
 import { usersOfDocuments } from "../store/partitions.js";
@@ -80,6 +81,7 @@ export class BotModulesHost {
     this.giveaways = new GiveawayModule({
       isFollower: (event) => repos.botState.isFollower(Number(event.channel.id), event.platform, event.user.platform_id),
       onChange: (channel, state) => repos.botState.saveGiveaway(Number(channel), state),
+      onEntry: (channel, _state, entry) => repos.botState.appendGiveawayEntry(Number(channel), entry),
       ...(options.now ? { now: options.now } : {}),
     });
     this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer(), budget: commands.chatBudget });
@@ -93,7 +95,7 @@ export class BotModulesHost {
     for (const user of repos.users.list()) this.reload(user.id);
     // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
     repos.store.onRemoteChange(({ documents }) => {
-      for (const userId of usersOfDocuments(documents, ["timers", "bot_state"])) if (repos.users.get(userId)) this.reload(userId);
+      for (const userId of usersOfDocuments(documents, ["timers", "bot_state", GIVEAWAY_ENTRIES_KIND])) if (repos.users.get(userId)) this.reload(userId);
     });
   }
 

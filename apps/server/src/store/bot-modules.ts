@@ -1,4 +1,5 @@
-import type { BotSettings, GiveawayState, GoalBar, ModerationSettings, Timer } from "@ovation/core";
+import type { BotSettings, GiveawayEntry, GiveawayState, GoalBar, ModerationSettings, Timer } from "@ovation/core";
+import { ChunkedList } from "./chunked-list.js";
 import { Store } from "./store.js";
 import { splitSharedDocument, userKey } from "./per-user-extensions.js";
 import { timestamp } from "./records.js";
@@ -120,6 +121,7 @@ export class GoalBarsRepository extends UserRecordList<GoalBarRecord> {
 
 /** One user's state of the bot modules (`extensions.bot_state.<userId>`). */
 interface BotState {
+  /** The current (or last) giveaway without its entries (they are in `giveaway_entries.<n>.<userId>`). */
   giveaway?: GiveawayState;
   moderation?: ModerationSettings;
   settings?: BotSettings;
@@ -135,6 +137,12 @@ interface SharedBotState {
   followers?: Record<string, Record<string, string>>;
 }
 
+/**
+ * The extension kind of giveaway entries: the current giveaway's entries of user U are the chunk
+ * documents `giveaway_entries.<n>.<U>` (n = 0, 1...; the user's id last, like every per-user document).
+ */
+export const GIVEAWAY_ENTRIES_KIND = "giveaway_entries";
+
 /** Most followers remembered per user (oldest dropped first). */
 const MAX_FOLLOWERS = 100_000;
 
@@ -145,6 +153,7 @@ const MAX_FOLLOWERS = 100_000;
  */
 export class BotStateRepository {
   readonly #store: Store;
+  readonly #entryLists = new Map<number, ChunkedList<GiveawayEntry>>();
 
   constructor(store: Store) {
     this.#store = store;
@@ -172,19 +181,60 @@ export class BotStateRepository {
       move(shared.followers, "followers");
       return { rest: null, perUser };
     });
+    this.#moveEntriesOut();
+  }
+
+  /** Giveaway entries stored inside `bot_state.<userId>` (earlier versions) move to their chunks, once. */
+  #moveEntriesOut(): void {
+    for (const key of this.#store.extensionKeys("bot_state.")) {
+      const userId = Number(key.slice("bot_state.".length));
+      const giveaway = (this.#store.data.extensions[key] as BotState | undefined)?.giveaway;
+      if (!Number.isSafeInteger(userId) || !giveaway || giveaway.entries.length === 0) continue;
+      const list = this.#entries(userId);
+      list.clear();
+      for (const entry of giveaway.entries) list.append(entry);
+      this.#state(userId).update((s) => void (s.giveaway = { ...giveaway, entries: [] }));
+    }
+  }
+
+  #entries(userId: number): ChunkedList<GiveawayEntry> {
+    let list = this.#entryLists.get(userId);
+    if (list === undefined) {
+      list = new ChunkedList<GiveawayEntry>(this.#store, (chunk) => `${GIVEAWAY_ENTRIES_KIND}.${chunk}.${userId}`);
+      this.#entryLists.set(userId, list);
+    }
+    return list;
   }
 
   #state(userId: number) {
     return this.#store.extension<BotState>(userKey("bot_state", userId), () => ({ followers: {} }));
   }
 
+  /** The current (or last) giveaway with its entries, or null. */
   giveaway(userId: number): GiveawayState | null {
     const state = this.#state(userId).read().giveaway;
-    return state ? structuredClone(state) : null;
+    return state ? { ...structuredClone(state), entries: [...state.entries, ...this.#entries(userId).read()] } : null;
   }
 
+  /**
+   * Stores a giveaway's state but its entries (appended one by one with {@link appendGiveawayEntry}).
+   * A giveaway with a new id (a new one opened) drops the previous one's entries.
+   */
   saveGiveaway(userId: number, state: GiveawayState): void {
-    this.#state(userId).update((s) => void (s.giveaway = structuredClone(state)));
+    const { entries: _entries, ...rest } = state;
+    const stored = this.#state(userId).read().giveaway;
+    if (stored !== undefined && stored.id !== state.id) this.#entries(userId).clear();
+    this.#state(userId).update((s) => void (s.giveaway = { ...structuredClone(rest), entries: [] }));
+  }
+
+  /** Appends one entry of the current giveaway: writes only the last chunk of entries, whatever their number. */
+  appendGiveawayEntry(userId: number, entry: GiveawayEntry): void {
+    this.#entries(userId).append(entry);
+  }
+
+  /** How many entries the current giveaway holds in the store. */
+  giveawayEntryCount(userId: number): number {
+    return this.#entries(userId).length;
   }
 
   moderation(userId: number): ModerationSettings | null {

@@ -17,8 +17,16 @@ import {
 export interface GiveawayModuleOptions {
   /** Whether the sender follows the channel (for `eligibility: "followers"`); without it only the broadcaster, moderators, VIPs and subscribers count as followers. */
   isFollower?: (event: ChatEvent) => boolean | Promise<boolean>;
-  /** Called after every change of a channel's giveaway, to store it (the state is live: copy it, do not change it). */
+  /**
+   * Called after every change of a channel's giveaway, to store it (the state is live: copy it, do
+   * not change it); with {@link onEntry}, not for new entries.
+   */
   onChange?: (channel: string, state: GiveawayState) => void;
+  /**
+   * Called for each new entry, to append it to what is stored (so a store need not rewrite every
+   * entry per entry). Without it, {@link onChange} is called for entries too.
+   */
+  onEntry?: (channel: string, state: GiveawayState, entry: GiveawayEntry) => void;
   /** Random integers (default `crypto.randomInt`). */
   random?: RandomInt;
   /** Clock in milliseconds (default `Date.now`). */
@@ -107,7 +115,7 @@ export class GiveawayModule {
     if (entered.has(key)) return { status: "already_entered" };
     if (!(await this.#eligible(event, state.settings.eligibility))) return { status: "not_eligible", eligibility: state.settings.eligibility };
     if (entered.has(key)) return { status: "already_entered" };
-    if (state.entries.length >= GIVEAWAY_LIMITS.maxEntries || state.status !== "open") return { status: "full" };
+    if (state.entries.length >= Math.min(state.settings.max_entries, GIVEAWAY_LIMITS.maxEntries) || state.status !== "open") return { status: "full" };
     const subscriber = isInGroups(event, ["subscriber"]);
     const entry: GiveawayEntry = {
       platform: event.platform,
@@ -118,7 +126,8 @@ export class GiveawayModule {
     };
     entered.add(key);
     state.entries.push(entry);
-    this.#changed(event.channel.id, state);
+    if (this.#options.onEntry) this.#options.onEntry(event.channel.id, state, entry);
+    else this.#changed(event.channel.id, state);
     return { status: "entered", entry };
   }
 
