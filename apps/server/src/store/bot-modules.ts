@@ -125,7 +125,10 @@ interface BotState {
   giveaway?: GiveawayState;
   moderation?: ModerationSettings;
   settings?: BotSettings;
-  /** Followers the service has seen follow (for giveaways open to followers): `platform:id` -> ISO time. */
+  /**
+   * Followers as earlier versions kept them (`platform:id` -> ISO time); moved at start to the
+   * buckets `followers.<b>.<userId>`, so this stays empty.
+   */
   followers: Record<string, string>;
 }
 
@@ -145,11 +148,29 @@ export const GIVEAWAY_ENTRIES_KIND = "giveaway_entries";
 
 /** Most followers remembered per user (oldest dropped first). */
 const MAX_FOLLOWERS = 100_000;
+/**
+ * Known followers of user U live in FOLLOWER_BUCKETS documents `followers.<b>.<U>`, each follower in
+ * the bucket its key hashes to: a follow rewrites one bucket of at most MAX_FOLLOWERS /
+ * FOLLOWER_BUCKETS followers (about 20 KB), whatever the user holds.
+ */
+export const FOLLOWERS_KIND = "followers";
+const FOLLOWER_BUCKETS = 256;
+const PER_BUCKET = Math.ceil(MAX_FOLLOWERS / FOLLOWER_BUCKETS);
+
+/** The bucket of a follower key (FNV-1a: stable across versions and nodes). */
+function bucketOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % FOLLOWER_BUCKETS;
+}
 
 /**
- * The bot modules' state of each user, one document per user: the current giveaway, moderation
- * settings, bot settings, known followers. A follow of one user's channel rewrites only that
- * user's document. A store still holding the shared document of every user is split at start.
+ * The bot modules' state of each user, one document per user: the current giveaway (without its
+ * entries), moderation settings, bot settings. What grows lives in documents of its own, each
+ * written alone: the giveaway's entries in chunks of 100 (`giveaway_entries.<n>.<userId>`), known
+ * followers in hashed buckets (`followers.<b>.<userId>`). A store still holding the shared
+ * document of every user is split at start, and entries or followers kept inside the user's
+ * document by earlier versions move out.
  */
 export class BotStateRepository {
   readonly #store: Store;
@@ -182,6 +203,37 @@ export class BotStateRepository {
       return { rest: null, perUser };
     });
     this.#moveEntriesOut();
+    this.#moveFollowersOut();
+  }
+
+  /** Followers stored inside `bot_state.<userId>` (earlier versions) move to their buckets, once. */
+  #moveFollowersOut(): void {
+    for (const key of this.#store.extensionKeys("bot_state.")) {
+      const userId = Number(key.slice("bot_state.".length));
+      const followers = (this.#store.data.extensions[key] as BotState | undefined)?.followers ?? {};
+      if (!Number.isSafeInteger(userId) || Object.keys(followers).length === 0) continue;
+      for (const [follower, at] of Object.entries(followers)) this.#rememberFollower(userId, follower, at);
+      this.#state(userId).update((s) => void (s.followers = {}));
+    }
+  }
+
+  #followerKey(userId: number, follower: string): string {
+    return `${FOLLOWERS_KIND}.${bucketOf(follower)}.${userId}`;
+  }
+
+  /** Adds (or refreshes) one follower in its bucket, dropping the bucket's oldest past its share of the cap. */
+  #rememberFollower(userId: number, follower: string, at: string): void {
+    const key = this.#followerKey(userId, follower);
+    this.#store.update(
+      (data) => {
+        const bucket = (data.extensions[key] ??= {}) as Record<string, string>;
+        delete bucket[follower];
+        bucket[follower] = at;
+        const keys = Object.keys(bucket);
+        if (keys.length > PER_BUCKET) delete bucket[keys[0] as string];
+      },
+      { extensions: [key] },
+    );
   }
 
   /** Giveaway entries stored inside `bot_state.<userId>` (earlier versions) move to their chunks, once. */
@@ -256,14 +308,13 @@ export class BotStateRepository {
   }
 
   isFollower(userId: number, platform: string, platformUserId: string): boolean {
-    return Object.hasOwn(this.#state(userId).read().followers, `${platform}:${platformUserId}`);
+    const follower = `${platform}:${platformUserId}`;
+    const bucket = this.#store.data.extensions[this.#followerKey(userId, follower)] as Record<string, string> | undefined;
+    return bucket !== undefined && Object.hasOwn(bucket, follower);
   }
 
+  /** Remembers a follow: rewrites one bucket of at most 391 followers, whatever the user holds. */
   addFollower(userId: number, platform: string, platformUserId: string): void {
-    this.#state(userId).update((s) => {
-      s.followers[`${platform}:${platformUserId}`] = timestamp();
-      const keys = Object.keys(s.followers);
-      if (keys.length > MAX_FOLLOWERS) delete s.followers[keys[0] as string];
-    });
+    this.#rememberFollower(userId, `${platform}:${platformUserId}`, timestamp());
   }
 }

@@ -1,7 +1,7 @@
 import type { Store } from "./store.js";
 
-/** Items per chunk document of a {@link ChunkedList}: about 20 KB of giveaway entries. */
-export const CHUNK_ITEMS = 200;
+/** Items per chunk document of a {@link ChunkedList}: about 10 KB of giveaway entries. */
+export const CHUNK_ITEMS = 100;
 
 /**
  * A list that only grows until it is cleared (a giveaway's entries...), kept as a run of extension

@@ -72,7 +72,7 @@ function entry(channel: number, viewer: number, message = "!join"): ChatEvent {
 }
 
 describe.each(implementations)("giveaway entries on $name", (impl) => {
-  test("an entry writes one chunk of at most 200 entries, never the giveaway's other entries or state", async () => {
+  test("an entry writes one chunk of at most 100 entries, never the giveaway's other entries or state", async () => {
     const place = await impl.place();
     const { store, batches } = await spied(await impl.backend(place));
     const repos = createRepositories(store);
@@ -115,6 +115,29 @@ describe.each(implementations)("giveaway entries on $name", (impl) => {
     await again.close();
   });
 
+  test("a follow writes one bucket of followers, not the user's other followers; they survive a reopen", async () => {
+    const place = await impl.place();
+    const { store, batches } = await spied(await impl.backend(place));
+    const repos = createRepositories(store);
+    const user = repos.users.create({ name: "Followed" });
+    for (let i = 0; i < 3_000; i++) repos.botState.addFollower(user.id, "twitch", `f${i}`);
+    await store.persisted();
+    batches.length = 0;
+    repos.botState.addFollower(user.id, "twitch", "newcomer");
+    await store.persisted();
+    const written = batches.flatMap((b) => b.documents);
+    expect(written.map((d) => d.key)).toEqual([expect.stringMatching(new RegExp(`^ext:followers\\.\\d+\\.${user.id}$`))]);
+    expect(Object.keys(written[0]?.body as object).length).toBeLessThan(100);
+    await store.close();
+    const again = await Store.fromBackend(await impl.backend(place));
+    const reposAgain = createRepositories(again);
+    expect(reposAgain.botState.isFollower(user.id, "twitch", "f2999")).toBe(true);
+    expect(reposAgain.botState.isFollower(user.id, "twitch", "newcomer")).toBe(true);
+    expect(reposAgain.botState.isFollower(user.id, "twitch", "stranger")).toBe(false);
+    expect(reposAgain.botState.isFollower(user.id, "kick", "f1")).toBe(false);
+    await again.close();
+  });
+
   test("a giveaway's max_entries caps it: later entries are answered full and not stored", async () => {
     const place = await impl.place();
     const store = await Store.fromBackend(await impl.backend(place));
@@ -132,7 +155,7 @@ describe.each(implementations)("giveaway entries on $name", (impl) => {
   });
 });
 
-test("entries stored inside the bot state by earlier versions move to their chunks at start", async () => {
+test("entries and followers stored inside the bot state by earlier versions move out at start", async () => {
   const d = tempDataDir();
   dirs.push(d);
   const store = await Store.open(d.dir);
@@ -140,13 +163,16 @@ test("entries stored inside the bot state by earlier versions move to their chun
   const user = repos.users.create({ name: "Old" });
   const entries = Array.from({ length: CHUNK_ITEMS + 5 }, (_, i) => ({ platform: "kick", user_platform_id: `v${i}`, username: `v${i}`, weight: 1, entered_at: i }));
   const giveaway = { id: "g1", settings: { title: "", keyword: "!join", eligibility: "everyone", subscriber_weight: 1, announce: true }, status: "open", opened_at: 0, closed_at: null, entries, winners: [] };
-  store.update((data) => void (data.extensions[`bot_state.${user.id}`] = { giveaway, followers: {} }), { extensions: [`bot_state.${user.id}`] });
+  const followers = { "twitch:1": "2026-01-01T00:00:00.000Z", "kick:2": "2026-01-02T00:00:00.000Z" };
+  store.update((data) => void (data.extensions[`bot_state.${user.id}`] = { giveaway, followers }), { extensions: [`bot_state.${user.id}`] });
   await store.close();
 
   const again = await Store.open(d.dir);
   const moved = createRepositories(again);
   await again.persisted();
-  expect((again.data.extensions[`bot_state.${user.id}`] as { giveaway: { entries: unknown[] } }).giveaway.entries).toEqual([]);
+  expect(again.data.extensions[`bot_state.${user.id}`]).toMatchObject({ giveaway: { entries: [] }, followers: {} });
+  expect(moved.botState.isFollower(user.id, "twitch", "1")).toBe(true);
+  expect(moved.botState.isFollower(user.id, "kick", "2")).toBe(true);
   expect(moved.botState.giveaway(user.id)?.entries).toEqual(entries);
   expect(again.extensionKeys("giveaway_entries.").sort()).toEqual([`giveaway_entries.0.${user.id}`, `giveaway_entries.1.${user.id}`]);
   // The old giveaway (without max_entries) still loads.
