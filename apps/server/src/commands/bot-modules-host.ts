@@ -94,8 +94,11 @@ export class BotModulesHost {
     });
     for (const user of repos.users.list()) this.reload(user.id);
     // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
+    // Entries another node appended are added as they are (a full reload would re-read every entry).
     repos.store.onRemoteChange(({ documents }) => {
-      for (const userId of usersOfDocuments(documents, ["timers", "bot_state", GIVEAWAY_ENTRIES_KIND])) if (repos.users.get(userId)) this.reload(userId);
+      const reloaded = new Set(usersOfDocuments(documents, ["timers", "bot_state"]));
+      for (const userId of reloaded) if (repos.users.get(userId)) this.reload(userId);
+      for (const userId of usersOfDocuments(documents, [GIVEAWAY_ENTRIES_KIND])) if (!reloaded.has(userId) && repos.users.get(userId)) this.#catchUpEntries(userId);
     });
   }
 
@@ -133,6 +136,16 @@ export class BotModulesHost {
       this.logger.error({ err, userId }, "stored moderation settings could not be loaded");
     }
     this.system.restore(channel, this.repos.botState.settings(userId));
+  }
+
+  /** Adds the giveaway entries another node stored since this node's last one. */
+  #catchUpEntries(userId: number): void {
+    const channel = String(userId);
+    try {
+      this.giveaways.addStoredEntries(channel, this.repos.botState.giveawayEntriesFrom(userId, this.giveaways.entryCount(channel)));
+    } catch (err) {
+      this.logger.error({ err, userId }, "stored giveaway entries could not be loaded");
+    }
   }
 
   /** Reloads a user's timers (after a change through the API); a stored timer that no longer compiles is skipped. */

@@ -284,6 +284,11 @@ export class BotStateRepository {
     this.#entries(userId).append(entry);
   }
 
+  /** The current giveaway's stored entries from position `start` on (what another node appended). */
+  giveawayEntriesFrom(userId: number, start: number): GiveawayEntry[] {
+    return this.#entries(userId).readFrom(start);
+  }
+
   /** How many entries the current giveaway holds in the store. */
   giveawayEntryCount(userId: number): number {
     return this.#entries(userId).length;

@@ -57,6 +57,19 @@ export class ChunkedList<T> {
     return items;
   }
 
+  /** The items from position `start` on, in order (a copy): whole chunks before it are skipped unread. */
+  readFrom(start: number): T[] {
+    const items: T[] = [];
+    let position = 0;
+    for (let index = 0; ; index++) {
+      const chunk = this.#chunk(index);
+      if (chunk === undefined) break;
+      if (position + chunk.length > start) items.push(...structuredClone(chunk.slice(Math.max(0, start - position))));
+      position += chunk.length;
+    }
+    return items;
+  }
+
   /** How many items the list holds. */
   get length(): number {
     let count = 0;

@@ -5,6 +5,7 @@ import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../mo
 import { drawWeighted, type RandomInt } from "./draw.js";
 import {
   GIVEAWAY_LIMITS,
+  giveawayEntrySchema,
   giveawaySettingsSchema,
   giveawayStateSchema,
   type GiveawayEntry,
@@ -71,6 +72,32 @@ export class GiveawayModule {
     const parsed = parseModuleConfig("stored giveaway", giveawayStateSchema, state);
     this.#giveaways.set(channel, parsed);
     this.#entered.set(channel, new Set(parsed.entries.map(entryKey)));
+  }
+
+  /**
+   * Adds entries stored by someone else (another node sharing the store) to the channel's giveaway,
+   * without calling `onEntry`; entrants already in are skipped. Returns how many were added.
+   * Throws `BotModuleError` when an entry is malformed.
+   */
+  addStoredEntries(channel: string, entries: readonly unknown[]): number {
+    const state = this.#giveaways.get(channel);
+    const entered = this.#entered.get(channel);
+    if (state === undefined || entered === undefined) return 0;
+    let added = 0;
+    for (const input of entries) {
+      const entry = parseModuleConfig("stored giveaway entry", giveawayEntrySchema, input);
+      const key = entryKey(entry);
+      if (entered.has(key)) continue;
+      entered.add(key);
+      state.entries.push(entry);
+      added++;
+    }
+    return added;
+  }
+
+  /** How many entries the channel's giveaway holds (0 when there is none). */
+  entryCount(channel: string): number {
+    return this.#giveaways.get(channel)?.entries.length ?? 0;
   }
 
   /** The channel's current (or last) giveaway, or null. */
