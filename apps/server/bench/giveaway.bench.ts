@@ -1,6 +1,7 @@
-// Giveaway entries (issue 31): a giveaway fed `!join` chat entries, timed until each is durable,
-// and a quiet user's `POST /v1/alerts` (real HTTP on loopback) meanwhile: first on an empty
-// giveaway, then once it holds 100,000 entries. Before entries were stored in chunks, a fed giveaway
+// Giveaway entries (issue 31): two servers in their own processes, one whose giveaway is empty and
+// one whose giveaway was filled to 100,000 entries minus the sample, both fed `!join` chat entries
+// at the same time (each timed until durable) while a quiet user's `POST /v1/alerts` (real HTTP on
+// loopback) alternates between them, so machine noise hits both alike (as store.bench.ts does). Before entries were stored in chunks, a fed giveaway
 // slowed from about 190 to 20 entries/s by 26,750 entries and the quiet POST took up to 33 s.
 // Target: entry p99 and quiet POST p99 at 100,000 entries <= 1.2x their value on an empty giveaway.
 // Run on the embedded store, then on PostgreSQL (a temporary server started like the tests' one).
@@ -57,38 +58,51 @@ const p = (values: number[], q: number) => {
 };
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 
-/** Entries fed at RATE a second while the quiet user POSTs one alert every POST_SPACING_MS. */
-async function phase(child: ChildProcess, ready: Ready): Promise<{ entries: number[]; posts: number[]; stored: number }> {
-  const fed = ask<{ times: number[]; entries: number }>(child, { type: "feed", count: SAMPLE, rate: RATE });
-  const posts: number[] = [];
+interface Phase {
+  entries: number[];
+  posts: number[];
+  stored: number;
+}
+
+/**
+ * Both servers take entries at RATE a second at the same time while the quiet user POSTs to each in
+ * turn (one every POST_SPACING_MS), so machine noise hits both alike.
+ */
+async function side(servers: Array<{ child: ChildProcess; ready: Ready }>): Promise<Phase[]> {
+  const fed = servers.map(({ child }) => ask<{ times: number[]; entries: number }>(child, { type: "feed", count: SAMPLE, rate: RATE }));
+  const posts: number[][] = servers.map(() => []);
   let done = false;
-  void fed.then(() => (done = true));
+  void Promise.all(fed).then(() => (done = true));
   for (let i = 0; !done; i++) {
-    posts.push(await post(ready, i));
-    await new Promise((r) => setTimeout(r, POST_SPACING_MS));
+    const k = i % servers.length;
+    posts[k]?.push(await post((servers[k] as { ready: Ready }).ready, i));
+    await new Promise((r) => setTimeout(r, POST_SPACING_MS / servers.length));
   }
-  const { times, entries } = await fed;
-  return { entries: times, posts, stored: entries };
+  const results = await Promise.all(fed);
+  return results.map((r, k) => ({ entries: r.times, posts: posts[k] ?? [], stored: r.entries }));
 }
 
 async function measure(backend: "embedded files" | "PostgreSQL"): Promise<void> {
-  const { child, ready } = await start(backend === "PostgreSQL" ? await freshDatabase() : undefined);
-  for (let i = 0; i < 20; i++) await post(ready, i); // warm-up
-  const empty = await phase(child, ready);
+  const url = async () => (backend === "PostgreSQL" ? await freshDatabase() : undefined);
+  const servers = [await start(await url()), await start(await url())];
+  const [empty, full] = servers as [{ child: ChildProcess; ready: Ready }, { child: ChildProcess; ready: Ready }];
   const fillStart = performance.now();
-  await ask(child, { type: "fill", to: ENTRIES - SAMPLE });
+  await ask(full.child, { type: "fill", to: ENTRIES - SAMPLE });
   const fillSeconds = (performance.now() - fillStart) / 1000;
-  const full = await phase(child, ready);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.send({ type: "stop" });
-  await exited;
-  console.log(`\n${backend} (${ready.description.replace(/ at .*/, "")}): ${SAMPLE} entries at ${RATE}/s, quiet POST every ${POST_SPACING_MS} ms; fill to ${ENTRIES - SAMPLE} took ${fillSeconds.toFixed(1)} s (${((ENTRIES - 2 * SAMPLE) / fillSeconds).toFixed(0)} entries/s)`);
+  for (let i = 0; i < 20; i++) await Promise.all([post(empty.ready, i), post(full.ready, i)]); // warm-up
+  const [atEmpty, atFull] = (await side(servers)) as [Phase, Phase];
+  for (const { child } of servers) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.send({ type: "stop" });
+    await exited;
+  }
+  console.log(`\n${backend}: ${SAMPLE} entries at ${RATE}/s on each of two servers at once, quiet POSTs alternating (one every ${POST_SPACING_MS} ms); filling one to ${ENTRIES - SAMPLE} took ${fillSeconds.toFixed(1)} s (${((ENTRIES - SAMPLE) / fillSeconds).toFixed(0)} entries/s)`);
   console.log("giveaway holds        | entry p50 | entry p99 | POST p50 | POST p99");
-  for (const [label, r] of [[`empty (to ${empty.stored})`, empty], [`${full.stored - SAMPLE} (to ${full.stored})`, full]] as const) {
+  for (const [label, r] of [[`0 (to ${atEmpty.stored})`, atEmpty], [`${atFull.stored - SAMPLE} (to ${atFull.stored})`, atFull]] as const) {
     console.log(`${label.padEnd(21)} | ${ms(p(r.entries, 50)).padStart(9)} | ${ms(p(r.entries, 99)).padStart(9)} | ${ms(p(r.posts, 50)).padStart(8)} | ${ms(p(r.posts, 99)).padStart(8)}`);
   }
-  const entryRatio = p(full.entries, 99) / p(empty.entries, 99);
-  const postRatio = p(full.posts, 99) / p(empty.posts, 99);
+  const entryRatio = p(atFull.entries, 99) / p(atEmpty.entries, 99);
+  const postRatio = p(atFull.posts, 99) / p(atEmpty.posts, 99);
   console.log(`ratio p99 (full / empty): entries ${entryRatio.toFixed(2)}, POST ${postRatio.toFixed(2)} (target <= 1.2: ${entryRatio <= 1.2 && postRatio <= 1.2 ? "met" : "NOT met"}; load average ${loadavg()[0]?.toFixed(2)}, 2 cores, shared machine)`);
 }
 
