@@ -241,7 +241,7 @@ export class BotStateRepository {
     for (const key of this.#store.extensionKeys("bot_state.")) {
       const userId = Number(key.slice("bot_state.".length));
       const giveaway = (this.#store.data.extensions[key] as BotState | undefined)?.giveaway;
-      if (!Number.isSafeInteger(userId) || !giveaway || giveaway.entries.length === 0) continue;
+      if (!Number.isSafeInteger(userId) || !Array.isArray(giveaway?.entries) || giveaway.entries.length === 0) continue;
       const list = this.#entries(userId);
       list.clear();
       for (const entry of giveaway.entries) list.append(entry);
@@ -265,7 +265,10 @@ export class BotStateRepository {
   /** The current (or last) giveaway with its entries, or null. */
   giveaway(userId: number): GiveawayState | null {
     const state = this.#state(userId).read().giveaway;
-    return state ? { ...structuredClone(state), entries: [...state.entries, ...this.#entries(userId).read()] } : null;
+    if (!state) return null;
+    const appended = this.#entries(userId).read();
+    if (appended.length === 0) return structuredClone(state);
+    return { ...structuredClone(state), entries: [...(Array.isArray(state.entries) ? state.entries : []), ...appended] };
   }
 
   /**
