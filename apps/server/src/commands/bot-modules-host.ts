@@ -1,4 +1,6 @@
 import {
+  CHAT_PATTERN_LIMITS,
+  CommandRegex,
   GiveawayModule,
   LexiconToxicityScorer,
   ModerationModule,
@@ -133,7 +135,8 @@ export class BotModulesHost {
     try {
       if (moderation) this.moderation.set(channel, moderation);
     } catch (err) {
-      this.logger.error({ err, userId }, "stored moderation settings could not be loaded");
+      this.logger.error({ err, userId }, "stored moderation settings could not be loaded; loading them without the patterns over the limits");
+      if (moderation) this.#loadModerationWithinLimits(channel, moderation);
     }
     this.system.restore(channel, this.repos.botState.settings(userId));
   }
@@ -145,6 +148,30 @@ export class BotModulesHost {
       this.giveaways.addStoredEntries(channel, this.repos.botState.giveawayEntriesFrom(userId, this.giveaways.entryCount(channel)));
     } catch (err) {
       this.logger.error({ err, userId }, "stored giveaway entries could not be loaded");
+    }
+  }
+
+  /**
+   * Loads stored moderation settings keeping only the patterns that compile within the limits
+   * (in order, while they fit the channel's total): settings saved before the limits stay in force.
+   */
+  #loadModerationWithinLimits(channel: string, settings: ModerationSettings): void {
+    const patterns: string[] = [];
+    let program = 0;
+    for (const source of settings.bad_words.patterns) {
+      try {
+        const size = CommandRegex.compile(source).programSize;
+        if (program + size > CHAT_PATTERN_LIMITS.moderationProgramTotal) continue;
+        program += size;
+        patterns.push(source);
+      } catch {
+        // Left out: the log above names the settings.
+      }
+    }
+    try {
+      this.moderation.set(channel, { ...settings, bad_words: { ...settings.bad_words, patterns } });
+    } catch (err) {
+      this.logger.error({ err, channel }, "stored moderation settings could not be loaded");
     }
   }
 

@@ -1,4 +1,4 @@
-import { ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
+import { CHAT_PATTERN_LIMITS, ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
 import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
@@ -92,9 +92,20 @@ export class CommandHost {
       this.runtime.setCommands(channel, inputs);
     } catch (error) {
       this.logger.error({ err: error, userId }, "stored commands failed to load; loading the valid ones");
+      // Commands that compile, and regex commands only while they fit the channel's limits (a store
+      // written before the limits may hold more): the rest are left out, and the logs say so.
+      let regexes = 0;
+      let program = 0;
       const valid = inputs.filter((input) => {
         try {
-          this.runtime.prepare(input);
+          const regex = this.runtime.prepare(input).regex;
+          if (regex === null) return true;
+          if (regexes + 1 > CHAT_PATTERN_LIMITS.regexCommands || program + regex.programSize > CHAT_PATTERN_LIMITS.commandProgramTotal) {
+            this.logger.warn({ userId, command: input.command }, "stored regex command over the channel's regex limits; not loaded");
+            return false;
+          }
+          regexes++;
+          program += regex.programSize;
           return true;
         } catch {
           return false;

@@ -52,6 +52,32 @@ describe("chat pattern limits at save (HTTP 422 in the Laravel shape, naming the
     expect(app.ovation.repos.commands.listForUser(userId)).toHaveLength(21);
   });
 
+  it("a store holding more regex commands than the limits allow (written before them) still loads the first 20 and every other command", async () => {
+    const { repos, commands } = app.ovation;
+    const old = repos.users.create({ name: "Old" });
+    const record = (name: string, regex: string | null) => ({ command: name, command_aliases: [], response: `hi from ${name}`, command_regex: regex, permissions: 0, price: 0, send_as: "say", enable_when: "both", user_cooldown: 0, global_cooldown: 0, is_visible: true });
+    for (let i = 0; i < 25; i++) repos.commands.create(old.id, record(`old${i}`, `^!w${i}x`));
+    repos.commands.create(old.id, record("plain", null));
+    commands.reload(old.id);
+    const loaded = commands.runtime.commands(String(old.id));
+    expect(loaded.filter((c) => c.command_regex !== null).map((c) => c.command)).toEqual(Array.from({ length: 20 }, (_, i) => `old${i}`));
+    expect(loaded.map((c) => c.command)).toContain("plain");
+  });
+
+  it("stored moderation settings over the limits (saved before them) load without the patterns that do not fit", async () => {
+    const { repos, botModules } = app.ovation;
+    const old = repos.users.create({ name: "OldModeration" });
+    const heavy = Array.from({ length: 20 }, (_, i) => `(\\w|\\W){50,100}${i}$`);
+    const stored = botModules.moderation.prepare({ bad_words: { enabled: true, words: ["darn"] } }).settings;
+    repos.botState.saveModeration(old.id, { ...stored, bad_words: { ...stored.bad_words, patterns: ["(?:.{1,999})x", ...heavy] } });
+    botModules.reload(old.id);
+    const loaded = botModules.moderation.settings(String(old.id));
+    expect(loaded?.bad_words.words).toEqual(["darn"]);
+    expect(loaded?.bad_words.patterns.length).toBeGreaterThan(0);
+    expect(loaded?.bad_words.patterns).not.toContain("(?:.{1,999})x");
+    expect(loaded?.bad_words.patterns).toEqual(heavy.slice(0, loaded?.bad_words.patterns.length));
+  });
+
   it("moderation patterns over their total are refused naming moderationProgramTotal", async () => {
     const patterns = Array.from({ length: 20 }, (_, i) => `(\\w|\\W){50,100}${i}$`);
     const refused = await call("PUT", `/v1/bots/${userId}/moderation`, { bad_words: { enabled: true, patterns } });
