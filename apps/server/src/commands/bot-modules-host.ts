@@ -1,4 +1,6 @@
 import {
+  CHAT_PATTERN_LIMITS,
+  CommandRegex,
   GiveawayModule,
   LexiconToxicityScorer,
   ModerationModule,
@@ -11,6 +13,7 @@ import {
 } from "@ovation/core";
 import type { BotSettings, ChatEvent, GiveawayState, HostAction, ModerationAction, ModerationRule, ModerationSettings, ModerationVerdict, OutgoingMessage } from "@ovation/core";
 import type { Logger } from "pino";
+import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
 import { usersOfDocuments } from "../store/partitions.js";
@@ -80,9 +83,10 @@ export class BotModulesHost {
     this.giveaways = new GiveawayModule({
       isFollower: (event) => repos.botState.isFollower(Number(event.channel.id), event.platform, event.user.platform_id),
       onChange: (channel, state) => repos.botState.saveGiveaway(Number(channel), state),
+      onEntry: (channel, _state, entry) => repos.botState.appendGiveawayEntry(Number(channel), entry),
       ...(options.now ? { now: options.now } : {}),
     });
-    this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer() });
+    this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer(), budget: commands.chatBudget });
     this.system = new SystemCommands({
       commands: (channel) => runtime.commands(channel),
       onChange: (channel, settings) => {
@@ -92,8 +96,11 @@ export class BotModulesHost {
     });
     for (const user of repos.users.list()) this.reload(user.id);
     // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
+    // Entries another node appended are added as they are (a full reload would re-read every entry).
     repos.store.onRemoteChange(({ documents }) => {
-      for (const userId of usersOfDocuments(documents, ["timers", "bot_state"])) if (repos.users.get(userId)) this.reload(userId);
+      const reloaded = new Set(usersOfDocuments(documents, ["timers", "bot_state"]));
+      for (const userId of reloaded) if (repos.users.get(userId)) this.reload(userId);
+      for (const userId of usersOfDocuments(documents, [GIVEAWAY_ENTRIES_KIND])) if (!reloaded.has(userId) && repos.users.get(userId)) this.#catchUpEntries(userId);
     });
   }
 
@@ -128,9 +135,44 @@ export class BotModulesHost {
     try {
       if (moderation) this.moderation.set(channel, moderation);
     } catch (err) {
-      this.logger.error({ err, userId }, "stored moderation settings could not be loaded");
+      this.logger.error({ err, userId }, "stored moderation settings could not be loaded; loading them without the patterns over the limits");
+      if (moderation) this.#loadModerationWithinLimits(channel, moderation);
     }
     this.system.restore(channel, this.repos.botState.settings(userId));
+  }
+
+  /** Adds the giveaway entries another node stored since this node's last one. */
+  #catchUpEntries(userId: number): void {
+    const channel = String(userId);
+    try {
+      this.giveaways.addStoredEntries(channel, this.repos.botState.giveawayEntriesFrom(userId, this.giveaways.entryCount(channel)));
+    } catch (err) {
+      this.logger.error({ err, userId }, "stored giveaway entries could not be loaded");
+    }
+  }
+
+  /**
+   * Loads stored moderation settings keeping only the patterns that compile within the limits
+   * (in order, while they fit the channel's total): settings saved before the limits stay in force.
+   */
+  #loadModerationWithinLimits(channel: string, settings: ModerationSettings): void {
+    const patterns: string[] = [];
+    let program = 0;
+    for (const source of settings.bad_words.patterns) {
+      try {
+        const size = CommandRegex.compile(source).programSize;
+        if (program + size > CHAT_PATTERN_LIMITS.moderationProgramTotal) continue;
+        program += size;
+        patterns.push(source);
+      } catch {
+        // Left out: the log above names the settings.
+      }
+    }
+    try {
+      this.moderation.set(channel, { ...settings, bad_words: { ...settings.bad_words, patterns } });
+    } catch (err) {
+      this.logger.error({ err, channel }, "stored moderation settings could not be loaded");
+    }
   }
 
   /** Reloads a user's timers (after a change through the API); a stored timer that no longer compiles is skipped. */

@@ -1,4 +1,4 @@
-import { CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
+import { CHAT_PATTERN_LIMITS, ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
 import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
@@ -26,6 +26,11 @@ export class CommandHost {
   readonly runtime: CommandRuntime;
   /** The templates' key-value store (in the store file, capped per user). */
   readonly keyValues: Repositories["kv"];
+  /**
+   * The time budget of each user's chat pattern matching (command regexes here, moderation patterns
+   * in the bot modules): a cut message is logged, at most once per user every 10 s.
+   */
+  readonly chatBudget: ChatBudget;
   readonly #sandbox: TemplateSandbox;
 
   /**
@@ -46,7 +51,18 @@ export class CommandHost {
   ) {
     this.#sandbox = new TemplateSandbox({ logger });
     this.keyValues = repos.kv;
+    const logged = new Map<string, number>();
+    this.chatBudget = new ChatBudget({
+      onCut: (cut) => {
+        const now = Date.now();
+        if (now - (logged.get(cut.channel) ?? 0) < 10_000) return;
+        logged.set(cut.channel, now);
+        if (logged.size > 10_000) logged.clear();
+        logger.warn({ userId: Number(cut.channel), stage: cut.stage, skipped: cut.skipped, reason: cut.reason }, "chat matching over its time budget: patterns skipped");
+      },
+    });
     this.runtime = new CommandRuntime({
+      budget: this.chatBudget,
       store: this.keyValues,
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),
@@ -76,9 +92,20 @@ export class CommandHost {
       this.runtime.setCommands(channel, inputs);
     } catch (error) {
       this.logger.error({ err: error, userId }, "stored commands failed to load; loading the valid ones");
+      // Commands that compile, and regex commands only while they fit the channel's limits (a store
+      // written before the limits may hold more): the rest are left out, and the logs say so.
+      let regexes = 0;
+      let program = 0;
       const valid = inputs.filter((input) => {
         try {
-          this.runtime.prepare(input);
+          const regex = this.runtime.prepare(input).regex;
+          if (regex === null) return true;
+          if (regexes + 1 > CHAT_PATTERN_LIMITS.regexCommands || program + regex.programSize > CHAT_PATTERN_LIMITS.commandProgramTotal) {
+            this.logger.warn({ userId, command: input.command }, "stored regex command over the channel's regex limits; not loaded");
+            return false;
+          }
+          regexes++;
+          program += regex.programSize;
           return true;
         } catch {
           return false;

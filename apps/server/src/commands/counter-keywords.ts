@@ -1,5 +1,6 @@
 import { PERMISSION_LEVELS, permissionLevelOf } from "@ovation/core";
 import type { ChatEvent, OutgoingMessage } from "@ovation/core";
+import { CounterRangeError } from "../store/counters.js";
 import type { CountersService } from "../store/counters.js";
 
 /** `!<keyword>` alone, or followed by `+` or `-` (anything after that is ignored). */
@@ -21,6 +22,12 @@ export async function answerCounterKeyword(counters: CountersService, event: Cha
   if (!counter) return null;
   const sign = match[2];
   const allowed = permissionLevelOf(event) >= PERMISSION_LEVELS.moderator;
-  const shown = sign !== undefined && allowed ? await counters.change(userId, counter.name, sign === "+" ? "increment" : "decrement", 1) : counter;
+  let shown: { value: number | null } | null = counter;
+  try {
+    if (sign !== undefined && allowed) shown = await counters.change(userId, counter.name, sign === "+" ? "increment" : "decrement", 1);
+  } catch (error) {
+    if (!(error instanceof CounterRangeError)) throw error;
+    return { channel: event.channel, text: `${counter.name}: ${counter.value ?? 0} (at its limit, 2^53 - 1)`, send_as: "say", reply_to: null };
+  }
   return { channel: event.channel, text: `${counter.name}: ${shown?.value ?? 0}`, send_as: "say", reply_to: null };
 }

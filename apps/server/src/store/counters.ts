@@ -1,4 +1,5 @@
 import { storedNumber } from "@ovation/core";
+import { COUNTER_MAX_VALUE } from "@ovation/core/api";
 import type { KeyValueStore } from "@ovation/core";
 
 /** The key-value table holding counter values: what templates reach with `db('counters')`, `inc`, `dec`, `set`. */
@@ -13,6 +14,18 @@ export interface Counter {
   keyword: string | null;
   value: number | null;
   active: boolean;
+}
+
+/** Thrown by {@link CountersService.change} when the result would pass ±(2^53 - 1); nothing changed. */
+export class CounterRangeError extends Error {
+  override readonly name = "CounterRangeError";
+
+  constructor(
+    readonly counter: string,
+    readonly result: number,
+  ) {
+    super(`The counter ${counter} would pass ${result < 0 ? "-" : ""}2^53 - 1 (${COUNTER_MAX_VALUE}); it is unchanged.`);
+  }
 }
 
 /** How `POST /v1/bots/{bot}/counters/values` changes a counter. */
@@ -73,15 +86,24 @@ export class CountersService {
     return counter;
   }
 
-  /** Applies an operation atomically on the stored value; resolves to the counter after it (null when there is no such counter). */
+  /**
+   * Applies an operation atomically on the stored value; resolves to the counter after it (null
+   * when there is no such counter). An operation whose result would pass ±(2^53 - 1) changes
+   * nothing and throws {@link CounterRangeError}.
+   */
   async change(userId: number, name: string, operation: CounterOperation, value: number | null): Promise<Counter | null> {
     const existing = await this.get(userId, name);
     if (!existing) return null;
+    let refused: number | null = null;
     const stored = await this.kv.update(String(userId), COUNTERS_TABLE, name, (current) => {
       if (operation === "set") return value === null ? undefined : value;
       const step = value ?? 1;
-      return storedNumber(current) + (operation === "increment" ? step : -step);
+      const next = storedNumber(current) + (operation === "increment" ? step : -step);
+      if (Math.abs(next) <= COUNTER_MAX_VALUE) return next;
+      refused = next;
+      return current;
     });
+    if (refused !== null) throw new CounterRangeError(name, refused);
     return { ...existing, value: valueOf(stored) };
   }
 

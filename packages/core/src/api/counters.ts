@@ -13,7 +13,18 @@ const keywordSchema = z
   .transform((keyword) => keyword.replace(/^!/, "").toLowerCase())
   .nullable()
   .describe("`!<keyword>` in chat shows the counter; `!<keyword> +` / `-` change it (moderators)");
-const valueSchema = z.number().int().min(-1e15).max(1e15).nullable();
+/**
+ * Largest counter value (2^53 - 1, `Number.MAX_SAFE_INTEGER`): past it a JavaScript number can no
+ * longer hold every integer, and increments would be lost. Values and results beyond it are refused.
+ */
+export const COUNTER_MAX_VALUE = Number.MAX_SAFE_INTEGER;
+
+const valueSchema = z
+  .number()
+  .int()
+  .min(-COUNTER_MAX_VALUE, "must be at least -(2^53 - 1)")
+  .max(COUNTER_MAX_VALUE, "must be at most 2^53 - 1 (9007199254740991)")
+  .nullable();
 
 /** A counter as the API returns it. */
 export const counterSchema = z

@@ -10,7 +10,7 @@ export const giveawayWinnerSchema = z.object({ platform: z.string(), user_platfo
 export const giveawayViewSchema = z
   .object({
     id: z.string(),
-    settings: z.object({ title: z.string(), keyword: z.string(), eligibility: z.string(), subscriber_weight: z.number(), announce: z.boolean() }),
+    settings: z.object({ title: z.string(), keyword: z.string(), eligibility: z.string(), subscriber_weight: z.number(), announce: z.boolean(), max_entries: z.number() }),
     status: z.enum(["open", "closed"]),
     opened_at: z.number(),
     closed_at: z.number().nullable(),

@@ -24,6 +24,7 @@ export { browserSourceConfigSchema } from "./browser-source-config.js";
 export { commandViewSchema, commandTestBodySchema, commandTestResultSchema, signingSecretSchema } from "./commands.js";
 export {
   COUNTERS_PER_REQUEST,
+  COUNTER_MAX_VALUE,
   counterSchema,
   counterListSchema,
   counterCreateBodySchema,

@@ -6,7 +6,8 @@ import type { NotifySub } from "../notifications/notifysub.js";
 import type { OutgoingMessage, PlatformLookups } from "../plugins/contract.js";
 import { COMMAND_ERROR_CODES, CommandError, formatIssues } from "./command-error.js";
 import { botCommandSchema, type BotCommand, type BotCommandInput } from "./command-record.js";
-import { CommandRegex } from "./command-regex.js";
+import { ChatBudget } from "./chat-budget.js";
+import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "./command-regex.js";
 import { looksPlain, type CommandRenderer, type CommandTemplateVariables } from "./command-renderer.js";
 import { CooldownTracker, type CooldownClaim, type CooldownStore } from "./cooldowns.js";
 import { OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber, type KeyValueStore } from "./key-value-store.js";
@@ -37,6 +38,8 @@ export interface CommandRuntimeOptions {
   cooldowns?: CooldownStore;
   /** Where `cache()` keeps its values (default: this process's memory); a shared one for several nodes. */
   cache?: TemplateCacheStore;
+  /** The time budget of regex matching per message and channel (default: one of this runtime's own). */
+  budget?: ChatBudget;
 }
 
 /** What happened to one chat message; `action` is what to send to chat, if anything. */
@@ -108,8 +111,10 @@ export class CommandRuntime {
   readonly #now: () => number;
   readonly #cooldowns: CooldownStore;
   readonly #cache: TemplateCacheStore;
+  readonly #budget: ChatBudget;
 
   constructor(options: CommandRuntimeOptions) {
+    this.#budget = options.budget ?? new ChatBudget();
     this.#store = options.store;
     this.#renderer = options.renderer;
     this.#http = options.http;
@@ -136,6 +141,14 @@ export class CommandRuntime {
         for (const line of lines) problems.push(`${index}.${line}`);
       }
     });
+    const regexes = prepared.flatMap((command) => (command.regex === null ? [] : [command.regex]));
+    const tooMuch = patternSetProblem("commands with a command_regex", regexes, {
+      maxCount: CHAT_PATTERN_LIMITS.regexCommands,
+      countLimit: "regexCommands",
+      maxTotal: CHAT_PATTERN_LIMITS.commandProgramTotal,
+      totalLimit: "commandProgramTotal",
+    });
+    if (tooMuch !== null) problems.push(`command_regex: ${tooMuch}`);
     const byName = new Map<string, PreparedCommand>();
     for (const command of prepared) {
       for (const name of command.record.commands) {
@@ -264,7 +277,7 @@ export class CommandRuntime {
     const state = this.#channels.get(event.channel.id) ?? { byName: new Map(), byRegex: [], live: false, signingSecret: randomBytes(32).toString("base64url") };
     let command: PreparedCommand | null;
     if (options.command === undefined) {
-      command = this.#match(state, event.message);
+      command = this.#match(state, event.message, event.channel.id);
     } else {
       const candidate = this.prepare(options.command);
       const word = commandWord(event.message);
@@ -285,7 +298,7 @@ export class CommandRuntime {
       const channelId = (input as { channel?: { id?: unknown } }).channel?.id;
       const state = typeof channelId === "string" ? this.#channels.get(channelId) : undefined;
       if (state === undefined) return null;
-      const command = this.#match(state, message);
+      const command = this.#match(state, message, channelId as string);
       if (command === null) return null;
       const event = this.#validate(input);
       const outcome = await this.#run(event, state, command, { store: this.#store, cache: this.#cache, cooldowns: this.#cooldowns, dryRun: false });
@@ -304,11 +317,24 @@ export class CommandRuntime {
     return parsed.data;
   }
 
-  #match(state: ChannelState, message: string): PreparedCommand | null {
+  /**
+   * The command a message names, or else the first whose regex matches it. Regexes are tried
+   * within the channel's chat budget: when it is spent the rest are skipped (and reported).
+   */
+  #match(state: ChannelState, message: string, channel: string): PreparedCommand | null {
     const byName = state.byName.get(commandWord(message));
     if (byName !== undefined) return byName;
-    for (const command of state.byRegex) if (command.regex?.test(message) === true) return command;
-    return null;
+    if (state.byRegex.length === 0) return null;
+    const meter = this.#budget.start(channel);
+    try {
+      for (const [index, command] of state.byRegex.entries()) {
+        if (meter.stop("command_regex", state.byRegex.length - index)) return null;
+        if (command.regex?.test(message) === true) return command;
+      }
+      return null;
+    } finally {
+      meter.end();
+    }
   }
 
   async #run(event: ChatEvent, state: ChannelState, command: PreparedCommand, ctx: RunContext): Promise<CommandOutcome> {

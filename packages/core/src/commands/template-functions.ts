@@ -111,7 +111,16 @@ export function createTemplateFunctions(options: TemplateFunctionsOptions): Temp
     const name = checkTable(fn, table);
     const field = checkKey(fn, key);
     const amount = checkStep(fn, by) * (fn === "dec" ? -1 : 1);
-    return (await writeField(fn, name, field, (current) => storedNumber(current) + amount)) as number;
+    let refused = false;
+    const result = (await writeField(fn, name, field, (current) => {
+      const next = storedNumber(current) + amount;
+      if (Math.abs(next) <= Number.MAX_SAFE_INTEGER) return next;
+      refused = true;
+      return current;
+    })) as number;
+    // Past 2^53 - 1 a number no longer holds every integer and increments would be lost.
+    if (refused) fail(`${fn}: ${name}.${field} would pass 2^53 - 1 (${Number.MAX_SAFE_INTEGER}); it is unchanged`);
+    return result;
   };
   const context = () => ({ channel, signingSecret: options.signingSecret });
   const client = (fn: string): GuardedHttpClient => options.http ?? fail(`${fn}: outbound calls are disabled on this bot`);

@@ -53,6 +53,26 @@ describe("counters API as documented (every body a list)", () => {
     expect((await server.send("GET", bot())).body).toEqual(before);
   });
 
+  test("values past 2^53 - 1 and operations that would pass it are refused (422 naming it); nothing changes", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const tooBig = await server.send("POST", bot(), [{ name: "huge", value: max + 1 }]);
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body).toMatchObject({ code: "OVATION_ERR_HTTP_VALIDATION", errors: { "0.value": [expect.stringContaining("9007199254740991")] } });
+    expect((await server.send("POST", bot(), [{ name: "edge", value: max - 1 }])).status).toBe(201);
+    const last = await server.send("POST", `${bot()}/values`, [{ name: "edge", operation: "increment" }]);
+    expect(last.body).toEqual([{ name: "edge", keyword: null, value: max, active: true }]);
+    // Two items of one request: the second would pass the limit, so neither is applied.
+    const past = await server.send("POST", `${bot()}/values`, [
+      { name: "edge", value: 5, operation: "decrement" },
+      { name: "edge", value: 10, operation: "increment" },
+    ]);
+    expect(past.status).toBe(422);
+    expect(past.body).toMatchObject({ code: "OVATION_ERR_COUNTERS_OUT_OF_RANGE", message: expect.stringContaining("2^53 - 1"), errors: { "1.value": [expect.stringContaining("edge")] } });
+    const low = await server.send("POST", `${bot()}/values`, [{ name: "edge", value: -max, operation: "set" }, { name: "edge", operation: "decrement" }]);
+    expect(low.body).toMatchObject({ code: "OVATION_ERR_COUNTERS_OUT_OF_RANGE", errors: { "1.value": [expect.any(String)] } });
+    expect((await server.send("GET", bot())).body).toContainEqual({ name: "edge", keyword: null, value: max, active: true });
+  });
+
   test("scopes: chatbot:read reads, chatbot:manage changes; another user's bot is refused", async () => {
     const reader = server.app.ovation.repos.tokens.create({ user_id: server.user.userId, name: "reader", scopes: ["chatbot:read"] }).token;
     expect((await server.send("GET", bot(), undefined, reader)).status).toBe(200);
@@ -76,6 +96,16 @@ describe("counters and templates share one store; keywords in chat", () => {
     expect((await server.send("POST", `/v1/bots/${server.user.userId}/commands`, command)).status).toBe(201);
     expect(await probe.say("m-1", "!hugcount")).toBe("12 hugs; db says 12");
     expect((await server.send("GET", bot())).body).toContainEqual({ name: "hugs", keyword: null, value: 12, active: true });
+  });
+
+  test("a template's inc() and a chat + refuse to pass 2^53 - 1 and leave the counter unchanged", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    await server.send("POST", bot(), [{ name: "top", keyword: "top", value: max }]);
+    const command = { command: "topinc", response: "{{ inc('counters', 'top', 1) }}" };
+    expect((await server.send("POST", `/v1/bots/${server.user.userId}/commands`, command)).status).toBe(201);
+    expect(await probe.say("t-1", "!topinc", true)).toMatch(/failed: .*2\^53 - 1/);
+    expect(await probe.say("t-2", "!top +", true)).toBe(`top: ${max} (at its limit, 2^53 - 1)`);
+    expect((await server.send("GET", bot())).body).toContainEqual({ name: "top", keyword: "top", value: max, active: true });
   });
 
   test("!<keyword> shows a counter; + and - change it for moderators only", async () => {

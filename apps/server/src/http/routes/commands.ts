@@ -7,7 +7,7 @@ import {
   commandViewSchema,
   signingSecretSchema,
 } from "@ovation/core/api";
-import { botCommandSchema } from "@ovation/core";
+import { CHAT_PATTERN_LIMITS, CommandRegex, botCommandSchema, patternSetProblem } from "@ovation/core";
 import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
@@ -51,6 +51,15 @@ function describeOutcome(outcome: CommandOutcome): z.infer<typeof testResultSche
   }
 }
 
+/** A stored regex compiled (from the compile cache), or nothing when it no longer compiles. */
+function compiledOrNone(source: string): CommandRegex[] {
+  try {
+    return [CommandRegex.compile(source)];
+  } catch {
+    return [];
+  }
+}
+
 function commandFailure(error: unknown): never {
   return issuesToApiError(error, "response");
 }
@@ -82,6 +91,19 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
     for (const other of repos.commands.listForUser(userId)) {
       if (other.id === exceptId) continue;
       for (const name of [other.command, ...other.command_aliases]) taken.set(name.toLowerCase(), other.command);
+    }
+    if (record.command_regex !== null) {
+      const regexes = [record.command_regex, ...repos.commands.listForUser(userId).filter((other) => other.id !== exceptId).flatMap((other) => (other.command_regex ? [other.command_regex] : []))];
+      const tooMuch = patternSetProblem("commands with a command_regex", regexes.flatMap(compiledOrNone), {
+        maxCount: CHAT_PATTERN_LIMITS.regexCommands,
+        countLimit: "regexCommands",
+        maxTotal: CHAT_PATTERN_LIMITS.commandProgramTotal,
+        totalLimit: "commandProgramTotal",
+      });
+      if (tooMuch !== null) {
+        const message = `You would have ${tooMuch}.`;
+        throw new ApiError("OVATION_ERR_COMMANDS_LIMIT_REACHED", { message, errors: { command_regex: [message] } });
+      }
     }
     const clash = record.commands.find((name) => taken.has(name.toLowerCase()));
     if (clash !== undefined) {

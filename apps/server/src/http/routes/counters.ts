@@ -10,6 +10,8 @@ import {
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
+import { COUNTER_MAX_VALUE } from "@ovation/core/api";
+import { CounterRangeError } from "../../store/counters.js";
 import type { Counter } from "../../store/counters.js";
 import type { Repositories } from "../../store/repositories.js";
 import { authErrorResponses } from "../types.js";
@@ -153,14 +155,34 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
     async (request) => {
       const { userId } = await checked(request.params.bot, request, (problems, current) => {
         const existing = names(current);
+        // The values after each item in turn, to refuse the whole request before anything changes.
+        const values = new Map(current.map((c) => [c.name, c.value ?? 0]));
         request.body.forEach((item, index) => {
-          if (!existing.has(item.name)) problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+          if (!existing.has(item.name)) {
+            problems.add(index, "name", `You have no counter named ${item.name}.`, "OVATION_ERR_COUNTERS_NOT_FOUND");
+            return;
+          }
+          if (item.operation === "set") {
+            values.set(item.name, item.value ?? 0);
+            return;
+          }
+          const step = item.value ?? 1;
+          const next = (values.get(item.name) ?? 0) + (item.operation === "increment" ? step : -step);
+          if (Math.abs(next) > COUNTER_MAX_VALUE) problems.add(index, "value", new CounterRangeError(item.name, next).message, "OVATION_ERR_COUNTERS_OUT_OF_RANGE");
+          values.set(item.name, next);
         });
       });
       const changed: Counter[] = [];
-      for (const item of request.body) {
-        const after = await counters.change(userId, item.name, item.operation, item.value ?? null);
-        if (after) changed.push(after);
+      for (const [index, item] of request.body.entries()) {
+        try {
+          const after = await counters.change(userId, item.name, item.operation, item.value ?? null);
+          if (after) changed.push(after);
+        } catch (error) {
+          // Another writer (a template's inc) moved the value since the check above.
+          if (!(error instanceof CounterRangeError)) throw error;
+          await settled(userId);
+          throw new ApiError("OVATION_ERR_COUNTERS_OUT_OF_RANGE", { message: `${index}.value: ${error.message}`, errors: { [`${index}.value`]: [error.message] } });
+        }
       }
       await settled(userId);
       return changed;

@@ -177,15 +177,20 @@ describe("Store", () => {
     repos.goalBars.create(small.id, { title: "g", current: 0 } as unknown as Parameters<typeof repos.goalBars.create>[1]);
     await store.persisted();
     const documents = new Set(batches.flatMap((b) => b.documents.map((d) => d.key)));
-    // Creating a record also bumps its kind's id sequence, in the meta document (a few bytes).
-    expect(documents).toEqual(new Set([`ext:bot_state.${small.id}`, `ext:timers.${small.id}`, `ext:goal_bars.${small.id}`, "meta"]));
+    // Creating a record also bumps its kind's id sequence, in the meta document (a few bytes); a
+    // follow writes the one bucket of followers it falls in.
+    const bucket = [...documents].find((key) => key.startsWith("ext:followers."));
+    expect(bucket).toMatch(new RegExp(`^ext:followers\\.\\d+\\.${small.id}$`));
+    expect(documents).toEqual(new Set([`ext:bot_state.${small.id}`, bucket, `ext:timers.${small.id}`, `ext:goal_bars.${small.id}`, "meta"]));
     expect(batches.flatMap((b) => b.documents).reduce((n, d) => n + JSON.stringify(d.body).length, 0)).toBeLessThan(2_000);
 
     batches.length = 0;
     repos.botState.addFollower(small.id, "twitch", "two");
     repos.timers.update(small.id, timer.id, (t) => void (t.name = "renamed"));
     await store.persisted();
-    expect(new Set(batches.flatMap((b) => b.documents.map((d) => d.key)))).toEqual(new Set([`ext:bot_state.${small.id}`, `ext:timers.${small.id}`]));
+    const keys = batches.flatMap((b) => b.documents.map((d) => d.key));
+    expect(keys.filter((key) => !key.startsWith("ext:followers."))).toEqual([`ext:timers.${small.id}`]);
+    expect(keys.filter((key) => key.startsWith("ext:followers.")).every((key) => key.endsWith(`.${small.id}`))).toBe(true);
     expect([repos.botState.isFollower(big.id, "twitch", "follower-1999"), repos.botState.isFollower(small.id, "twitch", "follower-1")]).toEqual([true, false]);
     expect(repos.timers.listAll().map((t) => [t.user_id, t.name])).toEqual([
       [big.id, "big"],
@@ -234,7 +239,9 @@ describe("Store", () => {
     expect(stored.extensions[`browser_source_first_joined.${owner.id}`]).toEqual({ [String(source.id)]: 1234 });
     expect(stored.sequences["timers"]).toBe(4);
     expect(stored.extensions["timers.7"]).toHaveLength(2);
-    expect(stored.extensions["bot_state.8"]).toMatchObject({ moderation: { enabled: true }, followers: { "twitch:b": "2026-01-02T00:00:00.000Z" } });
+    // Followers then moved out of the user's document into their buckets.
+    expect(stored.extensions["bot_state.8"]).toMatchObject({ moderation: { enabled: true }, followers: {} });
+    expect(Object.entries(stored.extensions).filter(([key]) => key.startsWith("followers.") && key.endsWith(".8")).map(([, bucket]) => bucket)).toEqual([{ "twitch:b": "2026-01-02T00:00:00.000Z" }]);
   });
 
   test("the alert log is appended, bounded per user, compacted, and read back with acks and clears", async () => {

@@ -31,6 +31,7 @@ export type { GiveawayEntryOutcome, GiveawayModuleOptions } from "./giveaways/gi
 export {
   MAX_TIMEOUT_SECONDS,
   MODERATION_ACTION_TYPES,
+  MODERATION_LIMITS,
   MODERATION_RULES,
   moderationActionSchema,
   moderationSettingsSchema,
@@ -43,7 +44,7 @@ export type {
   ModerationSettingsInput,
 } from "./moderation/moderation-record.js";
 export { ModerationModule } from "./moderation/moderation-module.js";
-export type { ModerationVerdict, PreparedModeration } from "./moderation/moderation-module.js";
+export type { ModerationVerdict, PhraseNode, PreparedModeration } from "./moderation/moderation-module.js";
 export { enforceVerdict } from "./moderation/enforce.js";
 export type { EnforcementResult } from "./moderation/enforce.js";
 export { LexiconToxicityScorer } from "./moderation/toxicity.js";

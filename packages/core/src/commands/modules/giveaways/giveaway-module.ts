@@ -5,6 +5,7 @@ import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../mo
 import { drawWeighted, type RandomInt } from "./draw.js";
 import {
   GIVEAWAY_LIMITS,
+  giveawayEntrySchema,
   giveawaySettingsSchema,
   giveawayStateSchema,
   type GiveawayEntry,
@@ -17,8 +18,16 @@ import {
 export interface GiveawayModuleOptions {
   /** Whether the sender follows the channel (for `eligibility: "followers"`); without it only the broadcaster, moderators, VIPs and subscribers count as followers. */
   isFollower?: (event: ChatEvent) => boolean | Promise<boolean>;
-  /** Called after every change of a channel's giveaway, to store it (the state is live: copy it, do not change it). */
+  /**
+   * Called after every change of a channel's giveaway, to store it (the state is live: copy it, do
+   * not change it); with {@link onEntry}, not for new entries.
+   */
   onChange?: (channel: string, state: GiveawayState) => void;
+  /**
+   * Called for each new entry, to append it to what is stored (so a store need not rewrite every
+   * entry per entry). Without it, {@link onChange} is called for entries too.
+   */
+  onEntry?: (channel: string, state: GiveawayState, entry: GiveawayEntry) => void;
   /** Random integers (default `crypto.randomInt`). */
   random?: RandomInt;
   /** Clock in milliseconds (default `Date.now`). */
@@ -65,6 +74,32 @@ export class GiveawayModule {
     this.#entered.set(channel, new Set(parsed.entries.map(entryKey)));
   }
 
+  /**
+   * Adds entries stored by someone else (another node sharing the store) to the channel's giveaway,
+   * without calling `onEntry`; entrants already in are skipped. Returns how many were added.
+   * Throws `BotModuleError` when an entry is malformed.
+   */
+  addStoredEntries(channel: string, entries: readonly unknown[]): number {
+    const state = this.#giveaways.get(channel);
+    const entered = this.#entered.get(channel);
+    if (state === undefined || entered === undefined) return 0;
+    let added = 0;
+    for (const input of entries) {
+      const entry = parseModuleConfig("stored giveaway entry", giveawayEntrySchema, input);
+      const key = entryKey(entry);
+      if (entered.has(key)) continue;
+      entered.add(key);
+      state.entries.push(entry);
+      added++;
+    }
+    return added;
+  }
+
+  /** How many entries the channel's giveaway holds (0 when there is none). */
+  entryCount(channel: string): number {
+    return this.#giveaways.get(channel)?.entries.length ?? 0;
+  }
+
   /** The channel's current (or last) giveaway, or null. */
   get(channel: string): GiveawayState | null {
     const state = this.#giveaways.get(channel);
@@ -107,7 +142,7 @@ export class GiveawayModule {
     if (entered.has(key)) return { status: "already_entered" };
     if (!(await this.#eligible(event, state.settings.eligibility))) return { status: "not_eligible", eligibility: state.settings.eligibility };
     if (entered.has(key)) return { status: "already_entered" };
-    if (state.entries.length >= GIVEAWAY_LIMITS.maxEntries || state.status !== "open") return { status: "full" };
+    if (state.entries.length >= Math.min(state.settings.max_entries, GIVEAWAY_LIMITS.maxEntries) || state.status !== "open") return { status: "full" };
     const subscriber = isInGroups(event, ["subscriber"]);
     const entry: GiveawayEntry = {
       platform: event.platform,
@@ -118,7 +153,8 @@ export class GiveawayModule {
     };
     entered.add(key);
     state.entries.push(entry);
-    this.#changed(event.channel.id, state);
+    if (this.#options.onEntry) this.#options.onEntry(event.channel.id, state, entry);
+    else this.#changed(event.channel.id, state);
     return { status: "entered", entry };
   }
 

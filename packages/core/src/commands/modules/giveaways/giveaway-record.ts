@@ -10,6 +10,7 @@ export const GIVEAWAY_LIMITS = {
   keywordLength: 64,
   maxSubscriberWeight: 10,
   maxWinnersPerDraw: 100,
+  /** Largest (and default) `max_entries` of a giveaway. */
   maxEntries: 100_000,
 } as const;
 
@@ -30,6 +31,8 @@ export const giveawaySettingsSchema = z.object({
   subscriber_weight: z.number().int().min(1).max(GIVEAWAY_LIMITS.maxSubscriberWeight).default(1),
   /** Announce opening, closing and winners in chat. */
   announce: z.boolean().default(true),
+  /** Most entries this giveaway takes; later ones are answered `full`. */
+  max_entries: z.number().int().min(1).max(GIVEAWAY_LIMITS.maxEntries).default(GIVEAWAY_LIMITS.maxEntries),
 });
 
 /** Validated giveaway settings. */

@@ -1,11 +1,13 @@
 import type { ChatEvent } from "../../../chat/event.js";
+import { ChatBudget } from "../../chat-budget.js";
 import { CommandError } from "../../command-error.js";
-import { CommandRegex } from "../../command-regex.js";
+import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "../../command-regex.js";
 import { isInGroups } from "../exemptions.js";
 import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../module-error.js";
 import { isAllowedHost, linkHosts } from "./links.js";
 import {
   MODERATION_ACTION_TYPES,
+  MODERATION_LIMITS,
   moderationSettingsSchema,
   type ModerationAction,
   type ModerationRule,
@@ -31,6 +33,14 @@ export interface PreparedModeration {
   words: Set<string>;
   /** Bad phrases of several words, folded. */
   phrases: string[][];
+  /** The phrases as a tree of words, walked once along a message. */
+  phraseTree: PhraseNode;
+}
+
+/** A node of the phrase tree: the words that may follow, and whether a phrase ends here. */
+export interface PhraseNode {
+  next: Map<string, PhraseNode>;
+  end: boolean;
 }
 
 const SEVERITY: Readonly<Record<ModerationAction["type"], number>> = { warn: 0, delete: 1, timeout: 2, ban: 3 };
@@ -62,9 +72,12 @@ function writtenText(event: ChatEvent): string {
 export class ModerationModule {
   readonly #channels = new Map<string, PreparedModeration>();
   readonly #scorer: ToxicityScorer | null;
+  readonly #budget: ChatBudget;
 
-  constructor(options: { scorer?: ToxicityScorer | null } = {}) {
+  /** `budget`: the time budget of pattern matching per message and channel (share the command runtime's). */
+  constructor(options: { scorer?: ToxicityScorer | null; budget?: ChatBudget } = {}) {
     this.#scorer = options.scorer ?? null;
+    this.#budget = options.budget ?? new ChatBudget();
   }
 
   /** The toxicity scorer in use, or null. */
@@ -85,17 +98,37 @@ export class ModerationModule {
         issues.push(`bad_words.patterns.${index}: ${message}`);
       }
     });
+    const tooMuch = patternSetProblem("patterns", patterns, {
+      maxCount: MODERATION_LIMITS.patterns,
+      countLimit: "patterns",
+      maxTotal: CHAT_PATTERN_LIMITS.moderationProgramTotal,
+      totalLimit: "moderationProgramTotal",
+    });
+    if (issues.length === 0 && tooMuch !== null) issues.push(`bad_words.patterns: ${tooMuch}`);
     if (issues.length > 0) {
       throw new BotModuleError(BOT_MODULE_ERROR_CODES.invalidConfig, `invalid moderation settings: ${issues.join("; ")}`, { details: { issues } });
     }
     const words = new Set<string>();
     const phrases: string[][] = [];
+    const phraseTree: PhraseNode = { next: new Map(), end: false };
     for (const entry of settings.bad_words.words) {
       const folded = readings(entry).literal;
       if (folded.length === 1) words.add(folded[0] as string);
-      else if (folded.length > 1) phrases.push(folded);
+      else if (folded.length > 1) {
+        phrases.push(folded);
+        let node = phraseTree;
+        for (const part of folded) {
+          let child = node.next.get(part);
+          if (child === undefined) {
+            child = { next: new Map(), end: false };
+            node.next.set(part, child);
+          }
+          node = child;
+        }
+        node.end = true;
+      }
     }
-    return { settings, patterns, words, phrases };
+    return { settings, patterns, words, phrases, phraseTree };
   }
 
   /** Sets a channel's settings (validated as in {@link prepare}) and returns them. */
@@ -151,7 +184,7 @@ export class ModerationModule {
       if (banned !== undefined) verdict = stronger(verdict, { rule: "links", action: settings.links.action, detail: `link to ${banned}` });
     }
     if (applies(settings.bad_words)) {
-      const found = this.#badWord(prepared, event.message);
+      const found = this.#badWord(prepared, event.message, event.channel.id);
       if (found !== null) verdict = stronger(verdict, { rule: "bad_words", action: settings.bad_words.action, detail: found });
     }
     if (settings.toxicity.enabled && this.#scorer !== null && !isInGroups(event, settings.toxicity.exempt)) {
@@ -168,21 +201,58 @@ export class ModerationModule {
     return verdict;
   }
 
-  #badWord(prepared: PreparedModeration, message: string): string | null {
-    const { literal, substituted } = readings(message);
-    if (prepared.words.size > 0) {
-      for (const word of new Set([...literal, ...substituted])) {
-        if (wordVariants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
-      }
-    }
-    for (const words of [literal, substituted]) {
-      for (const phrase of prepared.phrases) {
-        for (let start = 0; start + phrase.length <= words.length; start++) {
-          if (phrase.every((part, offset) => wordVariants(words[start + offset] as string).includes(part))) return "a blocked phrase";
+  /**
+   * The bad word, phrase or pattern a message holds, or null. Each word's variants are computed
+   * once, and phrases are found in one walk of the phrase tree along the message (the partial
+   * phrases under way are carried from word to word), so a 1,000-entry list costs about as much
+   * as a short one. It all runs within the channel's chat budget: when the budget is spent the
+   * rest is skipped (and reported).
+   */
+  #badWord(prepared: PreparedModeration, message: string, channel: string): string | null {
+    const meter = this.#budget.start(channel);
+    try {
+      // A channel that spent its window skips even the reading of the message.
+      if (meter.stop("moderation_words", prepared.words.size + prepared.phrases.length)) return null;
+      const { literal, substituted } = readings(message);
+      const variantsOf = new Map<string, string[]>();
+      const variants = (word: string): string[] => {
+        let found = variantsOf.get(word);
+        if (found === undefined) {
+          found = wordVariants(word);
+          variantsOf.set(word, found);
+        }
+        return found;
+      };
+      if (prepared.words.size > 0) {
+        for (const word of new Set([...literal, ...substituted])) {
+          if (variants(word).some((variant) => prepared.words.has(variant))) return "a blocked word";
         }
       }
+      if (prepared.phraseTree.next.size > 0) {
+        for (const list of [literal, substituted]) {
+          let under: PhraseNode[] = [];
+          for (const [index, word] of list.entries()) {
+            if (index % 16 === 0 && meter.stop("moderation_words", list.length - index)) return null;
+            const next = new Set<PhraseNode>();
+            for (const node of [prepared.phraseTree, ...under]) {
+              for (const variant of variants(word)) {
+                const child = node.next.get(variant);
+                if (child === undefined) continue;
+                if (child.end) return "a blocked phrase";
+                next.add(child);
+              }
+            }
+            under = [...next];
+          }
+        }
+      }
+      for (const [index, pattern] of prepared.patterns.entries()) {
+        if (meter.stop("moderation_patterns", prepared.patterns.length - index)) return null;
+        if (pattern.test(message)) return `the pattern ${pattern.source}`;
+      }
+      return null;
+    } finally {
+      meter.end();
     }
-    for (const pattern of prepared.patterns) if (pattern.test(message)) return `the pattern ${pattern.source}`;
-    return null;
   }
 }

@@ -26,6 +26,18 @@ const ruleBase = {
   exempt: viewerGroupsSchema.default(["broadcaster", "moderator"]),
 };
 
+/** Bounds of the bad-word rule; documented in docs/moderation.md. */
+export const MODERATION_LIMITS = {
+  /** Entries of `bad_words.words` (single words and phrases). */
+  words: 1_000,
+  /** Characters of one entry. */
+  wordLength: 64,
+  /** Entries of `bad_words.patterns`. */
+  patterns: 50,
+  /** Characters of one pattern. */
+  patternLength: 200,
+} as const;
+
 const percent = z.number().int().min(1).max(100);
 
 /** The rules of auto-moderation; every rule is off until enabled. */
@@ -48,9 +60,9 @@ export const moderationSettingsSchema = z.object({
   bad_words: z
     .object({
       ...ruleBase,
-      words: z.array(z.string().trim().min(1).max(64)).max(1_000).default([]),
+      words: z.array(z.string().trim().min(1).max(MODERATION_LIMITS.wordLength)).max(MODERATION_LIMITS.words).default([]),
       /** RE2 patterns (no backreferences or lookaround), matched against the message as written. */
-      patterns: z.array(z.string().min(1).max(200)).max(50).default([]),
+      patterns: z.array(z.string().min(1).max(MODERATION_LIMITS.patternLength)).max(MODERATION_LIMITS.patterns).default([]),
     })
     .default({ enabled: false, action: { type: "delete" }, exempt: ["broadcaster", "moderator"], words: [], patterns: [] }),
   length: z

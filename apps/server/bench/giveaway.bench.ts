@@ -1,0 +1,112 @@
+// Giveaway entries (issue 31): two servers in their own processes, one whose giveaway is empty and
+// one whose giveaway was filled to 100,000 entries minus the sample, both fed `!join` chat entries
+// at the same time (each timed until durable) while a quiet user's `POST /v1/alerts` (real HTTP on
+// loopback) alternates between them, so machine noise hits both alike (as store.bench.ts does). Before entries were stored in chunks, a fed giveaway
+// slowed from about 190 to 20 entries/s by 26,750 entries and the quiet POST took up to 33 s.
+// Target: entry p99 and quiet POST p99 at 100,000 entries <= 1.2x their value on an empty giveaway.
+// Run on the embedded store, then on PostgreSQL (a temporary server started like the tests' one).
+import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { freshDatabase } from "../src/__tests__/services/postgres.js";
+
+const ENTRIES = Number(process.env["BENCH_GIVEAWAY_ENTRIES"] ?? 100_000);
+const SAMPLE = Number(process.env["BENCH_GIVEAWAY_SAMPLE"] ?? 600);
+const RATE = 100;
+const POST_SPACING_MS = 40;
+
+interface Ready {
+  port: number;
+  token: string;
+  description: string;
+}
+
+function start(databaseUrl: string | undefined): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(fileURLToPath(new URL("./giveaway-server.ts", import.meta.url)), databaseUrl ? [databaseUrl] : [], {
+    execArgv: ["--no-node-snapshot", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (m) => resolve({ child, ready: m as Ready }));
+    child.once("exit", (code) => reject(new Error(`giveaway bench server exited with ${code}`)));
+  });
+}
+
+function ask<T>(child: ChildProcess, message: Record<string, unknown>): Promise<T> {
+  return new Promise((resolve) => {
+    child.once("message", (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+async function post(ready: Ready, i: number): Promise<number> {
+  const begin = performance.now();
+  const res = await fetch(`http://127.0.0.1:${ready.port}/v1/alerts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ready.token}`, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ template: "follow", data: { name: `viewer${i}` } }),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 201) throw new Error(`POST /v1/alerts answered ${res.status}`);
+  return performance.now() - begin;
+}
+
+const p = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((q / 100) * sorted.length))] ?? NaN;
+};
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+
+interface Phase {
+  entries: number[];
+  posts: number[];
+  stored: number;
+}
+
+/**
+ * Both servers take entries at RATE a second at the same time while the quiet user POSTs to each in
+ * turn (one every POST_SPACING_MS), so machine noise hits both alike.
+ */
+async function side(servers: Array<{ child: ChildProcess; ready: Ready }>): Promise<Phase[]> {
+  const fed = servers.map(({ child }) => ask<{ times: number[]; entries: number }>(child, { type: "feed", count: SAMPLE, rate: RATE }));
+  const posts: number[][] = servers.map(() => []);
+  let done = false;
+  void Promise.all(fed).then(() => (done = true));
+  for (let i = 0; !done; i++) {
+    const k = i % servers.length;
+    posts[k]?.push(await post((servers[k] as { ready: Ready }).ready, i));
+    await new Promise((r) => setTimeout(r, POST_SPACING_MS / servers.length));
+  }
+  const results = await Promise.all(fed);
+  return results.map((r, k) => ({ entries: r.times, posts: posts[k] ?? [], stored: r.entries }));
+}
+
+async function measure(backend: "embedded files" | "PostgreSQL"): Promise<void> {
+  const url = async () => (backend === "PostgreSQL" ? await freshDatabase() : undefined);
+  const servers = [await start(await url()), await start(await url())];
+  const [empty, full] = servers as [{ child: ChildProcess; ready: Ready }, { child: ChildProcess; ready: Ready }];
+  const fillStart = performance.now();
+  await ask(full.child, { type: "fill", to: ENTRIES - SAMPLE });
+  const fillSeconds = (performance.now() - fillStart) / 1000;
+  for (let i = 0; i < 20; i++) await Promise.all([post(empty.ready, i), post(full.ready, i)]); // warm-up
+  const [atEmpty, atFull] = (await side(servers)) as [Phase, Phase];
+  for (const { child } of servers) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.send({ type: "stop" });
+    await exited;
+  }
+  console.log(`\n${backend}: ${SAMPLE} entries at ${RATE}/s on each of two servers at once, quiet POSTs alternating (one every ${POST_SPACING_MS} ms); filling one to ${ENTRIES - SAMPLE} took ${fillSeconds.toFixed(1)} s (${((ENTRIES - SAMPLE) / fillSeconds).toFixed(0)} entries/s)`);
+  console.log("giveaway holds        | entry p50 | entry p99 | POST p50 | POST p99");
+  for (const [label, r] of [[`0 (to ${atEmpty.stored})`, atEmpty], [`${atFull.stored - SAMPLE} (to ${atFull.stored})`, atFull]] as const) {
+    console.log(`${label.padEnd(21)} | ${ms(p(r.entries, 50)).padStart(9)} | ${ms(p(r.entries, 99)).padStart(9)} | ${ms(p(r.posts, 50)).padStart(8)} | ${ms(p(r.posts, 99)).padStart(8)}`);
+  }
+  const entryRatio = p(atFull.entries, 99) / p(atEmpty.entries, 99);
+  const postRatio = p(atFull.posts, 99) / p(atEmpty.posts, 99);
+  console.log(`ratio p99 (full / empty): entries ${entryRatio.toFixed(2)}, POST ${postRatio.toFixed(2)} (target <= 1.2: ${entryRatio <= 1.2 && postRatio <= 1.2 ? "met" : "NOT met"}; load average ${loadavg()[0]?.toFixed(2)}, 2 cores, shared machine)`);
+}
+
+console.log("giveaway entries: entry and quiet alert POST latency on an empty giveaway and at 100,000 entries");
+await measure("embedded files");
+await measure("PostgreSQL");
+process.exit(0);
