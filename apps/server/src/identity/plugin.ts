@@ -31,6 +31,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
+      ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

@@ -55,6 +55,7 @@ export {
   meSchema,
   connectionViewSchema,
   linkUrlSchema,
+  linkBodySchema,
   emailChangeSchema,
   messageSchema,
   eatRequestSchema,
