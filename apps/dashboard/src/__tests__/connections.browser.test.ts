@@ -61,7 +61,7 @@ describe("dashboard Connections page (issue 24)", () => {
     await shot(page, "connections-empty.desktop-light");
 
     // Connect Twitch: the identity host's page names the account, one button continues (this browser is signed in as it).
-    twitch.setNextUser({ id: "31337", login: "streamer_tv", display_name: "Streamer_TV", email: null, profile_image_url: null });
+    twitch.setNextUser({ id: "31337", login: "streamer_tv", display_name: "Streamer_TV", email: null, profile_image_url: "" });
     await card(page, "twitch").getByRole("button", { name: "Connect Twitch" }).click();
     await page.getByRole("heading", { name: "Link a Twitch account to streamer?" }).waitFor({ timeout: 30_000 });
     expect(await page.getByLabel("Code shown by the app that started the link").count()).toBe(0);
