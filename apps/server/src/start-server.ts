@@ -92,6 +92,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     firstRun = bootstrap(app.ovation.repos, catalog ? { catalog } : {});
     if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
     await app.ovation.repos.store.persisted();
+    // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
+    if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),
     });

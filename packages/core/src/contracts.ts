@@ -66,7 +66,7 @@ export {
 } from "./realtime/inbound.js";
 
 // Plugin contract (the host side, PluginHost and checkPlugin, is in @ovation/core/plugins).
-export { SEND_AS, PLUGIN_STATUSES } from "./plugins/contract.js";
+export { SEND_AS, PLUGIN_STATUSES, CHANNEL_STATES } from "./plugins/contract.js";
 export type {
   SendAs,
   OutgoingMessage,
@@ -82,11 +82,26 @@ export type {
   PlatformLookups,
   PluginContext,
   PlatformPlugin,
+  ServedChannel,
+  ChannelState,
+  ChannelStatusReport,
 } from "./plugins/contract.js";
 export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
 export type { PluginErrorCode } from "./plugins/errors.js";
 export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/platform-declaration.js";
 export type { PlatformAlertDeclaration, PlatformDeclaration } from "./plugins/platform-declaration.js";
 export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";
-export type { PluginDefinition, PluginFactory, PluginFactoryContext } from "./plugins/factory.js";
+export type {
+  PluginDefinition,
+  PluginFactory,
+  PluginFactoryContext,
+  PluginCredentials,
+  ChannelTokens,
+  AppCredentials,
+  PluginRoutes,
+  PluginRouteRequest,
+  PluginRouteAnswer,
+  PluginRouteHandler,
+  PluginKeyValue,
+} from "./plugins/factory.js";
 export { RecentIds } from "./plugins/recent-ids.js";

@@ -28,3 +28,5 @@ export { KickChatSocket } from "./pusher/socket.js";
 export type { KickChatSocketOptions } from "./pusher/socket.js";
 export { KICK_PUSHER_URL, pusherFrameSchema } from "./pusher/wire.js";
 export type { PusherFrame } from "./pusher/wire.js";
+export { kickChannelsPlugin, kickFactory, KICK_SCOPES } from "./channels.js";
+export { kickFactory as default } from "./channels.js";

@@ -40,7 +40,7 @@ export interface KickPluginHooks {
 /** Webhook requests by outcome since start (accepted, and each refusal reason). */
 export type WebhookCounts = Record<string, number>;
 
-const RELINK = "link Kick again under Connections (or set a new OVATION_KICK_REFRESH_TOKEN) and restart the plugin";
+const RELINK = "reconnect Kick under Connections";
 
 /**
  * The Kick platform plugin: reads events from Kick's signed webhooks (official) or from Kick's chat
@@ -267,6 +267,12 @@ export class KickPlugin implements PlatformPlugin {
     }
     setImmediate(() => this.#dispatchWebhook(verdict));
     return verdict;
+  }
+
+  /** Handles a webhook its host verified already (signature, window, replay): emitted right after the answer. */
+  acceptWebhook(verdict: Extract<WebhookVerdict, { accepted: true }>): void {
+    this.#counts.accepted = (this.#counts.accepted ?? 0) + 1;
+    setImmediate(() => this.#dispatchWebhook(verdict));
   }
 
   #dispatchWebhook(verdict: Extract<WebhookVerdict, { accepted: true }>): void {

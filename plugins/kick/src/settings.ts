@@ -12,10 +12,6 @@ export const kickSettingsSchema = z.object({
   /** The Kick app (required). */
   clientId: z.string({ error: "is required when the kick plugin is enabled (the Kick app's client id)" }).min(1),
   clientSecret: z.string({ error: "is required when the kick plugin is enabled (the Kick app's client secret)" }).min(1),
-  /** The Ovation user whose linked Kick account is served (default: the first user). */
-  user: z.coerce.string().regex(/^\d{1,12}$/, "must be an Ovation user id").transform(Number).optional(),
-  /** A refresh token to start from when the user has not linked Kick through Connections. */
-  refreshToken: z.string().min(1).optional(),
   /** `webhook` (default, needs a public URL) or `pusher` (unofficial chat socket). */
   mode: z.enum(["webhook", "pusher"], { error: "must be webhook or pusher" }).optional(),
   /** PEM of the webhook signing key (default: Kick's published key). `\n` may be written as `\\n`. */

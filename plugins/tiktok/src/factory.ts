@@ -1,20 +1,20 @@
 import { definePlugin } from "@ovation/core/contracts";
 import { z } from "zod";
 import { httpOriginSchema } from "@ovation/core/plugin-kit";
-import { TikTokPlugin } from "./plugin.js";
+import { ChannelPlugins } from "@ovation/core/plugin-kit";
+import { TIKTOK_PLATFORM } from "./platform.js";
+import { TIKTOK_PLUGIN_VERSION, TikTokPlugin } from "./plugin.js";
 
 const origin = httpOriginSchema.optional();
 const number = () => z.coerce.number({ error: "must be a number" });
 
 /**
  * Settings of the TikTok plugin, read from `OVATION_TIKTOK_<KEY>` or the `tiktok` section of the
- * config file: `uniqueId` (the streamer's @handle, required), `user` (the Ovation user id; default
- * the first user), `signServerUrl`, `signApiKey`, `webUrl`, `webcastUrl`, `caCertificate`,
- * `likeWindowSeconds`, `offlinePollSeconds`.
+ * config file: `signServerUrl`, `signApiKey`, `webUrl`, `webcastUrl`, `caCertificate`,
+ * `likeWindowSeconds`, `offlinePollSeconds`. The LIVEs followed are those of the linked TikTok
+ * accounts (by username) whose streamers switched the bot on.
  */
 export const tiktokSettingsSchema = z.object({
-  uniqueId: z.string({ error: "is required when the tiktok plugin is enabled (the streamer's TikTok @handle)" }).min(1),
-  user: z.coerce.string().regex(/^\d{1,12}$/, "must be an Ovation user id").transform(Number).optional(),
   signServerUrl: origin,
   signApiKey: z.string().min(1).optional(),
   webUrl: origin,
@@ -27,17 +27,24 @@ export const tiktokSettingsSchema = z.object({
 /** Validated TikTok settings. */
 export type TikTokSettings = z.output<typeof tiktokSettingsSchema>;
 
-/** The TikTok plugin factory (`OVATION_PLUGINS=tiktok`), created once the server listens. */
-export const tiktokFactory = definePlugin(
-  { id: "tiktok", settings: tiktokSettingsSchema, envPrefix: "OVATION_TIKTOK_", createOn: "listen" },
-  (settings, context) => {
-    const user = settings.user ?? context.firstUserId();
-    if (user === null) throw new Error("OVATION_TIKTOK_USER is not set and there is no user yet");
-    const { user: _user, ...rest } = settings;
-    void _user;
-    const options = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-    return new TikTokPlugin({ ...options, uniqueId: settings.uniqueId, channelId: String(user) });
-  },
-);
+/**
+ * The TikTok plugin factory (`OVATION_PLUGINS=tiktok`, plugin API 1.1): follows the LIVE of every
+ * linked TikTok username whose streamer switched the bot on, one connection per channel.
+ */
+export const tiktokFactory = definePlugin({ id: "tiktok", settings: tiktokSettingsSchema, envPrefix: "OVATION_TIKTOK_" }, (settings) => {
+  const options = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return new ChannelPlugins<TikTokPlugin>({
+    metadata: {
+      name: "tiktok",
+      platform: "tiktok",
+      version: TIKTOK_PLUGIN_VERSION,
+      core: "^0.1.0",
+      description: "TikTok LIVE comments, gifts, follows, subscriptions, shares and likes of every linked username (read-only)",
+    },
+    capabilities: { send: ["say"], moderation: { deleteMessage: false, timeout: false } },
+    platform: TIKTOK_PLATFORM,
+    create: (channel) => new TikTokPlugin({ ...options, uniqueId: channel.username, channelId: channel.id }),
+  });
+});
 
 export default tiktokFactory;

@@ -17,16 +17,19 @@ const httpUrl = httpUrlSchema.optional();
 
 /**
  * Settings of the Twitch plugin, read from `OVATION_TWITCH_<KEY>` (its env prefix) or the `twitch`
- * section of the config file: `channels` (comma separated `login` or `login:<ovation user id>`; a bare
- * login belongs to the first user), `username` + `token` (both or neither), `clientId`,
- * `clientSecret`, `refreshToken`, and the endpoint overrides `ircUrl`, `eventsubUrl`, `helixUrl`, `tokenUrl`.
+ * section of the config file: `username` + `token` (the operator's bot account, both or neither),
+ * `clientId`, `clientSecret`, `refreshToken`, `joinsPer10s`, the endpoint overrides `ircUrl`,
+ * `eventsubUrl`, `helixUrl`, `tokenUrl`, and optionally `channels` the operator serves besides the
+ * linked ones (comma separated `login` or `login:<ovation user id>`; a bare login belongs to the first user).
  */
 export const twitchSettingsSchema = z
   .object({
     channels: z
-      .string({ error: "is required when the twitch plugin is enabled" })
+      .string()
       .transform((raw) => raw.split(",").map((s) => s.trim()).filter((s) => s !== ""))
-      .pipe(z.array(channelEntry).min(1, "must name at least one channel")),
+      .pipe(z.array(channelEntry))
+      .optional(),
+    joinsPer10s: z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive("must be greater than 0").max(2000, "must be at most 2000 (a verified bot's limit)").optional(),
     username: optional,
     token: optional,
     clientId: optional,
@@ -46,13 +49,14 @@ export const twitchSettingsSchema = z
 export type TwitchSettings = z.output<typeof twitchSettingsSchema>;
 
 /**
- * The Twitch plugin factory (`OVATION_PLUGINS=twitch`). Created once the server listens, after the
- * first-run bootstrap, so a bare channel login can belong to the first user.
+ * The Twitch plugin factory (`OVATION_PLUGINS=twitch`): serves every linked Twitch channel whose
+ * streamer switched the bot on (plugin API 1.1), plus the configured `channels`. Created once the
+ * server listens, after the first-run bootstrap, so a bare configured login can belong to the first user.
  */
 export const twitchFactory = definePlugin(
   { id: "twitch", settings: twitchSettingsSchema, envPrefix: "OVATION_TWITCH_", createOn: "listen" },
   (settings, context) => {
-    const channels = settings.channels.map(({ login, userId }) => {
+    const channels = (settings.channels ?? []).map(({ login, userId }) => {
       const id = userId ?? context.firstUserId();
       if (id === null) throw new Error(`OVATION_TWITCH_CHANNELS: ${login} names no user and there is no user yet`);
       return { id: String(id), login };
@@ -69,10 +73,12 @@ export const twitchFactory = definePlugin(
         ...(settings.eventsubUrl ? { eventsub: { enabled: true, url: settings.eventsubUrl } } : {}),
         ...(settings.helixUrl ? { helixUrl: settings.helixUrl } : {}),
         ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
+        ...(settings.joinsPer10s !== undefined ? { joinsPer10s: settings.joinsPer10s } : {}),
       },
       {
         onTokensRefreshed: () =>
-          context.logger.warn("Twitch token refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
+          context.logger.warn("the bot's Twitch token was refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
+        credentials: context.credentials,
       },
     );
   },

@@ -25,3 +25,6 @@ export type { HelixClientOptions, TwitchTokens } from "./helix/client.js";
 export { helixLookups } from "./helix/endpoints.js";
 export { twitchFactory, twitchSettingsSchema, default } from "./factory.js";
 export type { TwitchSettings } from "./factory.js";
+export { TWITCH_BROADCASTER_SCOPES, TWITCH_BROADCASTER_SCOPE_REASONS, missingEventSubScopes } from "./channels/scopes.js";
+export { BroadcasterEventSub, VALIDATE_EVERY_MS } from "./channels/broadcaster.js";
+export { JoinQueue, TWITCH_JOINS_PER_WINDOW, TWITCH_JOIN_WINDOW_MS } from "./irc/join-queue.js";

@@ -4,8 +4,8 @@ const login = z.string().regex(/^[A-Za-z0-9_]{1,25}$/, "must be a Twitch login (
 
 /** zod schema of {@link TwitchPluginOptions}. */
 export const twitchPluginOptionsSchema = z.object({
-  /** The channels served: the Ovation channel (user) id and the Twitch login. */
-  channels: z.array(z.object({ id: z.string().min(1).max(256), login })).min(1, "must name at least one channel"),
+  /** Channels the operator configures (the Ovation channel id and the Twitch login); linked channels come from the host. */
+  channels: z.array(z.object({ id: z.string().min(1).max(256), login })).default([]),
   /** The bot's login; without it (and a token) chat is anonymous and read-only. */
   username: login.optional(),
   /** User access token of the bot (with or without the `oauth:` prefix). */
@@ -34,6 +34,8 @@ export const twitchPluginOptionsSchema = z.object({
   cheermotePrefixes: z.array(z.string().min(1).max(64)).max(500).optional(),
   /** How long connect waits for every channel to be joined before reporting `degraded` (default 10 s). */
   joinTimeoutMs: z.number().int().positive().optional(),
+  /** Channels the bot account may join per 10 seconds (Twitch: 20 for a normal account, 2,000 for a verified bot). */
+  joinsPer10s: z.number().int().positive().max(2000).default(20),
 });
 
 /** Options of the Twitch plugin. */

@@ -1,7 +1,10 @@
 import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core/contracts";
 import type {
+  ChannelState,
   ChatChannel,
   ChatEvent,
+  PluginCredentials,
+  ServedChannel,
   OutgoingMessage,
   PlatformLookups,
   PlatformPlugin,
@@ -11,7 +14,9 @@ import type {
 } from "@ovation/core/contracts";
 import tmi from "tmi.js";
 import type { z } from "zod";
+import { BroadcasterEventSub } from "./channels/broadcaster.js";
 import { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";
+import { JoinQueue, TWITCH_JOIN_WINDOW_MS } from "./irc/join-queue.js";
 import { mapEventSubNotification } from "./eventsub/map.js";
 import { EventSubSocket } from "./eventsub/socket.js";
 import type { EventSubNotification } from "./eventsub/wire.js";
@@ -50,6 +55,20 @@ const LINE_BREAKERS = /[\r\n\u0000\u0001]+/g;
 export interface TwitchPluginHooks {
   /** The access token was refreshed: store the new tokens so a restart uses them. */
   onTokensRefreshed?: (tokens: { accessToken: string; refreshToken: string | undefined }) => void;
+  /** Plugin API 1.1: the linked channels' tokens (EventSub per broadcaster); without it linked channels get chat only. */
+  credentials?: PluginCredentials;
+}
+
+/** A linked channel the host asked the plugin to serve. */
+interface Linked {
+  served: ServedChannel;
+  login: string;
+  joined: boolean;
+  broadcaster: BroadcasterEventSub | null;
+  /** A state of the link that chat joining does not clear (needs reconnecting, missing scope). */
+  sticky: { state: ChannelState; detail: string | null; missing: readonly string[] } | null;
+  eventSubLive: boolean;
+  onJoined?: () => void;
 }
 
 /** Makes bot output safe for one IRC line: no line breaks, no leading command character, at most 500 chars. */
@@ -88,6 +107,12 @@ export class TwitchPlugin implements PlatformPlugin {
   #selfId: string | null = null;
   #joined = new Set<string>();
   #onJoined: (() => void) | null = null;
+  /** Logins the operator configured (served with the bot's token). */
+  readonly #configured = new Set<string>();
+  /** Linked channels by connection id. */
+  readonly #linked = new Map<number, Linked>();
+  readonly #hooks: TwitchPluginHooks;
+  #joinQueue: JoinQueue | null = null;
 
   /**
    * @param hooks.onTokensRefreshed called after Helix refreshed the access token (store the new pair).
@@ -105,9 +130,11 @@ export class TwitchPlugin implements PlatformPlugin {
     if ((parsed.data.username === undefined) !== (parsed.data.token === undefined)) {
       throw new TwitchError(TWITCH_ERROR_CODES.config, "Twitch plugin options are invalid: options.username and options.token go together");
     }
+    this.#hooks = hooks;
     for (const channel of parsed.data.channels) {
       const loginKey = channel.login.toLowerCase();
       this.#channels.set(loginKey, { id: channel.id, platform_id: "", username: loginKey, avatar_url: "" });
+      this.#configured.add(loginKey);
     }
     const token = parsed.data.token?.replace(/^oauth:/, "");
     this.#helix =
@@ -151,7 +178,7 @@ export class TwitchPlugin implements PlatformPlugin {
       const self = await getTokenUser(this.#helix);
       if (!self) throw new TwitchError(TWITCH_ERROR_CODES.unauthorized, "Helix did not say whom the access token belongs to");
       this.#selfId = self.id;
-      for (const user of await getUsersByLogin(this.#helix, [...this.#channels.keys()])) {
+      for (const user of this.#configured.size === 0 ? [] : await getUsersByLogin(this.#helix, [...this.#configured])) {
         const channel = this.#channels.get(user.login.toLowerCase());
         if (channel) {
           channel.platform_id = user.id;
@@ -160,13 +187,110 @@ export class TwitchPlugin implements PlatformPlugin {
       }
     }
     await this.#connectChat(context);
-    if (this.#helix && (this.#options.eventsub?.enabled ?? true)) await this.#connectEventSub(context);
-    const unknown = [...this.#channels.values()].filter((c) => c.platform_id === "").map((c) => `#${c.username}`);
+    if (this.#helix && this.#configured.size > 0 && (this.#options.eventsub?.enabled ?? true)) await this.#connectEventSub(context);
+    const unknown = [...this.#configured].map((l) => this.#channels.get(l)).filter((c) => c !== undefined && c.platform_id === "").map((c) => `#${c?.username}`);
     if (unknown.length > 0) context.setStatus("degraded", `unknown Twitch channel(s): ${unknown.join(", ")}`);
     logger.info({ channels: [...this.#channels.keys()], readOnly: this.readOnly }, "Twitch plugin connected");
   }
 
+  /**
+   * Plugin API 1.1: serves a linked channel: the bot account joins its chat (within Twitch's join
+   * rate) and, with the link's tokens, the channel gets its own EventSub session whose
+   * subscriptions are created with the broadcaster's token (validated now and hourly).
+   */
+  async serveChannel(served: ServedChannel): Promise<void> {
+    const context = this.#context;
+    if (!context) throw new TwitchError(TWITCH_ERROR_CODES.chat, "The Twitch plugin is not connected");
+    await this.releaseChannel(served.connection_id);
+    const login = served.username.toLowerCase();
+    if (this.#configured.has(login)) {
+      context.setChannelStatus(served.connection_id, "serving", "served as configured by the operator");
+      return;
+    }
+    const linked: Linked = { served, login, joined: false, broadcaster: null, sticky: null, eventSubLive: false };
+    this.#linked.set(served.connection_id, linked);
+    this.#channels.set(login, { id: served.id, platform_id: served.platform_user_id, username: login, avatar_url: served.avatar_url.slice(0, 2048) });
+    const joined = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.#options.joinTimeoutMs ?? 10_000);
+      linked.onJoined = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#joinQueue?.add(login);
+    const tokens = this.#hooks.credentials?.tokens(served.connection_id) ?? null;
+    const clientId = this.#options.clientId;
+    if (tokens?.access_token && clientId && (this.#options.eventsub?.enabled ?? true)) {
+      const broadcaster = new BroadcasterEventSub({
+        channel: served,
+        tokens,
+        clientId,
+        clientSecret: this.#options.clientSecret,
+        helixUrl: this.#options.helixUrl,
+        tokenUrl: this.#options.tokenUrl,
+        eventsubUrl: this.#options.eventsub?.url ?? "wss://eventsub.wss.twitch.tv/ws",
+        context,
+        save: (t) => this.#hooks.credentials?.save(served.connection_id, t),
+        onState: (state, detail, missing = []) => {
+          if (this.#linked.get(served.connection_id) !== linked) return;
+          linked.sticky = state === "needs_reconnect" || state === "missing_scope" ? { state, detail, missing } : linked.sticky;
+          this.#channelStatus(context, linked, detail);
+        },
+        onNotification: (notification) => {
+          if (this.#linked.get(served.connection_id) === linked) this.#emitEventSub(context, notification);
+        },
+        onLive: (live) => (linked.eventSubLive = live),
+      });
+      linked.broadcaster = broadcaster;
+      await broadcaster.start();
+    }
+    await joined;
+    this.#channelStatus(context, linked, null);
+  }
+
+  /** Plugin API 1.1: stops serving a linked channel: its EventSub session closes and the bot parts its chat. */
+  async releaseChannel(connectionId: number): Promise<void> {
+    const linked = this.#linked.get(connectionId);
+    if (!linked) return;
+    this.#linked.delete(connectionId);
+    linked.broadcaster?.stop();
+    if ([...this.#linked.values()].some((l) => l.login === linked.login) || this.#configured.has(linked.login)) return;
+    this.#channels.delete(linked.login);
+    this.#joined.delete(linked.login);
+    this.#joinQueue?.remove(linked.login);
+    await this.#client?.part(linked.login).catch(() => undefined);
+  }
+
+  /** Validates every linked channel's token now (each is also validated hourly). */
+  async validateAll(): Promise<void> {
+    await Promise.all([...this.#linked.values()].map((l) => l.broadcaster?.validate()));
+  }
+
+  /** Linked channels still waiting to be joined (Twitch's join rate). */
+  get joinsWaiting(): number {
+    return this.#joinQueue?.waiting ?? 0;
+  }
+
+  #channelStatus(context: PluginContext, linked: Linked, detail: string | null): void {
+    if (linked.sticky) {
+      context.setChannelStatus(linked.served.connection_id, linked.sticky.state, linked.sticky.detail, linked.sticky.missing);
+      return;
+    }
+    if (!linked.joined) {
+      context.setChannelStatus(linked.served.connection_id, "starting", `waiting to join the chat (Twitch lets a bot join ${this.#options.joinsPer10s} channels per 10 s)`);
+      return;
+    }
+    const notes = [this.readOnly ? "read-only: this server has no Twitch bot account" : null, linked.broadcaster ? null : "chat only: link Twitch again for alerts", detail].filter((n): n is string => n !== null);
+    context.setChannelStatus(linked.served.connection_id, "serving", notes.length > 0 ? notes.join("; ") : null);
+  }
+
   async disconnect(): Promise<void> {
+    this.#joinQueue?.clear();
+    this.#joinQueue = null;
+    for (const linked of this.#linked.values()) {
+      linked.broadcaster?.stop();
+      linked.joined = false;
+    }
     this.#eventsub?.stop();
     this.#eventsub = null;
     this.#eventSubLive = false;
@@ -231,7 +355,13 @@ export class TwitchPlugin implements PlatformPlugin {
       if (channel) {
         if (channel.platform_id === "") channel.platform_id = outcome.roomId;
         this.#joined.add(outcome.login);
-        if (this.#joined.size === this.#channels.size) this.#onJoined?.();
+        for (const linked of this.#linked.values()) {
+          if (linked.login !== outcome.login || linked.joined) continue;
+          linked.joined = true;
+          linked.onJoined?.();
+          this.#channelStatus(context, linked, null);
+        }
+        if ([...this.#configured].every((login) => this.#joined.has(login))) this.#onJoined?.();
       }
       return;
     }
@@ -241,7 +371,8 @@ export class TwitchPlugin implements PlatformPlugin {
     }
     if (outcome.kind === "usernotice") {
       // Subs, gifts and raids come from EventSub while it is connected; from IRC otherwise.
-      if (!this.#eventSubLive) for (const notification of outcome.notifications) this.#emitEventSub(context, notification);
+      const linked = [...this.#linked.values()].find((l) => l.served.id === outcome.event?.channel.id || l.login === outcome.event?.channel.username);
+      if (!(linked ? linked.eventSubLive : this.#eventSubLive)) for (const notification of outcome.notifications) this.#emitEventSub(context, notification);
       if (outcome.event) this.#emitChatOnce(context, outcome.event);
       return;
     }
@@ -284,7 +415,7 @@ export class TwitchPlugin implements PlatformPlugin {
       ...(options.username && token
         ? { identity: { username: options.username.toLowerCase(), password: () => `oauth:${helix ? helix.accessToken : token}` } }
         : {}),
-      channels: [...this.#channels.keys()],
+      channels: [...this.#configured],
       logger: {
         info: (m: string) => context.logger.debug(m),
         warn: (m: string) => context.logger.warn(m),
@@ -295,8 +426,11 @@ export class TwitchPlugin implements PlatformPlugin {
     client.on("raw_message", (_cloned, message) => this.handleIrcMessage(message as IrcMessage));
     client.on("disconnected", (reason) => context.setStatus("degraded", `Twitch chat disconnected: ${reason}; reconnecting`));
     client.on("connected", () => {
-      if (this.#joined.size === this.#channels.size) context.setStatus("connected", null);
+      if ([...this.#configured].every((login) => this.#joined.has(login))) context.setStatus("connected", null);
     });
+    // Linked channels are joined through the queue (Twitch's join rate), several per JOIN line.
+    this.#joinQueue = new JoinQueue((line) => void client.raw(line).catch((err: unknown) => context.logger.warn({ err: String(err) }, "JOIN not sent")), this.#options.joinsPer10s, TWITCH_JOIN_WINDOW_MS);
+    for (const linked of this.#linked.values()) this.#joinQueue.add(linked.login);
     const joined = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), options.joinTimeoutMs ?? 10_000);
       this.#onJoined = () => {
@@ -304,6 +438,7 @@ export class TwitchPlugin implements PlatformPlugin {
         context.setStatus("connected", null);
         resolve(true);
       };
+      if (this.#configured.size === 0) this.#onJoined();
     });
     try {
       await client.connect();
@@ -311,7 +446,7 @@ export class TwitchPlugin implements PlatformPlugin {
       throw new TwitchError(TWITCH_ERROR_CODES.chat, `Twitch chat connection failed: ${String(cause)}`, { cause });
     }
     if (!(await joined)) {
-      const missing = [...this.#channels.keys()].filter((login) => !this.#joined.has(login));
+      const missing = [...this.#configured].filter((login) => !this.#joined.has(login));
       context.setStatus("degraded", `not joined yet: ${missing.map((l) => `#${l}`).join(", ")}`);
     }
   }
@@ -327,8 +462,9 @@ export class TwitchPlugin implements PlatformPlugin {
       ...(settings?.reconnectDelayMs ? { reconnectDelayMs: settings.reconnectDelayMs } : {}),
       onSession: async (sessionId) => {
         const failures: string[] = [];
-        for (const channel of this.#channels.values()) {
-          if (channel.platform_id === "") continue;
+        for (const login of this.#configured) {
+          const channel = this.#channels.get(login);
+          if (!channel || channel.platform_id === "") continue;
           for (const spec of SUBSCRIPTIONS) {
             try {
               await createEventSubSubscription(helix, { type: spec.type, version: spec.version, condition: spec.condition(channel.platform_id, selfId) }, sessionId);

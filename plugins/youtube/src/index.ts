@@ -20,3 +20,5 @@ export { mapLiveChatMessage, microsToAmount, youtubeNotification } from "./chat/
 export type { MapOutcome } from "./chat/map.js";
 export { buildFragments } from "./chat/fragments.js";
 export { authorBadges, authorPermission, authorRole } from "./chat/badges.js";
+export { youtubeChannelsPlugin, youtubeFactory, YOUTUBE_DEFAULT_DAILY_QUOTA } from "./channels.js";
+export { youtubeFactory as default } from "./channels.js";

@@ -39,7 +39,7 @@ interface Live {
   skipBefore: number;
 }
 
-const REVOKED_FIX = "link YouTube again under Connections (or set a new OVATION_YOUTUBE_REFRESH_TOKEN) and restart the plugin";
+const REVOKED_FIX = "reconnect YouTube under Connections";
 
 /**
  * The YouTube platform plugin: finds the channel's live broadcast, polls its live chat with
@@ -97,6 +97,11 @@ export class YouTubePlugin implements PlatformPlugin {
   /** Units used and left today. */
   quota(): QuotaSnapshot {
     return this.#quota.snapshot();
+  }
+
+  /** Gives this channel its share of the project's daily quota (several channels share one project). */
+  setQuotaShare(dailyUnits: number): void {
+    this.#quota.setDailyUnits(dailyUnits, this.#options.quota.reserveUnits);
   }
 
   /** The live chat followed now, or null when offline. */

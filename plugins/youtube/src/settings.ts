@@ -12,13 +12,9 @@ export const youtubeSettingsSchema = z.object({
   /** The Google OAuth client (required). */
   clientId: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client id)" }).min(1),
   clientSecret: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client secret)" }).min(1),
-  /** The Ovation user whose linked YouTube account is served (default: the first user). */
-  user: z.coerce.string().regex(/^\d{1,12}$/, "must be an Ovation user id").transform(Number).optional(),
-  /** A refresh token to start from when the user has not linked YouTube through Connections. */
-  refreshToken: z.string().min(1).optional(),
   apiUrl: httpUrl,
   tokenUrl: httpUrl,
-  /** Units the plugin may spend per Pacific-time day. */
+  /** Units the project may spend per Pacific-time day, shared equally by the served channels. */
   dailyQuota: number().int("must be a whole number of units").positive("must be greater than 0").optional(),
   /** Expected stream length in hours. */
   streamHours: number().positive("must be greater than 0").max(24, "must be at most 24").optional(),

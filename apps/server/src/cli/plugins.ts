@@ -35,6 +35,7 @@ async function offlineListing(config: ServerConfig, env: Readonly<Record<string,
       status: "not-running",
       detail: "settings valid; the server is not running",
       envPrefix: envPrefixOf(item.factory),
+      channels: [],
     }),
   );
   const store = await Store.open(config.dataDir);
@@ -51,7 +52,9 @@ function format(listing: PluginsListing): string {
     const where = p.origin === "built-in" ? "built-in" : `${p.origin} ${p.location ?? p.entry}`;
     const platform = p.platform ? ` platform ${p.platform}` : "";
     const version = p.version ? ` v${p.version}` : "";
-    return `${p.id}${version} (${where}, plugin API ${p.apiVersion})${platform}: ${p.status}${p.detail ? ` - ${p.detail}` : ""}`;
+    const head = `${p.id}${version} (${where}, plugin API ${p.apiVersion})${platform}: ${p.status}${p.detail ? ` - ${p.detail}` : ""}`;
+    const channels = p.channels.map((c) => `\n  channel ${c.username} (user ${c.channel_id}, connection ${c.connection_id}): ${c.state}${c.detail ? ` - ${c.detail}` : ""}`);
+    return head + channels.join("");
   });
   if (lines.length === 0) lines.push("no platform plugins loaded (OVATION_PLUGINS=none)");
   for (const u of listing.unserved) {

@@ -1,7 +1,10 @@
 import type { JsonWebKey } from "node:crypto";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
+import type { z } from "zod";
+import type { connectionStatusSchema } from "@ovation/core/api";
 import type { ConnectionsRepository } from "../store/connections.js";
+import type { ConnectionRecord } from "../store/records.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
@@ -51,4 +54,9 @@ export interface IdentityContext {
   provider(): Provider;
   /** The host's hook after an account was deleted. */
   readonly onAccountDeleted?: (userId: number) => void;
+  /** How the host's bot serves a linked channel (default: the platform is not set up). */
+  readonly connectionStatus?: (connection: ConnectionRecord) => ConnectionStatusView;
 }
+
+/** The `status` of a connection view. */
+export type ConnectionStatusView = z.output<typeof connectionStatusSchema>;

@@ -81,6 +81,8 @@ export interface IdentityModuleOptions {
   sharedStore?: SharedIdentityHost | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
   onAccountDeleted?: (userId: number) => void;
+  /** How the host's bot serves a linked channel (the connection view's `status`). */
+  connectionStatus?: IdentityContext["connectionStatus"];
   /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
   timeLogs?: TimeLogFactory;
   /** Where wrong verification codes are counted (default the code's record; Redis when several nodes share it). */
@@ -210,6 +212,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
     ...(options.onAccountDeleted ? { onAccountDeleted: options.onAccountDeleted } : {}),
+    ...(options.connectionStatus ? { connectionStatus: options.connectionStatus } : {}),
   };
 
   return {

@@ -2,9 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { createIdentityModule } from "./module.js";
 import type { IdentityModule, IdentityModuleOptions } from "./module.js";
 import { revokeUserAccess } from "../realtime/revoke-user.js";
+import { unservedStatus } from "../plugins/channel-status.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
-export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted">> & {
+export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus">> & {
   /** Receives the module once built (tests, CLI). */
   onReady?: (module: IdentityModule) => void;
 };
@@ -29,6 +30,8 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       oidcStorage: services.repos.store.oidcStorage ?? undefined,
       sharedStore: services.repos.store.shared ? services.repos.store : undefined,
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
+      // The platform plugins are registered after identity: asked when a view is built.
+      connectionStatus: (connection) => (app.hasDecorator("connectionStatus") ? app.connectionStatus(connection) : unservedStatus(connection.platform)),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
       ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),

@@ -15,8 +15,8 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, BuiltInPluginLoader>> = {
   console: async () => (await import("@ovation/plugin-console")).consoleFactory,
   twitch: async () => (await import("@ovation/plugin-twitch")).twitchFactory,
   tiktok: async () => (await import("@ovation/plugin-tiktok")).tiktokFactory,
-  youtube: async (services) => (await import("./youtube-wiring.js")).youtubeFactory(services),
-  kick: async (services) => (await import("./kick-wiring.js")).kickFactory(services),
+  youtube: async () => (await import("@ovation/plugin-youtube")).youtubeFactory,
+  kick: async () => (await import("@ovation/plugin-kick")).kickFactory,
 };
 
 /** Whether `name` is a built-in plugin name. */

@@ -1,13 +1,17 @@
 import { PluginHost } from "@ovation/core/plugins";
 import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
-import { ConsolePlugin } from "@ovation/plugin-console";
-import { KickPlugin } from "@ovation/plugin-kick";
+import type { ConsolePlugin } from "@ovation/plugin-console";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
+import type { ConnectionStatusView } from "../identity/context.js";
+import type { ConnectionRecord } from "../store/records.js";
+import { connectionStatusOf } from "./channel-status.js";
+import { ChannelSync } from "./channel-sync.js";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
-import { kickWebhookRoute } from "./kick-wiring.js";
 import { pluginBotOutput } from "./plugin-bot-output.js";
+import { mountPluginRoutes, pluginCredentials, pluginRoutes, pluginState } from "./plugin-services.js";
+import type { DeclaredRoute } from "./plugin-services.js";
 import { loadPlugins } from "./plugin-loader.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
 import { PluginReports } from "./plugin-reports.js";
@@ -18,6 +22,13 @@ declare module "fastify" {
     platformPlugins: PluginHost;
     /** What was loaded from `OVATION_PLUGINS` and how each plugin is doing (`ovation plugins`). */
     pluginReports: PluginReports;
+    /** How the bot serves a linked channel (the connection view's `status`). */
+    connectionStatus(connection: ConnectionRecord): ConnectionStatusView;
+    /**
+     * Creates the plugins declared `createOn: "listen"` once the first-run bootstrap made the first
+     * user (`startServer` calls it; listening without a user leaves them waiting instead of failed).
+     */
+    platformPluginsAfterFirstRun(): Promise<void>;
   }
 }
 
@@ -41,8 +52,11 @@ export interface PlatformPluginsOptions {
  * plugin's settings before anything starts, and wires a {@link PluginHost} to the bot modules and
  * the command runtime (chat -> moderation, giveaways, system commands, commands -> answers -> plugin
  * send; timers and announcements), the alert hub (notifications -> alert log -> rooms) and the
- * public `.chat` rooms. The console is served on the socket namespace `/console`. Factories declared
- * `createOn: "listen"` (Twitch) are called once the server listens, after the first-run bootstrap.
+ * public `.chat` rooms. The console is served on the socket namespace `/console`. Plugins of API 1.1
+ * serve the linked channels of users who switched the bot on, kept in step with the store by
+ * {@link ChannelSync}; their factories get the credentials, routes and state services. Factories
+ * declared `createOn: "listen"` are called once the server listens and a first user exists (after
+ * the first-run bootstrap), never failing for want of one.
  */
 export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPluginAsync {
   const register: FastifyPluginAsync = async (app) => {
@@ -62,16 +76,36 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       chatRoom: (event) => publishChatRoomEvent(services, event),
     });
     const reports = new PluginReports(host, loaded);
-    const contextFor = (item: LoadedPlugin): PluginFactoryContext => ({
-      logger: logger.child({ plugin: item.factory.id }),
-      dataDir: services.config.dataDir,
-      firstUserId: () => services.repos.users.list()[0]?.id ?? null,
-    });
+    const env = options.env ?? process.env;
+    const routes = new Map<string, DeclaredRoute[]>();
+    let mounted = false;
+    const consoles = new Set<string>();
+    const contextFor = (item: LoadedPlugin): PluginFactoryContext => {
+      const id = item.factory.id;
+      const declared: DeclaredRoute[] = [];
+      routes.set(id, declared);
+      const platform = () => {
+        const name = reports.nameOf(item);
+        return name !== undefined && host.names().includes(name) ? host.get(name).metadata.platform : id;
+      };
+      return {
+        logger: logger.child({ plugin: id }),
+        dataDir: services.config.dataDir,
+        firstUserId: () => services.repos.users.list()[0]?.id ?? null,
+        credentials: pluginCredentials(services, platform, env),
+        routes: pluginRoutes(id, declared, () => mounted),
+        state: pluginState(services, id),
+      };
+    };
     const create = async (item: LoadedPlugin): Promise<void> => {
       const plugin = await item.factory(item.settings, contextFor(item));
       const source = host.register(plugin);
       reports.created(item, source.name);
-      if (plugin instanceof ConsolePlugin) attachConsoleNamespace(services.io as unknown as Server, plugin, services);
+      // The built-in console is also served on the socket namespace /console, on every node.
+      if (item.origin === "built-in" && item.factory.id === "console") {
+        consoles.add(source.name);
+        attachConsoleNamespace(services.io as unknown as Server, plugin as ConsolePlugin, services);
+      }
     };
     for (const item of loaded) {
       if (item.factory.createOn === "listen") continue;
@@ -82,18 +116,15 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       }
     }
     for (const plugin of options.extra ?? []) host.register(plugin);
-    if (loaded.some((item) => item.factory.id === "kick")) {
-      // Kick delivers its events to the server: the route exists whenever the kick plugin is loaded.
-      await kickWebhookRoute(app, () => {
-        const plugin = host.names().includes("kick") ? host.get("kick") : null;
-        return plugin instanceof KickPlugin ? plugin : null;
-      });
-    }
+    // Routes the plugins declared (webhooks) under /v1/platforms/<id>; later declarations are refused.
+    for (const [id, declared] of routes) await mountPluginRoutes(app, id, declared);
+    mounted = true;
+    const sync = new ChannelSync(host, services, logger);
 
     // Several nodes (OVATION_REDIS_URL): the platform connections run on the node holding the
     // "plugins" lease only, else every node would answer every command; the console stays on every
     // node (each console client talks to the node it reached). One node alone holds no lease.
-    const perNode = (name: string) => host.get(name) instanceof ConsolePlugin;
+    const perNode = (name: string) => consoles.has(name);
     const lease = services.shared.lease({
       name: "plugins",
       ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
@@ -106,28 +137,40 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     app.decorate("platformPlugins", host);
     services.botModules.attach(pluginBotOutput(host, mayConnect), null);
     app.decorate("pluginReports", reports);
+    app.decorate("connectionStatus", (connection: ConnectionRecord) => connectionStatusOf(host, connection));
 
     app.addHook("onReady", async () => {
+      sync.start();
       if (lease === null) await host.start();
       else {
         await Promise.all(host.names().filter(perNode).map((name) => host.connect(name).catch(() => undefined)));
         await lease.start();
       }
     });
-    app.addHook("onListen", async () => {
+    let listening = false;
+    const createDeferred = async (): Promise<void> => {
+      // Before the first run made a user, a plugin that names one waits (pending), it does not fail.
+      if (!listening || services.repos.users.list().length === 0) return;
       for (const item of loaded) {
         if (item.factory.createOn !== "listen" || reports.wasCreated(item)) continue;
         try {
           await create(item);
           const name = reports.nameOf(item) ?? item.factory.id;
+          if (host.servesChannels(name)) sync.reconcile();
           if (mayConnect(name)) await host.connect(name);
         } catch (err) {
           reports.failed(item, (err as Error).message);
           logger.error({ err, plugin: item.factory.id }, `the ${item.factory.id} plugin did not start; see ovation plugins for why`);
         }
       }
+    };
+    app.decorate("platformPluginsAfterFirstRun", createDeferred);
+    app.addHook("onListen", async () => {
+      listening = true;
+      await createDeferred();
     });
     app.addHook("preClose", async () => {
+      sync.stop();
       await lease?.stop();
       await host.stop();
     });

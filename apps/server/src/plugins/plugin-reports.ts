@@ -1,3 +1,4 @@
+import type { ChannelStatusReport } from "@ovation/core/contracts";
 import type { PluginHost } from "@ovation/core/plugins";
 import type { LoadedPlugin, PluginOrigin } from "./plugin-loader.js";
 import { envPrefixOf } from "./plugin-settings.js";
@@ -20,6 +21,8 @@ export interface PluginReport {
   detail: string | null;
   /** Prefix of the environment variables holding its settings (`OVATION_TWITCH_`), null when registered directly. */
   envPrefix: string | null;
+  /** Plugin API 1.1: each linked channel it serves and how (empty for a plugin that serves what it configures). */
+  channels: ChannelStatusReport[];
 }
 
 /** Keeps what the loader found and what became of each plugin, for `ovation plugins`. */
@@ -71,10 +74,11 @@ export class PluginReports {
         status: failure !== undefined ? "failed" : (h?.status ?? "pending"),
         detail: failure ?? h?.detail ?? null,
         envPrefix: envPrefixOf(item.factory),
+        channels: h?.channels ?? [],
       };
     });
     for (const h of health.values()) {
-      reports.push({ id: h.name, entry: h.name, origin: "embedded", location: null, apiVersion: "", name: h.name, platform: h.platform, version: h.version, status: h.status, detail: h.detail, envPrefix: null });
+      reports.push({ id: h.name, entry: h.name, origin: "embedded", location: null, apiVersion: "", name: h.name, platform: h.platform, version: h.version, status: h.status, detail: h.detail, envPrefix: null, channels: h.channels });
     }
     return reports;
   }

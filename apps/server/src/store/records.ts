@@ -21,6 +21,8 @@ export interface ConnectionRecord {
   platform_user_id: string;
   username: string;
   avatar_url: string | null;
+  /** The bot serves this channel (absent in data written before it existed: on). */
+  bot_enabled?: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -23,6 +23,10 @@ export const tokenBodySchema = z.object(
 );
 /** Path of `DELETE /api/users/@me/tokens/{id}`. */
 export const tokenParamsSchema = z.object({ id: z.coerce.number("must be a token id").int("must be a token id").positive("must be a token id") });
+/** Params of `PATCH`/`DELETE /api/users/@me/connections/{id}`. */
+export const connectionParamsSchema = z.object({ id: z.coerce.number("must be a connection id").int("must be a connection id").positive("must be a connection id") });
+/** Body of `PATCH /api/users/@me/connections/{id}`: switches the bot on or off for that channel. */
+export const connectionPatchSchema = z.strictObject({ bot_enabled: z.boolean("must be true or false") }, "the body must be an object with bot_enabled");
 /** Body of `POST /api/users/@me/webauthn`: a name and the browser's registration response as JSON. */
 export const securityKeyBodySchema = z.object(
   {
@@ -54,6 +58,18 @@ export const meSchema = z.object({
 });
 
 /** One linked platform account of `GET /api/users/@me/connections`. */
+/**
+ * How the bot serves a linked channel, in a streamer's words: `message` says what happened and
+ * `action` what to do (link again, grant a missing permission). `unavailable`: the server's operator
+ * has not set that platform up.
+ */
+export const connectionStatusSchema = z.object({
+  state: z.enum(["serving", "starting", "off", "needs_reconnect", "missing_scope", "unavailable"]),
+  message: z.string(),
+  action: z.enum(["reconnect", "grant_scope"]).nullable(),
+  missing_scopes: z.array(z.string()).optional(),
+});
+
 export const connectionViewSchema = z.object({
   id: z.number(),
   user_id: z.number(),
@@ -69,6 +85,9 @@ export const connectionViewSchema = z.object({
   avatar_url: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The bot serves this channel. */
+  bot_enabled: z.boolean(),
+  status: connectionStatusSchema,
 });
 
 /**

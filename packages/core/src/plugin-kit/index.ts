@@ -17,3 +17,5 @@ export { Backoff, jitter } from "./backoff.js";
 export type { BackoffBounds } from "./backoff.js";
 export { PERMISSION_LEVELS, permissionLevelOf } from "../commands/permission-levels.js";
 export type { PermissionLevelName } from "../commands/permission-levels.js";
+export { ChannelPlugins } from "./channel-plugins.js";
+export type { ChannelFailure, ChannelPluginsOptions } from "./channel-plugins.js";

@@ -119,6 +119,48 @@ export interface PluginContext {
   emitModeration(event: ModerationEvent): EmitResult;
   /** Reports the plugin's connection state. */
   setStatus(status: PluginStatus, detail?: string | null): void;
+  /**
+   * Reports the state of one served channel (plugin API 1.1), by its connection id. `detail` is
+   * shown to the streamer: say what happened and what to do in their words, never a setting name.
+   */
+  setChannelStatus(connectionId: number, state: ChannelState, detail?: string | null, missingScopes?: readonly string[]): void;
+}
+
+/**
+ * A channel the host asks a plugin to serve (plugin API 1.1): a user's linked account on the
+ * plugin's platform, with the bot switched on. Its tokens come from the credentials service of the
+ * factory context, by `connection_id`.
+ */
+export interface ServedChannel {
+  /** The Ovation channel id (the user's id): `ChatChannel.id` of what the plugin emits for it. */
+  readonly id: string;
+  /** The link's id: the key of the credentials service and of {@link PluginContext.setChannelStatus}. */
+  readonly connection_id: number;
+  /** The account's id on the platform (broadcaster id, channel id, username for TikTok). */
+  readonly platform_user_id: string;
+  readonly username: string;
+  readonly avatar_url: string;
+  /** The OAuth scopes the link granted (empty when the platform has none). */
+  readonly scopes: readonly string[];
+}
+
+/** States of a served channel, as the host and the dashboard show them. */
+export const CHANNEL_STATES = ["starting", "serving", "needs_reconnect", "missing_scope", "failed"] as const;
+/** One of {@link CHANNEL_STATES}. */
+export type ChannelState = (typeof CHANNEL_STATES)[number];
+
+/** The state of one served channel. */
+export interface ChannelStatusReport {
+  connection_id: number;
+  /** The Ovation channel (user) id. */
+  channel_id: string;
+  platform_user_id: string;
+  username: string;
+  state: ChannelState;
+  detail: string | null;
+  missing_scopes: string[];
+  /** When the state last changed (ms since epoch). */
+  since: number;
 }
 
 /**
@@ -144,4 +186,12 @@ export interface PlatformPlugin extends Partial<ModerationActions> {
    * the catalog alert types it emits. Optional: a plugin without it gets the platform-neutral types.
    */
   readonly platform?: PlatformDeclaration;
+  /**
+   * Plugin API 1.1: starts serving a channel, or serves it again with new tokens or a new name when
+   * it is already served. Called after {@link connect}, once per linked channel with the bot on and
+   * whenever one is linked, re-linked or switched on. A plugin without it serves what it configures.
+   */
+  serveChannel?(channel: ServedChannel): Promise<void>;
+  /** Plugin API 1.1: stops serving the channel of that connection (unlinked, switched off, account deleted). */
+  releaseChannel?(connectionId: number): Promise<void>;
 }

@@ -6,7 +6,80 @@ import type { PlatformPlugin } from "./contract.js";
  * The plugin API version this core implements (`major.minor`). A plugin declares the version it was
  * built for; the host refuses one of another major version and accepts an older minor of the same.
  */
-export const PLUGIN_API_VERSION = "1.0";
+export const PLUGIN_API_VERSION = "1.1";
+
+/** The OAuth tokens of one linked channel, as the store keeps them. */
+export interface ChannelTokens {
+  access_token: string | null;
+  refresh_token: string | null;
+  /** Access token expiry, ms since the epoch; 0 when unknown. */
+  expires_at: number;
+  scopes: string[];
+}
+
+/** The operator's OAuth app of the plugin's platform (the one streamers link through). */
+export interface AppCredentials {
+  client_id: string;
+  client_secret: string | null;
+}
+
+/**
+ * Tokens of the channels a plugin serves (plugin API 1.1). Tokens live in the server's store; a
+ * plugin reads them when it serves a channel and writes every refresh back, so a restart and every
+ * node use the newest ones. A refused refresh marks the channel "needs reconnecting".
+ */
+export interface PluginCredentials {
+  /** The stored tokens of a served channel's link, or null when it has none (or was unlinked). */
+  tokens(connectionId: number): ChannelTokens | null;
+  /** Writes refreshed tokens back to the store. */
+  save(connectionId: number, tokens: ChannelTokens): void;
+  /**
+   * Refreshes the access token with the OAuth refresh grant at `tokenUrl` (the app credentials
+   * authenticate it), saves the answer and returns it. Rejects when the platform refuses; a
+   * refusal (400/401) means the streamer must link again.
+   */
+  refresh(connectionId: number, tokenUrl: string): Promise<ChannelTokens>;
+  /** The operator's OAuth app for this platform (shared with the link flow), or null when none is set up. */
+  app(): AppCredentials | null;
+}
+
+/** One request to a plugin route: the raw body (for signature checks) and the caller's address. */
+export interface PluginRouteRequest {
+  method: string;
+  /** The path below `/v1/platforms/<id>` (for example `/webhook`). */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  query: Readonly<Record<string, string>>;
+  /** The body exactly as received (empty for GET). */
+  body: string;
+  /** The client address (the rate limit keys on it). */
+  ip: string;
+}
+
+/** What a plugin route answers: a status and a JSON body. */
+export interface PluginRouteAnswer {
+  status: number;
+  body?: unknown;
+}
+
+/** Handles a request to a plugin route. */
+export type PluginRouteHandler = (request: PluginRouteRequest) => PluginRouteAnswer | Promise<PluginRouteAnswer>;
+
+/**
+ * HTTP routes a plugin declares (plugin API 1.1), mounted by the host under `/v1/platforms/<id>`.
+ * They are unauthenticated (a webhook's signature is its authentication) and rate limited per
+ * client address. Declare them in the factory, before the server listens.
+ */
+export interface PluginRoutes {
+  /** Declares `POST`/`GET /v1/platforms/<id><path>`; returns the full path. */
+  add(route: { method: "GET" | "POST"; path: string; handler: PluginRouteHandler; perMinute?: number; bodyLimit?: number }): string;
+}
+
+/** Small expiring state a plugin shares across restarts and nodes (plugin API 1.1): the store, or Redis when configured. */
+export interface PluginKeyValue {
+  /** Claims `key` for `ttlMs`: true the first time, false while an earlier claim lives (a replay). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+}
 
 /** What the host gives a plugin factory besides its validated settings. */
 export interface PluginFactoryContext {
@@ -16,6 +89,12 @@ export interface PluginFactoryContext {
   readonly dataDir: string;
   /** The id of the first user of the server (the quick-start user), or null before the first run. */
   firstUserId(): number | null;
+  /** API 1.1: tokens of the served channels, with write-back. */
+  readonly credentials: PluginCredentials;
+  /** API 1.1: HTTP routes under `/v1/platforms/<id>` (webhooks). */
+  readonly routes: PluginRoutes;
+  /** API 1.1: expiring keys shared across restarts and nodes (webhook de-duplication). */
+  readonly state: PluginKeyValue;
 }
 
 /**

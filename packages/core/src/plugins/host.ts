@@ -6,6 +6,8 @@ import { notifySubSchema } from "../notifications/notifysub.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
 import type {
+  ChannelState,
+  ChannelStatusReport,
   EmitResult,
   ModerationCapabilities,
   ModerationEvent,
@@ -18,6 +20,7 @@ import type {
   PluginMetadata,
   PluginStatus,
   SendAs,
+  ServedChannel,
 } from "./contract.js";
 import { builtInPlatforms, pluginPlatform } from "../alerts/platform-registry.js";
 import type { RegisteredPlatform } from "../alerts/platform-registry.js";
@@ -80,6 +83,8 @@ export interface PluginHealth {
   /** When the status last changed (ms since epoch). */
   since: number;
   counters: PluginCounters;
+  /** Plugin API 1.1: the state of each channel the host asked the plugin to serve. */
+  channels: ChannelStatusReport[];
 }
 
 interface Entry {
@@ -94,6 +99,9 @@ interface Entry {
   counters: PluginCounters;
   chatIds: RecentIds;
   notificationIds: RecentIds;
+  /** Channels the host wants served (by connection id), served again after a reconnect. */
+  wanted: Map<number, ServedChannel>;
+  channelStates: Map<number, ChannelStatusReport>;
 }
 
 const SEND_AS_ALIASES: Readonly<Record<string, SendAs>> = {
@@ -156,6 +164,8 @@ export class PluginHost {
       counters: { chat: 0, notifications: 0, moderation: 0, duplicates: 0, rejected: 0, sent: 0, sendFailures: 0 },
       chatIds: new RecentIds(capacity),
       notificationIds: new RecentIds(capacity),
+      wanted: new Map(),
+      channelStates: new Map(),
     });
     return Object.freeze({ ...metadata });
   }
@@ -186,6 +196,7 @@ export class PluginHost {
     try {
       await entry.plugin.connect(this.#context(entry, controller.signal));
       if (entry.status === "connecting") this.#setStatus(entry, "connected", null);
+      for (const channel of entry.wanted.values()) void this.#serve(entry, channel, controller.signal);
     } catch (cause) {
       controller.abort();
       const message = cause instanceof Error ? cause.message : String(cause);
@@ -196,6 +207,74 @@ export class PluginHost {
         details: { plugin: name },
       });
     }
+  }
+
+  /** True when the plugin serves the channels the host gives it (plugin API 1.1). */
+  servesChannels(name: string): boolean {
+    return typeof this.#entry(name).plugin.serveChannel === "function";
+  }
+
+  /**
+   * Asks a plugin to serve a channel (or serve it again with new tokens): at once when it is
+   * connected, else when it connects. Resolves once the plugin answered; a refusal shows as the
+   * channel's `failed` state, not as a rejection.
+   */
+  async serveChannel(name: string, channel: ServedChannel): Promise<void> {
+    const entry = this.#entry(name);
+    if (!entry.plugin.serveChannel) {
+      throw new PluginError(PLUGIN_ERROR_CODES.unsupported, `Plugin ${name} does not serve linked channels (plugin API 1.0)`, { details: { plugin: name } });
+    }
+    entry.wanted.set(channel.connection_id, channel);
+    this.#setChannel(entry, channel, "starting", null);
+    const signal = entry.controller?.signal;
+    if (signal && !signal.aborted && entry.status !== "connecting") await this.#serve(entry, channel, signal);
+  }
+
+  /** Stops serving the channel of a connection (unlinked, bot switched off, account deleted). */
+  async releaseChannel(name: string, connectionId: number): Promise<void> {
+    const entry = this.#entry(name);
+    const known = entry.wanted.delete(connectionId);
+    entry.channelStates.delete(connectionId);
+    if (!known || !entry.plugin.releaseChannel || !entry.controller || entry.controller.signal.aborted) return;
+    try {
+      await entry.plugin.releaseChannel(connectionId);
+    } catch (err) {
+      entry.logger.warn({ err, connection: connectionId }, "plugin failed to release a channel cleanly");
+    }
+  }
+
+  /** The state of every channel a plugin was asked to serve. */
+  channelStatus(name: string): ChannelStatusReport[] {
+    return [...this.#entry(name).channelStates.values()].map((c) => ({ ...c, missing_scopes: [...c.missing_scopes] }));
+  }
+
+  async #serve(entry: Entry, channel: ServedChannel, signal: AbortSignal): Promise<void> {
+    try {
+      await entry.plugin.serveChannel?.(channel);
+      if (signal.aborted || entry.wanted.get(channel.connection_id) !== channel) return;
+      if (entry.channelStates.get(channel.connection_id)?.state === "starting") this.#setChannel(entry, channel, "serving", null);
+    } catch (cause) {
+      if (signal.aborted || entry.wanted.get(channel.connection_id) !== channel) return;
+      const message = cause instanceof Error ? cause.message : String(cause);
+      entry.logger.warn({ err: cause, connection: channel.connection_id }, "plugin did not serve a channel");
+      this.#setChannel(entry, channel, "failed", message);
+    }
+  }
+
+  #setChannel(entry: Entry, channel: Pick<ServedChannel, "connection_id" | "id" | "platform_user_id" | "username">, state: ChannelState, detail: string | null, missing: readonly string[] = []): void {
+    const before = entry.channelStates.get(channel.connection_id);
+    if (before && before.state === state && before.detail === detail && before.missing_scopes.join(" ") === missing.join(" ")) return;
+    entry.channelStates.set(channel.connection_id, {
+      connection_id: channel.connection_id,
+      channel_id: channel.id,
+      platform_user_id: channel.platform_user_id,
+      username: channel.username,
+      state,
+      detail,
+      missing_scopes: [...missing],
+      since: Date.now(),
+    });
+    entry.logger.info({ connection: channel.connection_id, state, detail }, "channel status");
   }
 
   /** Disconnects every plugin and waits for the answers still being sent. */
@@ -224,6 +303,7 @@ export class PluginHost {
       entry.logger.warn({ err }, "plugin failed to disconnect cleanly");
     }
     this.#setStatus(entry, "disconnected", null);
+    for (const channel of entry.wanted.values()) this.#setChannel(entry, channel, "starting", null);
   }
 
   /** Resolves once every chat event routed so far has been answered (or failed). */
@@ -241,6 +321,7 @@ export class PluginHost {
       detail: entry.detail,
       since: entry.since,
       counters: { ...entry.counters },
+      channels: [...entry.channelStates.values()].map((c) => ({ ...c, missing_scopes: [...c.missing_scopes] })),
     }));
   }
 
@@ -430,6 +511,11 @@ export class PluginHost {
       setStatus: (status, detail = null) => {
         if (signal.aborted) return;
         this.#setStatus(entry, status, detail);
+      },
+      setChannelStatus: (connectionId, state, detail = null, missingScopes = []) => {
+        if (signal.aborted) return;
+        const channel = entry.wanted.get(connectionId);
+        if (channel) this.#setChannel(entry, channel, state, detail, missingScopes);
       },
     };
   }

@@ -4,7 +4,7 @@
  * fixtures of fixtures/kick/, for tests of this plugin and of hosts that load it. Not for production use.
  */
 export { FakeKick } from "./fake-kick.js";
-export type { SentChat } from "./fake-kick.js";
+export type { FakeKickAccount, SentChat } from "./fake-kick.js";
 export { FakePusher } from "./fake-pusher.js";
 export { KickWebhookSender } from "./webhook-sender.js";
 export type { SentWebhook } from "./webhook-sender.js";

@@ -54,6 +54,11 @@ const header = (headers: KickWebhookRequest["headers"], name: string): string | 
 export class KickWebhookVerifier {
   readonly #key: KeyObject;
   readonly #toleranceMs: number;
+
+  /** The timestamp window in ms (a message id must be remembered at least twice as long). */
+  get toleranceMs(): number {
+    return this.#toleranceMs;
+  }
   readonly #seen: RecentIds;
   readonly #now: () => number;
 
@@ -65,6 +70,19 @@ export class KickWebhookVerifier {
   }
 
   verify(request: KickWebhookRequest): WebhookVerdict {
+    const verdict = this.check(request);
+    // Answered 200: Kick stops retrying a delivery we already have, and the event is not processed twice.
+    if (verdict.accepted && !this.#seen.add(verdict.messageId)) {
+      return { accepted: false, status: 200, reason: "replay", detail: `message id ${verdict.messageId.slice(0, 64)} was already received`, messageId: verdict.messageId, type: verdict.type };
+    }
+    return verdict;
+  }
+
+  /**
+   * Everything {@link verify} checks except the replay memory: for a host that remembers message ids
+   * where they survive a restart (see the channels plugin's webhook route).
+   */
+  check(request: KickWebhookRequest): WebhookVerdict {
     const h = KICK_WEBHOOK_HEADERS;
     const messageId = header(request.headers, h.messageId);
     const type = header(request.headers, h.type);
@@ -88,8 +106,6 @@ export class KickWebhookVerifier {
     } catch {
       return refuse(400, "malformed_body", "the body is not JSON");
     }
-    // Answered 200: Kick stops retrying a delivery we already have, and the event is not processed twice.
-    if (!this.#seen.add(messageId as string)) return refuse(200, "replay", `message id ${(messageId as string).slice(0, 64)} was already received`);
     return {
       accepted: true,
       status: 200,

@@ -3,9 +3,9 @@ import type { ChatEvent, EnforcementResult } from "@ovation/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TwitchPlugin } from "../plugin.js";
-import { FakeEventSubServer } from "./fake-eventsub-server.js";
-import { FakeHelix } from "./fake-helix.js";
-import { FakeIrcServer } from "./fake-irc-server.js";
+import { FakeEventSubServer } from "../testing/fake-eventsub-server.js";
+import { FakeHelix } from "../testing/fake-helix.js";
+import { FakeIrcServer } from "../testing/fake-irc-server.js";
 
 const logger = pino({ level: "silent" });
 

@@ -3,7 +3,7 @@ import type { ChatEvent, ChatRoomEvent, HostAction, NotifySub } from "@ovation/c
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TwitchPlugin } from "../plugin.js";
-import { FakeIrcServer, privmsgLine } from "./fake-irc-server.js";
+import { FakeIrcServer, privmsgLine } from "../testing/fake-irc-server.js";
 import { ircLine } from "./fixtures.js";
 import { until } from "@ovation/core/plugin-kit/testing";
 

@@ -59,6 +59,15 @@ export class QuotaBudget {
     this.#day = pacificDay(this.#options.now());
   }
 
+  /**
+   * Changes the day's budget (a share of the project's quota when several channels share it): the
+   * reserve shrinks with it, to a tenth of the share at most.
+   */
+  setDailyUnits(units: number, reserveUnits: number = this.#options.reserveUnits): void {
+    this.#options.dailyUnits = Math.max(1, Math.floor(units));
+    this.#options.reserveUnits = Math.min(reserveUnits, Math.floor(this.#options.dailyUnits / 10));
+  }
+
   #roll(): void {
     const day = pacificDay(this.#options.now());
     if (day !== this.#day) {

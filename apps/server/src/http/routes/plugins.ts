@@ -6,6 +6,12 @@ import { callerOf } from "../authenticate.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
 
+function countStates(channels: readonly { state: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const c of channels) counts[c.state] = (counts[c.state] ?? 0) + 1;
+  return counts;
+}
+
 /**
  * `GET /v1/plugins`: the platform plugins of this server with their status and what to fix, and the
  * caller's alert sets naming platforms no loaded plugin serves (what `ovation plugins` shows, over
@@ -30,7 +36,21 @@ export async function pluginRoutes(app: ZodApp): Promise<void> {
       const registry = app.hasDecorator("platformPlugins") ? app.platformPlugins.platforms().map((p) => p.id) : PLATFORMS;
       const unserved = unservedPlatforms(app.ovation.repos, registry).filter((u) => u.user_id === userId);
       return {
-        data: reports.map((r) => ({ id: r.id, name: r.name, platform: r.platform, version: r.version, origin: r.origin, status: r.status, detail: r.detail, fix: pluginFix(r) })),
+        data: reports.map((r) => ({
+          id: r.id,
+          name: r.name,
+          platform: r.platform,
+          version: r.version,
+          origin: r.origin,
+          status: r.status,
+          detail: r.detail,
+          fix: pluginFix(r),
+          channel_counts: countStates(r.channels),
+          // Other users' channels are counted, never named.
+          channels: r.channels
+            .filter((c) => c.channel_id === String(userId))
+            .map((c) => ({ connection_id: c.connection_id, username: c.username, state: c.state, detail: c.detail, missing_scopes: c.missing_scopes })),
+        })),
         unserved: unserved.map((u) => ({ alert_set_id: u.alert_set_id, platforms: u.platforms, fix: unservedFix(u) })),
       };
     },

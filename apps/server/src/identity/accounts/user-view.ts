@@ -34,6 +34,7 @@ export function connectionView(
   c: ConnectionRecord,
   settings: Pick<PlatformOAuthSettings, "displayName" | "scopes"> | undefined,
   tokens: Pick<PlatformTokens, "scopes" | "expires_at"> | null,
+  status: z.output<typeof connectionViewSchema>["status"],
 ): z.output<typeof connectionViewSchema> {
   return {
     id: c.id,
@@ -50,6 +51,8 @@ export function connectionView(
     avatar_url: c.avatar_url,
     created_at: c.created_at,
     updated_at: c.updated_at,
+    bot_enabled: c.bot_enabled !== false,
+    status,
   };
 }
 

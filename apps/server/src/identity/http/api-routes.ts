@@ -16,6 +16,8 @@ import {
   codeBodySchema as codeBody,
   linkBodySchema as linkBody,
   connectionsQuerySchema as connectionsQuery,
+  connectionParamsSchema as connectionParams,
+  connectionPatchSchema as connectionPatch,
   emailBodySchema as emailBody,
   passwordBodySchema as passwordBody,
   tokenBodySchema as tokenBody,
@@ -27,6 +29,8 @@ import { hashPassword, passwordProblems, verifyPassword } from "../accounts/pass
 import { connectionView, userView } from "../accounts/user-view.js";
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
+import type { ConnectionRecord } from "../../store/records.js";
+import { unservedStatus } from "../../plugins/channel-status.js";
 import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError, identityFieldError } from "../errors.js";
@@ -45,6 +49,8 @@ import { parseInput } from "./validation.js";
 /** `/api/...`: the current user, connections, email and password, EATs, personal access tokens, deletion. */
 export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Promise<void> {
   const principal = (request: FastifyRequest): Promise<IdentityPrincipal> => ctx.auth.authenticate(request);
+  const view = (c: ConnectionRecord) =>
+    connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id), ctx.connectionStatus?.(c) ?? unservedStatus(c.platform));
   const emailLimits = new EmailChangeLimits(ctx.clock, ctx.timeLogs);
   const currentUser = (userId: number) => {
     const user = ctx.users.get(userId);
@@ -69,7 +75,30 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return ctx.connections
       .listForUser(userId)
       .filter((c) => wanted === undefined || c.platform === wanted)
-      .map((c) => connectionView(c, ctx.platforms.get(c.platform), ctx.connections.tokensOf(c.id))) satisfies z.output<typeof connectionViewSchema>[];
+      .map(view) satisfies z.output<typeof connectionViewSchema>[];
+  });
+
+  /** A connection of the current user, or 404 (another user's id is not found either). */
+  const ownConnection = (userId: number, params: unknown) => {
+    const { id } = parseInput(connectionParams, params);
+    const connection = ctx.connections.get(id);
+    if (connection === null || connection.user_id !== userId) throw new IdentityError("OVATION_ERR_IDENTITY_NOT_FOUND");
+    return connection;
+  };
+
+  app.patch<{ Params: { id: string } }>("/api/users/@me/connections/:id", apiDoc("Switch the bot on or off for a linked channel (`bot_enabled`)"), async (request) => {
+    const userId = requireUser(await principal(request), "connections", "user:manage");
+    const connection = ownConnection(userId, request.params);
+    const body = parseInput(connectionPatch, request.body ?? {});
+    const updated = ctx.connections.setBotEnabled(connection.id, body.bot_enabled) ?? connection;
+    return view(updated) satisfies z.output<typeof connectionViewSchema>;
+  });
+
+  app.delete<{ Params: { id: string } }>("/api/users/@me/connections/:id", apiDoc("Unlink a platform account: the bot stops serving it and its tokens are deleted"), async (request, reply) => {
+    const userId = requireUser(await principal(request), "connections", "user:manage");
+    const connection = ownConnection(userId, request.params);
+    ctx.connections.remove(connection.id);
+    return reply.code(204).send();
   });
 
   app.post<{ Params: { platform: string } }>(

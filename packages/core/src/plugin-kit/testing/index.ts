@@ -3,3 +3,5 @@
  * package and no Node built-in; meant for test code only.
  */
 export { until } from "./until.js";
+export { memoryPluginServices } from "./memory-services.js";
+export type { MemoryRoute } from "./memory-services.js";

@@ -4,6 +4,10 @@ import { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "@ovation/co
 import type { PlatformPlugin } from "@ovation/core/contracts";
 import { PluginHost, checkPlugin } from "@ovation/core/plugins";
 import { z } from "zod";
+import { memoryPluginServices } from "@ovation/core/plugin-kit/testing";
+
+const { credentials, routes, state } = memoryPluginServices("fakechat");
+const noServices = { credentials, routes, state };
 
 function plugin(platform: string, declaration?: unknown): PlatformPlugin {
   return {
@@ -63,7 +67,7 @@ describe("plugin API version", () => {
     expect(factory.id).toBe("fakechat");
     expect(factory.apiVersion).toBe(PLUGIN_API_VERSION);
     expect(factory.settings.safeParse({}).success).toBe(false);
-    const made = await factory({ url: "fakechat" }, { logger: pino({ level: "silent" }), dataDir: "/tmp", firstUserId: () => null });
+    const made = await factory({ url: "fakechat" }, { logger: pino({ level: "silent" }), dataDir: "/tmp", firstUserId: () => null, ...noServices });
     expect(made.metadata.platform).toBe("fakechat");
   });
 });

@@ -1,0 +1,154 @@
+import type { ChannelTokens, PluginCredentials, PluginKeyValue, PluginRouteHandler, PluginRoutes } from "@ovation/core/contracts";
+import type { FastifyInstance } from "fastify";
+import { sha256Hex } from "../crypto/secrets.js";
+import type { OvationServices } from "../services.js";
+
+/** Extension key of the plugins' expiring claims in the store document (without Redis). */
+const CLAIMS_KEY = "plugin_claims";
+
+/** A route a plugin declared, mounted by the host under `/v1/platforms/<id>`. */
+export interface DeclaredRoute {
+  method: "GET" | "POST";
+  path: string;
+  handler: PluginRouteHandler;
+  perMinute: number;
+  bodyLimit: number;
+}
+
+/** Why a token refresh was refused, with the HTTP status the token endpoint answered. */
+export class RefreshRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "RefreshRefused";
+  }
+}
+
+/**
+ * The credentials service of one plugin: the stored tokens of the links of its platform only (a
+ * plugin never reads another platform's tokens), written back on refresh without firing the change
+ * feed (the plugin serves them already), and the operator's OAuth app of the platform
+ * (`OVATION_<PLATFORM>_CLIENT_ID`/`_CLIENT_SECRET`, the ones the link flow uses).
+ */
+export function pluginCredentials(services: OvationServices, platform: () => string, env: Readonly<Record<string, string | undefined>>): PluginCredentials {
+  const { connections } = services.repos;
+  const own = (connectionId: number) => connections.get(connectionId)?.platform === platform();
+  const app = () => {
+    const key = platform().toUpperCase().replace(/-/g, "_");
+    const id = env[`OVATION_${key}_CLIENT_ID`];
+    return id ? { client_id: id, client_secret: env[`OVATION_${key}_CLIENT_SECRET`] ?? null } : null;
+  };
+  const save = (connectionId: number, tokens: ChannelTokens) => {
+    if (!own(connectionId)) return;
+    const before = connections.tokensOf(connectionId);
+    connections.saveTokens(connectionId, { ...tokens, scopes: tokens.scopes.length > 0 ? [...tokens.scopes] : (before?.scopes ?? []) }, "refresh");
+  };
+  return {
+    tokens: (connectionId) => {
+      if (!own(connectionId)) return null;
+      const t = connections.tokensOf(connectionId);
+      return t ? { access_token: t.access_token, refresh_token: t.refresh_token, expires_at: t.expires_at, scopes: t.scopes } : null;
+    },
+    save,
+    async refresh(connectionId, tokenUrl) {
+      const stored = own(connectionId) ? connections.tokensOf(connectionId) : null;
+      if (!stored?.refresh_token) throw new RefreshRefused("the link has no refresh token", 400);
+      const client = app();
+      if (!client) throw new Error(`no OAuth app is set up for ${platform()}`);
+      const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: stored.refresh_token, client_id: client.client_id });
+      if (client.client_secret) body.set("client_secret", client.client_secret);
+      const answer = await fetch(tokenUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body, signal: AbortSignal.timeout(15_000) });
+      const json = (await answer.json().catch(() => ({}))) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; scope?: unknown };
+      if (!answer.ok || typeof json.access_token !== "string") {
+        throw new RefreshRefused(`the token endpoint refused the refresh (HTTP ${answer.status})`, answer.status);
+      }
+      const scopes = Array.isArray(json.scope) ? json.scope.filter((s): s is string => typeof s === "string") : typeof json.scope === "string" ? json.scope.split(/[ ,]+/).filter(Boolean) : stored.scopes;
+      const tokens: ChannelTokens = {
+        access_token: json.access_token,
+        refresh_token: typeof json.refresh_token === "string" ? json.refresh_token : stored.refresh_token,
+        expires_at: typeof json.expires_in === "number" ? Date.now() + json.expires_in * 1000 : 0,
+        scopes,
+      };
+      save(connectionId, tokens);
+      return tokens;
+    },
+    app,
+  };
+}
+
+/**
+ * Expiring claims shared across restarts (the store) and nodes (Redis `SET NX PX` when
+ * `OVATION_REDIS_URL` is set). Keys are hashed and namespaced by plugin.
+ */
+export function pluginState(services: OvationServices, pluginId: string): PluginKeyValue {
+  const redis = services.shared.redis;
+  const claims = services.repos.store.extension<Record<string, number>>(CLAIMS_KEY, () => ({}));
+  return {
+    async claim(key, ttlMs) {
+      const hashed = `${pluginId}:${sha256Hex(key)}`;
+      const ttl = Math.max(1, Math.ceil(ttlMs));
+      if (redis) return (await redis.set(`ovation:plugin-claim:${hashed}`, "1", "PX", ttl, "NX")) === "OK";
+      const now = Date.now();
+      return claims.update((all) => {
+        for (const [k, until] of Object.entries(all)) if (until <= now) delete all[k];
+        if ((all[hashed] ?? 0) > now) return false;
+        all[hashed] = now + ttl;
+        return true;
+      });
+    },
+  };
+}
+
+/** Collects a plugin's routes while its factory runs; the host mounts them before the server listens. */
+export function pluginRoutes(pluginId: string, declared: DeclaredRoute[], mounted: () => boolean): PluginRoutes {
+  return {
+    add(route) {
+      if (mounted()) throw new Error(`plugin ${pluginId}: routes must be declared in the factory, before the server listens`);
+      if (!/^\/[A-Za-z0-9/_-]{1,200}$/.test(route.path)) throw new Error(`plugin ${pluginId}: route path ${JSON.stringify(route.path)} must start with / and use A-Z, a-z, 0-9, /, _ and -`);
+      declared.push({ method: route.method, path: route.path, handler: route.handler, perMinute: route.perMinute ?? 1200, bodyLimit: route.bodyLimit ?? 256 * 1024 });
+      return `/v1/platforms/${pluginId}${route.path}`;
+    },
+  };
+}
+
+/**
+ * Mounts a plugin's declared routes under `/v1/platforms/<id>`: the body is kept raw (a webhook's
+ * signature covers its bytes), the rate limit keys on the client address (never on a header the
+ * caller chooses), and a handler's failure answers 500 without its details.
+ */
+export async function mountPluginRoutes(app: FastifyInstance, pluginId: string, routes: readonly DeclaredRoute[]): Promise<void> {
+  if (routes.length === 0) return;
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
+    for (const route of routes) {
+      scope.route({
+        method: route.method,
+        url: `/v1/platforms/${pluginId}${route.path}`,
+        bodyLimit: route.bodyLimit,
+        schema: { hide: true },
+        config: { rateLimit: { max: route.perMinute, timeWindow: "1 minute", keyGenerator: (request: { ip: string }) => `plugin-route:${pluginId}:ip:${request.ip}` } },
+        handler: async (request, reply) => {
+          const query: Record<string, string> = {};
+          for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === "string") query[k] = v;
+          try {
+            const answer = await route.handler({
+              method: request.method,
+              path: route.path,
+              headers: request.headers,
+              query,
+              body: typeof request.body === "string" ? request.body : "",
+              ip: request.ip,
+            });
+            return reply.code(answer.status).send(answer.body ?? {});
+          } catch (err) {
+            request.log.error({ err, plugin: pluginId }, "plugin route failed");
+            return reply.code(500).send({ message: "The plugin could not handle the request.", reason: "plugin_error" });
+          }
+        },
+      });
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { definePlugin } from "@ovation/core/contracts";
+import type { PluginFactoryContext, ServedChannel } from "@ovation/core/contracts";
+import { ChannelPlugins } from "@ovation/core/plugin-kit";
+import { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
+import { YOUTUBE_PLUGIN_VERSION, YouTubePlugin } from "./plugin.js";
+import { youtubeSettingsSchema } from "./settings.js";
+import type { YouTubeSettings } from "./settings.js";
+
+/** Google's default daily quota of a project, in units. */
+export const YOUTUBE_DEFAULT_DAILY_QUOTA = 10_000;
+
+/**
+ * The YouTube plugin of a server (plugin API 1.1): serves every linked YouTube channel whose
+ * streamer switched the bot on, each with its own Google tokens (every refresh written back). The
+ * project's daily quota is shared fairly: each served channel gets an equal share, re-divided
+ * whenever a channel comes or goes, and its status shows its own use.
+ */
+export function youtubeChannelsPlugin(settings: YouTubeSettings, context: PluginFactoryContext): ChannelPlugins<YouTubePlugin> {
+  const daily = settings.dailyQuota ?? YOUTUBE_DEFAULT_DAILY_QUOTA;
+  return new ChannelPlugins<YouTubePlugin>({
+    metadata: {
+      name: "youtube",
+      platform: "youtube",
+      version: YOUTUBE_PLUGIN_VERSION,
+      core: "^0.1.0",
+      description: "YouTube live chat, Super Chats, memberships and subscribers of every linked channel (Data API v3)",
+    },
+    capabilities: { send: ["say"], moderation: { deleteMessage: true, timeout: false } },
+    create: (channel) => youtubeChannel(settings, context, channel, daily),
+    onServedChange: (served) => {
+      const share = Math.floor(daily / Math.max(1, served.length));
+      for (const { unit } of served) unit.setQuotaShare(share);
+    },
+    classify: (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof YouTubeError && error.code === YOUTUBE_ERROR_CODES.unauthorized) return { state: "needs_reconnect", detail: "Reconnect YouTube: the link was revoked or has expired" };
+      if (/reconnect youtube/i.test(message)) return { state: "needs_reconnect", detail: "Reconnect YouTube: the link was revoked or has expired" };
+      return { state: "failed", detail: message };
+    },
+  });
+}
+
+function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext, channel: ServedChannel, daily: number): YouTubePlugin {
+  const tokens = context.credentials.tokens(channel.connection_id);
+  if (!tokens?.refresh_token) throw new YouTubeError(YOUTUBE_ERROR_CODES.unauthorized, "No Google tokens for this channel: reconnect YouTube");
+  return new YouTubePlugin(
+    {
+      channelId: channel.id,
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      tokens: { refreshToken: tokens.refresh_token, ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}) },
+      ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
+      ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
+      quota: { dailyUnits: daily, ...(settings.streamHours !== undefined ? { streamHours: settings.streamHours } : {}) },
+      ...(settings.offlinePollSeconds !== undefined ? { offlinePollSeconds: settings.offlinePollSeconds } : {}),
+      ...(settings.subscribersPollSeconds !== undefined ? { subscribersPollSeconds: settings.subscribersPollSeconds } : {}),
+    },
+    {
+      onTokensRefreshed: (t) =>
+        context.credentials.save(channel.connection_id, { access_token: t.accessToken, refresh_token: t.refreshToken, expires_at: t.expiresAt, scopes: tokens.scopes }),
+    },
+  );
+}
+
+/**
+ * The YouTube plugin factory (`OVATION_PLUGINS=youtube`): settings from `OVATION_YOUTUBE_<KEY>` (or
+ * `plugins.youtube` of the config file); serves the linked channels the host gives it.
+ */
+export const youtubeFactory = definePlugin({ id: "youtube", settings: youtubeSettingsSchema, envPrefix: "OVATION_YOUTUBE_" }, (settings, context) => youtubeChannelsPlugin(settings, context));
