@@ -11,7 +11,7 @@ import { api, confirmApiLink, discover, runAuthorization } from "./oauth-helpers
 
 const CREDENTIALS = { clientId: "fake-twitch-client", clientSecret: "fake-twitch-secret" };
 const REDIRECT = "http://127.0.0.1:9/callback";
-const VICTIM_TWITCH = { id: "9001", login: "victim_tv", display_name: "Victim_TV", email: null, profile_image_url: null };
+const VICTIM_TWITCH = { id: "9001", login: "victim_tv", display_name: "Victim_TV", email: null, profile_image_url: "" };
 
 // Issue 31.1: an attacker starts a link through the API and sends the URL to a victim; the victim's
 // click must not link the victim's Twitch account to the attacker's Ovation account.
@@ -31,12 +31,12 @@ describe("account links are bound to the browser that completes them (fake Twitc
   });
 
   /** A browser signed in to the identity host (an identity session) as the given account. */
-  async function signedInBrowser(credentials: { email: string; password: string }): Promise<TestBrowser> {
+  async function signedInBrowser(credentials: { email: string | null; password: string }): Promise<TestBrowser> {
     const client = await h.client({ redirectUris: [REDIRECT] });
     const config = await discover(h.base, client.client_id, client.client_secret);
     const browser = new TestBrowser();
     const { buildAuthorizationUrl } = await import("openid-client");
-    await runAuthorization(browser, h.base, buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "s" }).href, credentials);
+    await runAuthorization(browser, h.base, buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "user:read", state: "s" }).href, { email: credentials.email ?? "", password: credentials.password });
     expect(browser.cookie("ovation_session")).toBeTruthy();
     return browser;
   }
@@ -146,7 +146,7 @@ describe("account links are bound to the browser that completes them (fake Twitc
 
     // A sign-in started after the flood still completes (the newest entries are kept).
     const browser = new TestBrowser();
-    twitch.setNextUser({ id: "4242", login: "late_larry", display_name: "Late_Larry", email: null, profile_image_url: null });
+    twitch.setNextUser({ id: "4242", login: "late_larry", display_name: "Late_Larry", email: null, profile_image_url: "" });
     const done = await followAcross(browser, `${h.base}/oauth/twitch`, "never://");
     expect(done.response.status).toBe(200);
     expect(await done.response.text()).toContain("No Ovation account on this server has the Twitch account");

@@ -94,14 +94,14 @@ describe("platform login and linking through the generic OAuth client (fake Twit
   it("Continue with Twitch signs in the account that linked it (never a second account)", async () => {
     const user = await h.createUser({ name: "lena", email: "lena@example.com" });
     const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });
-    twitch.setNextUser({ id: "555", login: "lena_live", display_name: "Lena_Live", email: "lena@twitch.example", profile_image_url: null });
+    twitch.setNextUser({ id: "555", login: "lena_live", display_name: "Lena_Live", email: "lena@twitch.example", profile_image_url: "" });
     const started = await api(h.base, "/api/users/@me/connections/twitch/link", token, { method: "POST" });
     const linker = new TestBrowser();
     const done = await followAcross(linker, await confirmApiLink(linker, { url: String(started.body.url), code: String(started.body.code) }), "never://");
     expect(await done.response.text()).toContain("Account linked");
     const usersBefore = h.repos.users.list().length;
 
-    twitch.setNextUser({ id: "555", login: "lena_live", display_name: "Lena_Live", email: "lena@twitch.example", profile_image_url: null });
+    twitch.setNextUser({ id: "555", login: "lena_live", display_name: "Lena_Live", email: "lena@twitch.example", profile_image_url: "" });
     const { browser, config, back } = await continueWithTwitch();
     const accessToken = await tokenOf(config, browser, back);
     expect((await api(h.base, "/api/users/@me", accessToken)).body).toMatchObject({ id: user.id, name: "lena" });

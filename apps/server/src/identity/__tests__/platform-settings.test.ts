@@ -57,7 +57,7 @@ describe("platform OAuth settings (wire formats of the four platforms)", () => {
     expect(twitch.origin + twitch.pathname).toBe("https://id.twitch.tv/oauth2/authorize");
     expect(Object.fromEntries(twitch.searchParams)).toEqual({ client_id: "cid", redirect_uri: input.redirectUri, response_type: "code", scope: TWITCH_LINK_SCOPES.join(" "), state: "st" });
     // The broadcaster-only EventSub types and chat as the bot need these (subscriptions, cheers, redemptions).
-    expect(TWITCH_LINK_SCOPES).toEqual(expect.arrayContaining(["user:read:email", "channel:read:subscriptions", "bits:read", "channel:read:redemptions", "user:write:chat", "channel:bot"]));
+    expect(TWITCH_LINK_SCOPES).toEqual(expect.arrayContaining(["user:read:email", "moderator:read:followers", "channel:read:subscriptions", "bits:read", "channel:read:redemptions"]));
     const kick = new URL(authorizationUrl(settings("kick"), input));
     expect(kick.searchParams.get("code_challenge")).toBe(challenge);
     expect(kick.searchParams.get("code_challenge_method")).toBe("S256");

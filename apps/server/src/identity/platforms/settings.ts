@@ -1,3 +1,4 @@
+import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
 import type { PlatformEndpoints } from "../config.js";
 
 /** What the generic OAuth client needs to know about one platform's OAuth 2.0 service. */
@@ -39,24 +40,10 @@ const str = (v: unknown): string | null => (typeof v === "string" && v.length > 
 const first = (v: unknown): Json | null => (Array.isArray(v) ? obj(v[0]) : null);
 
 /**
- * What linking Twitch asks: the profile (email), chat as the streamer or with the operator's bot
- * (`user:read:chat`, `user:write:chat`, `user:bot`, `channel:bot`), and the broadcaster-only EventSub
- * types the alerts need (follows, subscriptions, cheers, channel-point redemptions, raids need none)
- * plus the moderation the bot does (ban/timeout, delete messages).
+ * What linking Twitch asks: the Twitch plugin's list (the profile and the broadcaster-only EventSub
+ * types its alerts need; each scope's reason is in `TWITCH_BROADCASTER_SCOPE_REASONS`).
  */
-export const TWITCH_LINK_SCOPES: readonly string[] = [
-  "user:read:email",
-  "user:read:chat",
-  "user:write:chat",
-  "user:bot",
-  "channel:bot",
-  "moderator:read:followers",
-  "channel:read:subscriptions",
-  "bits:read",
-  "channel:read:redemptions",
-  "moderator:manage:banned_users",
-  "moderator:manage:chat_messages",
-];
+export const TWITCH_LINK_SCOPES: readonly string[] = TWITCH_BROADCASTER_SCOPES;
 
 /** `base` + `path` without a doubled slash. */
 const under = (base: string, path: string) => `${base.replace(/\/+$/, "")}${path}`;
