@@ -24,18 +24,10 @@ export type Me = Out<typeof api.meSchema>;
  * How the bot serves a linked channel, in a streamer's words: `message` says what is going on and
  * `action` what the streamer can do about it (link again, or grant the `missing_scopes`).
  */
-export interface ConnectionStatus {
-  state: "serving" | "starting" | "off" | "needs_reconnect" | "missing_scope" | "unavailable";
-  message: string;
-  action: "reconnect" | "grant_scope" | null;
-  missing_scopes?: string[];
-}
+export type ConnectionStatus = Out<typeof api.connectionStatusSchema>;
 
-/**
- * A linked platform account. `bot_enabled` (whether the bot and alerts serve this channel) and
- * `status` come from servers that serve channels per user; older servers leave them out.
- */
-export type Connection = Out<typeof api.connectionViewSchema> & { bot_enabled?: boolean; status?: ConnectionStatus };
+/** A linked platform account, with whether the bot serves its channel (`bot_enabled`) and how (`status`). */
+export type Connection = Out<typeof api.connectionViewSchema>;
 
 /** Answer of {@link AccountApi.linkConnection}. */
 export type LinkStart = Out<typeof api.linkUrlSchema>;
@@ -58,7 +50,7 @@ export function accountApi(http: HttpClient) {
     linkConnection: (platform: string, body: In<typeof api.linkBodySchema> = {}, options?: CallOptions) =>
       http.call<LinkStart>(ACCOUNT_ROUTES.linkConnection, { ...options, params: { platform }, body }),
     /** `PATCH /api/users/@me/connections/{id}`: switch the bot (and alerts) on or off for one linked channel. */
-    updateConnection: (id: number, body: { bot_enabled: boolean }, options?: CallOptions) =>
+    updateConnection: (id: number, body: In<typeof api.connectionPatchSchema>, options?: CallOptions) =>
       http.call<Connection>(ACCOUNT_ROUTES.updateConnection, { ...options, params: { id }, body }),
     /** `DELETE /api/users/@me/connections/{id}`: unlink a platform account (its channel stops being served, its tokens are deleted). */
     unlinkConnection: (id: number, options?: CallOptions) => http.call<void>(ACCOUNT_ROUTES.unlinkConnection, { ...options, params: { id } }),

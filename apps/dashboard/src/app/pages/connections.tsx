@@ -53,8 +53,8 @@ function ConnectedCard({
   onDisconnect: () => void;
 }) {
   const status = connection.status;
-  const badge = status === undefined ? null : STATE_BADGE[status.state];
-  const botOn = connection.bot_enabled ?? true;
+  const badge = STATE_BADGE[status.state];
+  const botOn = connection.bot_enabled;
   const toggleId = `bot-${connection.id}`;
   return (
     <div class="stack">
@@ -64,27 +64,25 @@ function ConnectedCard({
           <strong class="connection-name">{connection.display_name}</strong>
           <div class="muted">Connected {new Date(connection.created_at).toLocaleDateString()}</div>
         </div>
-        {badge !== null ? <span class={`badge ${badge.tone}`.trim()}>{badge.text}</span> : null}
+        <span class={`badge ${badge.tone}`.trim()}>{badge.text}</span>
       </div>
-      {status !== undefined && status.message !== "" ? (
+      {status.message !== "" ? (
         <p class={status.action !== null || status.state === "unavailable" ? "fix" : "muted"} role={status.action !== null ? "note" : undefined}>
           {status.message}
           {status.missing_scopes !== undefined && status.missing_scopes.length > 0 ? <span class="muted"> ({status.missing_scopes.join(", ")})</span> : null}
         </p>
       ) : null}
-      {connection.bot_enabled !== undefined ? (
-        <div class="field field-inline connection-toggle">
-          <input id={toggleId} type="checkbox" role="switch" checked={botOn} disabled={busy} onChange={(event) => onToggle(event.currentTarget.checked)} />
-          <label for={toggleId}>Bot and alerts on this channel</label>
-        </div>
-      ) : null}
+      <div class="field field-inline connection-toggle">
+        <input id={toggleId} type="checkbox" role="switch" checked={botOn} disabled={busy} onChange={(event) => onToggle(event.currentTarget.checked)} />
+        <label for={toggleId}>Bot and alerts on this channel</label>
+      </div>
       <div class="actions">
-        {status?.action === "reconnect" ? (
+        {status.action === "reconnect" ? (
           <button type="button" class="button primary small" disabled={busy} onClick={onReconnect}>
             Reconnect {name}
           </button>
         ) : null}
-        {status?.action === "grant_scope" ? (
+        {status.action === "grant_scope" ? (
           <button type="button" class="button primary small" disabled={busy} onClick={onReconnect}>
             Grant the permission on {name}
           </button>
@@ -169,7 +167,7 @@ function Connections() {
               const linked = connections.filter((c) => c.platform === id);
               const problem = problems[id];
               return (
-                <li key={id} class="card connection-card stack" data-platform={id} data-state={linked[0]?.status?.state ?? (linked.length > 0 ? "linked" : "none")}>
+                <li key={id} class="card connection-card stack" data-platform={id} data-state={linked[0]?.status.state ?? "none"}>
                   <div class="source-head">
                     <h2 class="card-title">{name}</h2>
                     {linked.length === 0 ? <span class="badge">Not connected</span> : null}
