@@ -84,6 +84,8 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       const user = h.app.ovation.repos.users.create({ name, email, email_verified_at: new Date().toISOString(), password_hash: await hashPassword(PASSWORD) });
       streamers.push({ id: user.id, email, token: h.app.ovation.repos.tokens.create({ user_id: user.id, name: "walk", scopes: ["*"] }).token });
     }
+    // What `ovation start` does once the first user exists: the plugins made on listen start now.
+    await h.app.platformPluginsAfterFirstRun();
   }, 300_000);
   afterAll(async () => {
     await h?.close();
