@@ -92,6 +92,34 @@ describe("dashboard Connections page (issue 24)", () => {
     await context.close();
   }, 180_000);
 
+  it("Continue with Twitch for an account nobody linked says so and creates an account only when asked; a linked one signs in to its account", async () => {
+    const usersBefore = h.app.ovation.repos.users.list().length;
+    const { context, page } = await h.open();
+    await page.goto(h.dashboard);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    twitch.setNextUser({ id: "424242", login: "newcomer_tv", display_name: "Newcomer_TV", email: null, profile_image_url: "" });
+    await page.getByRole("link", { name: "Twitch" }).click();
+    await page.getByRole("heading", { name: "No Ovation account uses this Twitch account" }).waitFor({ timeout: 30_000 });
+    await h.screenshot(page, "sign-in-no-linked-account.desktop-light");
+    expect(h.app.ovation.repos.users.list().length).toBe(usersBefore);
+    await page.getByRole("button", { name: "Create a new Ovation account with Twitch" }).click();
+    await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
+    expect(await page.locator(".user-name").textContent()).toBe("newcomer_tv");
+    expect(h.app.ovation.repos.users.list().length).toBe(usersBefore + 1);
+    await context.close();
+
+    // The streamer linked Twitch earlier on Connections: Continue with Twitch signs in to that account.
+    const again = await h.open();
+    await again.page.goto(h.dashboard);
+    await again.page.getByRole("button", { name: "Sign in" }).click();
+    twitch.setNextUser({ id: "31337", login: "streamer_tv", display_name: "Streamer_TV", email: null, profile_image_url: "" });
+    await again.page.getByRole("link", { name: "Twitch" }).click();
+    await again.page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
+    expect(await again.page.locator(".user-name").textContent()).toBe("streamer");
+    expect(h.app.ovation.repos.users.list().length).toBe(usersBefore + 1);
+    await again.context.close();
+  }, 180_000);
+
   it("the Plugins page sends streamers to Connections, not to server settings", async () => {
     const { context, page } = await h.open();
     await h.signIn(page, "/plugins");
