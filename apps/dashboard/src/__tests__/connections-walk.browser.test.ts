@@ -125,6 +125,20 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     await h.screenshot(pages[0] as Page, "connections-serving.desktop-light");
     expect(chat.received.filter((l) => l.startsWith("JOIN ")).join(",")).toMatch(/#annie.*|#benny|#cathy/);
 
+    // The second streamer switches the bot off on Kick: the channel is no longer served, the link stays.
+    const second = pages[1] as Page;
+    await card(second, "kick").getByRole("switch", { name: "Bot and alerts on this channel" }).uncheck();
+    await expect
+      .poll(
+        async () => {
+          await second.getByRole("button", { name: "Refresh" }).click();
+          return card(second, "kick").getAttribute("data-state");
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe("off");
+    expect(h.app.ovation.repos.connections.listForUser(streamers[1]?.id ?? 0).find((c) => c.platform === "kick")?.bot_enabled).toBe(false);
+
     // The third streamer disconnects Twitch (asked first): the bot parts that channel only.
     const third = pages[2] as Page;
     await card(third, "twitch").getByRole("button", { name: "Disconnect Twitch" }).click();

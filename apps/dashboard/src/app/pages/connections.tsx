@@ -119,12 +119,16 @@ function Connections() {
   };
 
   const toggle = async (connection: Connection, on: boolean) => {
+    const shown = (value: boolean) => loaded.set((list) => (list ?? []).map((c) => (c.id === connection.id ? { ...c, bot_enabled: value } : c)));
+    // The switch shows the choice at once; a refusal puts it back.
+    shown(on);
     setBusy(connection.platform);
     try {
       const updated = await client.account.updateConnection(connection.id, { bot_enabled: on });
       loaded.set((list) => (list ?? []).map((c) => (c.id === connection.id ? updated : c)));
       toast("success", on ? `The bot now serves your ${connection.platform_name} channel.` : `The bot no longer serves your ${connection.platform_name} channel.`);
     } catch (error) {
+      shown(!on);
       toast("error", messageOf(error));
     } finally {
       setBusy(null);
