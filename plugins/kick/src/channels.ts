@@ -35,7 +35,7 @@ export function kickChannelsPlugin(settings: KickSettings, context: PluginFactor
     classify: (error) => {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof KickError && error.code === KICK_ERROR_CODES.unauthorized) return { state: "needs_reconnect", detail: "Reconnect Kick: the link was revoked or has expired" };
-      if (/reconnect kick/i.test(message)) return { state: "needs_reconnect", detail: "Reconnect Kick: the link was revoked or has expired" };
+      if (/(reconnect|link) kick|invalid_grant/i.test(message)) return { state: "needs_reconnect", detail: "Reconnect Kick: the link was revoked or has expired" };
       if (error instanceof MissingScopes) return { state: "missing_scope", detail: error.message, missing_scopes: error.missing };
       return { state: "failed", detail: message };
     },

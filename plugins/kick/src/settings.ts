@@ -9,6 +9,10 @@ const number = () => z.coerce.number({ error: "must be a number" });
  * file: every value may arrive as a string, numbers are coerced). See the README's table.
  */
 export const kickSettingsSchema = z.object({
+  /** Removed: is no longer read: every streamer who links Kick under Connections and switches the bot on is served */
+  user: z.never({ error: "is no longer read: every streamer who links Kick under Connections and switches the bot on is served" }).optional(),
+  /** Removed: is no longer read: the streamer links Kick under Connections (the link keeps its tokens) */
+  refreshToken: z.never({ error: "is no longer read: the streamer links Kick under Connections (the link keeps its tokens)" }).optional(),
   /** The Kick app (required). */
   clientId: z.string({ error: "is required when the kick plugin is enabled (the Kick app's client id)" }).min(1),
   clientSecret: z.string({ error: "is required when the kick plugin is enabled (the Kick app's client secret)" }).min(1),

@@ -15,6 +15,10 @@ const number = () => z.coerce.number({ error: "must be a number" });
  * accounts (by username) whose streamers switched the bot on.
  */
 export const tiktokSettingsSchema = z.object({
+  /** Removed: is no longer read: the LIVE of every TikTok username linked under Connections is followed */
+  uniqueId: z.never({ error: "is no longer read: the LIVE of every TikTok username linked under Connections is followed" }).optional(),
+  /** Removed: is no longer read: every streamer who links TikTok under Connections and switches the bot on is served */
+  user: z.never({ error: "is no longer read: every streamer who links TikTok under Connections and switches the bot on is served" }).optional(),
   signServerUrl: origin,
   signApiKey: z.string().min(1).optional(),
   webUrl: origin,

@@ -34,7 +34,7 @@ export function youtubeChannelsPlugin(settings: YouTubeSettings, context: Plugin
     classify: (error) => {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof YouTubeError && error.code === YOUTUBE_ERROR_CODES.unauthorized) return { state: "needs_reconnect", detail: "Reconnect YouTube: the link was revoked or has expired" };
-      if (/reconnect youtube/i.test(message)) return { state: "needs_reconnect", detail: "Reconnect YouTube: the link was revoked or has expired" };
+      if (/(reconnect|link) youtube|invalid_grant/i.test(message)) return { state: "needs_reconnect", detail: "Reconnect YouTube: the link was revoked or has expired" };
       return { state: "failed", detail: message };
     },
   });

@@ -9,6 +9,10 @@ const number = () => z.coerce.number({ error: "must be a number" });
  * config file: every value may arrive as a string, numbers are coerced). See the README's table.
  */
 export const youtubeSettingsSchema = z.object({
+  /** Removed: is no longer read: every streamer who links YouTube under Connections and switches the bot on is served */
+  user: z.never({ error: "is no longer read: every streamer who links YouTube under Connections and switches the bot on is served" }).optional(),
+  /** Removed: is no longer read: the streamer links YouTube under Connections (the link keeps its tokens) */
+  refreshToken: z.never({ error: "is no longer read: the streamer links YouTube under Connections (the link keeps its tokens)" }).optional(),
   /** The Google OAuth client (required). */
   clientId: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client id)" }).min(1),
   clientSecret: z.string({ error: "is required when the youtube plugin is enabled (the Google OAuth client secret)" }).min(1),

@@ -174,12 +174,12 @@ describe("Kick plugin against loopback fakes of Kick", () => {
     if (!channel) throw new Error("no channel");
     kick.revoke();
     await expect(plugin.send({ channel, text: "hello", send_as: "say", reply_to: null })).rejects.toThrow(/Kick refused the refresh token/);
-    expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "failed", detail: expect.stringContaining("link Kick again under Connections") });
+    expect(host.health().find((h) => h.name === "kick")).toMatchObject({ status: "failed", detail: expect.stringContaining("reconnect Kick under Connections") });
   });
 
   it("a revoked link makes connect fail with the step that fixes it", async () => {
     kick.revoke();
-    await expect(start({})).rejects.toThrow(/link Kick again under Connections/);
+    await expect(start({})).rejects.toThrow(/reconnect Kick under Connections/);
   });
 
   it("pusher mode: reads the chat socket without a public URL, answers a command, reconnects after a drop", { timeout: 30_000 }, async () => {

@@ -21,6 +21,8 @@ export class FakeIrcServer {
   readonly received: string[] = [];
   readonly connections = new Set<Connection>();
   replayOnJoin = 0;
+  /** Called with every line a client sends (benches time answers with it). */
+  onLine: ((line: string) => void) | null = null;
   readonly #wss: WebSocketServer;
   readonly #history = new Map<string, string[]>();
   readonly #queued = new Map<string, string[]>();
@@ -101,6 +103,7 @@ export class FakeIrcServer {
 
   #line(c: Connection, line: string): void {
     this.received.push(line);
+    this.onLine?.(line);
     const [command = "", ...rest] = line.split(" ");
     const argument = rest.join(" ");
     switch (command) {

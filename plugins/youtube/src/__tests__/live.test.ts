@@ -170,7 +170,7 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     plugin = new YouTubePlugin({ channelId: "1", clientId: google.clientId, clientSecret: google.clientSecret, apiUrl: google.apiUrl, tokenUrl: google.tokenUrl });
     host.register(plugin);
     await expect(host.connect("youtube")).rejects.toThrow(/No Google tokens/);
-    expect(host.health()[0]).toMatchObject({ status: "failed", detail: expect.stringMatching(/link YouTube again under Connections/) });
+    expect(host.health()[0]).toMatchObject({ status: "failed", detail: expect.stringMatching(/reconnect YouTube under Connections/) });
   });
 
   it("reports a revoked grant as a failed status with the fixing step", { timeout: 20_000 }, async () => {
@@ -178,7 +178,7 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     google.revoke();
     google.expireAccessTokens();
     await until(() => host.health()[0]?.status === "failed", "failed status");
-    expect(host.health()[0]?.detail).toMatch(/invalid_grant.*link YouTube again under Connections/);
+    expect(host.health()[0]?.detail).toMatch(/invalid_grant.*YouTube again under Connections/);
   });
 
   it("ends the chat on 403 liveChatEnded without a chatEndedEvent", { timeout: 20_000 }, async () => {

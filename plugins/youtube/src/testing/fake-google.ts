@@ -14,38 +14,52 @@ interface Failure {
   headers: Record<string, string>;
 }
 
+/** One YouTube channel of the fake: its own refresh token, live chat, messages and answers. */
+export interface FakeYouTubeChannel {
+  id: string;
+  title: string;
+  refreshToken: string;
+  liveChatId: string;
+  live: boolean;
+  messages: Json[];
+  inserted: string[];
+  revoked: boolean;
+}
+
 /**
  * A fake Google OAuth 2.0 + YouTube Data API v3 server on 127.0.0.1, answering the real JSON
  * shapes (fixtures/youtube): token refresh and code exchange, channels.list, liveBroadcasts.list,
  * liveChatMessages list/insert/delete with page tokens and pollingIntervalMillis,
  * subscriptions.list, and Google's error bodies (quotaExceeded, liveChatEnded, 429 rateLimitExceeded,
- * 401 authError, invalid_grant). It counts calls per method and the units they cost.
+ * 401 authError, invalid_grant). It counts calls per method and the units they cost. Several
+ * channels: {@link addChannel}; the consent step signs in as {@link nextChannel}, and every token
+ * acts for its channel (the first channel is the recorded fixture's, used by the single-channel helpers).
  */
 export class FakeGoogle {
   readonly clientId = "fake-client.apps.googleusercontent.com";
   readonly clientSecret = "fake-secret";
-  readonly refreshToken = "1//fake-refresh";
+  /** The channels; the first is the fixture's. */
+  readonly channels: FakeYouTubeChannel[] = [];
+  /** The channel the next consent step signs in as (its id; default the first). */
+  nextChannel: string | null = null;
   /** Calls per Data API method (`liveChatMessages.list`, ...). */
   readonly calls: Record<string, number> = {};
-  /** Text of every liveChatMessages.insert, in order. */
-  readonly inserted: string[] = [];
   /** Every request line `METHOD /path?query` (no tokens: those travel in headers/bodies). */
   readonly requests: string[] = [];
   pollingIntervalMillis = 50;
   accessTokenLifetime = 3599;
-  live = false;
   chatEnded = false;
   refreshes = 0;
   readonly #server: Server;
-  readonly #messages: Json[] = [];
   readonly #subscribers: Json[] = [...((apiFixtures.subscribers as { items: Json[] }).items)];
-  readonly #validAccess = new Set<string>();
-  #revoked = false;
+  readonly #validAccess = new Map<string, FakeYouTubeChannel>();
   #failures: Failure[] = [];
   #seq = 0;
   #waiters: (() => void)[] = [];
 
   private constructor() {
+    const owner = (apiFixtures.channelsMine as { items: { id: string; snippet: { title: string } }[] }).items[0];
+    this.channels.push({ id: owner?.id ?? "UCowner", title: owner?.snippet.title ?? "FunStreamer", refreshToken: "1//fake-refresh", liveChatId: chatFixtures.liveChatId, live: false, messages: [], inserted: [], revoked: false });
     this.#server = createServer((req, res) => {
       void this.#handle(req, res).catch((err: unknown) => {
         res.writeHead(500).end(String(err));
@@ -73,6 +87,39 @@ export class FakeGoogle {
     return chatFixtures.liveChatId;
   }
 
+  get #primary(): FakeYouTubeChannel {
+    return this.channels[0] as FakeYouTubeChannel;
+  }
+
+  /** The first channel's refresh token. */
+  get refreshToken(): string {
+    return this.#primary.refreshToken;
+  }
+  /** Whether the first channel is live. */
+  get live(): boolean {
+    return this.#primary.live;
+  }
+  set live(value: boolean) {
+    this.#primary.live = value;
+  }
+  /** Text of every liveChatMessages.insert into the first channel's chat, in order. */
+  get inserted(): string[] {
+    return this.#primary.inserted;
+  }
+
+  /** Adds a channel (a streamer), live when `live`. */
+  addChannel(id: string, title: string, live = false): FakeYouTubeChannel {
+    const channel = { id, title, refreshToken: `1//fake-refresh-${id}`, liveChatId: `chat-${id}`, live, messages: [], inserted: [], revoked: false };
+    this.channels.push(channel);
+    return channel;
+  }
+
+  #channel(id: string): FakeYouTubeChannel {
+    const channel = this.channels.find((c) => c.id === id);
+    if (!channel) throw new Error(`fake Google: no channel ${id}`);
+    return channel;
+  }
+
   /**
    * The `OVATION_YOUTUBE_*` settings that point a server at this fake, with a budget large enough
    * that the fake's `pollingIntervalMillis` sets the pace.
@@ -81,7 +128,6 @@ export class FakeGoogle {
     return {
       OVATION_YOUTUBE_CLIENT_ID: this.clientId,
       OVATION_YOUTUBE_CLIENT_SECRET: this.clientSecret,
-      OVATION_YOUTUBE_REFRESH_TOKEN: this.refreshToken,
       OVATION_YOUTUBE_API_URL: this.apiUrl,
       OVATION_YOUTUBE_TOKEN_URL: this.tokenUrl,
       OVATION_YOUTUBE_DAILY_QUOTA: "10000000",
@@ -96,12 +142,19 @@ export class FakeGoogle {
 
   /** Adds a chat message (a fixture shape); gives it a fresh id and `publishedAt` unless `keepId`. */
   publish(message: Json, keepId = false): string {
+    return this.publishTo(this.#primary.id, message, keepId);
+  }
+
+  /** Adds a chat message to a channel's live chat. */
+  publishTo(channelId: string, message: Json, keepId = false): string {
+    const channel = this.#channel(channelId);
     const copy = structuredClone(message);
     this.#seq++;
     if (!keepId) copy.id = `LCC.fake-${this.#seq}`;
     const snippet = copy.snippet as Json | undefined;
     if (snippet && !keepId) snippet.publishedAt = new Date().toISOString();
-    this.#messages.push(copy);
+    if (snippet && snippet.liveChatId !== undefined) snippet.liveChatId = channel.liveChatId;
+    channel.messages.push(copy);
     return String(copy.id);
   }
 
@@ -117,10 +170,11 @@ export class FakeGoogle {
     this.#subscribers.unshift(structuredClone(sub));
   }
 
-  /** The refresh token stops working (the user removed the app's access). */
-  revoke(): void {
-    this.#revoked = true;
-    this.#validAccess.clear();
+  /** The refresh token stops working (the user removed the app's access): the first channel's, or the one named. */
+  revoke(channelId?: string): void {
+    const channel = channelId === undefined ? this.#primary : this.#channel(channelId);
+    channel.revoked = true;
+    for (const [token, owner] of this.#validAccess) if (owner === channel) this.#validAccess.delete(token);
   }
 
   /** Makes every access token issued so far invalid (they "expired"). */
@@ -177,7 +231,7 @@ export class FakeGoogle {
     if (url.pathname === "/token" && req.method === "POST") return this.#token(res, body);
     if (url.pathname === "/o/oauth2/v2/auth") {
       const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
-      redirect.searchParams.set("code", "fake-code");
+      redirect.searchParams.set("code", this.nextChannel === null ? "fake-code" : `fake-code:${this.nextChannel}`);
       redirect.searchParams.set("state", url.searchParams.get("state") ?? "");
       res.writeHead(302, { location: redirect.href }).end();
       return;
@@ -186,7 +240,8 @@ export class FakeGoogle {
     if (method === null) return this.#send(res, 404, { error: { code: 404, message: "Not Found", errors: [{ reason: "notFound", domain: "global" }] } });
     this.calls[method] = (this.calls[method] ?? 0) + 1;
     const auth = req.headers.authorization ?? "";
-    if (!auth.startsWith("Bearer ") || !this.#validAccess.has(auth.slice(7))) return this.#send(res, 401, errorFixtures.authError, { "www-authenticate": 'Bearer realm="https://accounts.google.com/"' });
+    const mine = auth.startsWith("Bearer ") ? this.#validAccess.get(auth.slice(7)) : undefined;
+    if (!mine) return this.#send(res, 401, errorFixtures.authError, { "www-authenticate": 'Bearer realm="https://accounts.google.com/"' });
     const failure = this.#failures.find((f) => f.route === method && f.times > 0);
     if (failure) {
       failure.times--;
@@ -198,10 +253,19 @@ export class FakeGoogle {
     switch (method) {
       case "channels.list":
         if (q.get("mine") !== "true" || !q.get("part")) return badRequest("No filter selected. Expected one of: mine, id, forHandle, forUsername");
-        return this.#send(res, 200, apiFixtures.channelsMine);
+        {
+          const list = structuredClone(apiFixtures.channelsMine) as { items: { id: string; snippet: { title: string; customUrl?: string } }[] };
+          for (const item of list.items) Object.assign(item, { id: mine.id, snippet: { ...item.snippet, title: mine.title, customUrl: `@${mine.title.toLowerCase()}` } });
+          return this.#send(res, 200, list);
+        }
       case "liveBroadcasts.list":
         if (!q.get("part") || !q.get("broadcastStatus")) return badRequest("Required parameter: part / filter");
-        return this.#send(res, 200, this.live ? apiFixtures.activeBroadcast : apiFixtures.noBroadcast);
+        if (!mine.live) return this.#send(res, 200, apiFixtures.noBroadcast);
+        {
+          const active = structuredClone(apiFixtures.activeBroadcast) as { items: { id: string; snippet: { channelId: string; liveChatId: string } }[] };
+          for (const item of active.items) Object.assign(item.snippet, { channelId: mine.id, liveChatId: mine.liveChatId });
+          return this.#send(res, 200, active);
+        }
       case "subscriptions.list":
         // myRecentSubscribers: newest first (what the plugin asks for); mySubscribers: any order.
         if ((q.get("myRecentSubscribers") !== "true" && q.get("mySubscribers") !== "true") || !q.get("part")) return badRequest("No filter selected");
@@ -228,11 +292,12 @@ export class FakeGoogle {
 
   #listChat(res: ServerResponse, q: URLSearchParams, badRequest: (m: string) => void): void {
     if (!q.get("part") || !q.get("liveChatId")) return badRequest("Required parameters: liveChatId, part");
-    if (q.get("liveChatId") !== this.liveChatId) return this.#send(res, 404, errorFixtures.liveChatNotFound);
+    const chat = this.channels.find((c) => c.liveChatId === q.get("liveChatId"));
+    if (!chat) return this.#send(res, 404, errorFixtures.liveChatNotFound);
     const token = q.get("pageToken");
     const from = token === null ? 0 : Number(token.replace(/^p/, ""));
-    if (this.chatEnded && from >= this.#messages.length) return this.#send(res, 403, errorFixtures.liveChatEnded);
-    const items = this.#messages.slice(from, from + 2000);
+    if (this.chatEnded && from >= chat.messages.length) return this.#send(res, 403, errorFixtures.liveChatEnded);
+    const items = chat.messages.slice(from, from + 2000);
     this.#send(res, 200, {
       kind: "youtube#liveChatMessageListResponse",
       etag: `e${from}`,
@@ -256,19 +321,19 @@ export class FakeGoogle {
     if (s?.type !== "textMessageEvent" || typeof text !== "string") {
       return this.#send(res, 400, { error: { code: 400, message: "The request metadata is invalid.", errors: [{ reason: "invalidLiveChatMessage", domain: "youtube.liveChat" }] } });
     }
-    if (s.liveChatId !== this.liveChatId) return this.#send(res, 404, errorFixtures.liveChatNotFound);
+    const chat = this.channels.find((c) => c.liveChatId === s.liveChatId);
+    if (!chat) return this.#send(res, 404, errorFixtures.liveChatNotFound);
     if (this.chatEnded) return this.#send(res, 403, errorFixtures.liveChatEnded);
     if (Array.from(text).length > 200) {
       return this.#send(res, 400, { error: { code: 400, message: "The message is too long.", errors: [{ reason: "messageTextTooLong", domain: "youtube.liveChat" }] } });
     }
-    this.inserted.push(text);
-    const owner = (apiFixtures.channelsMine as { items: { id: string; snippet: { title: string } }[] }).items[0];
-    const id = this.publish({
+    chat.inserted.push(text);
+    const id = this.publishTo(chat.id, {
       kind: "youtube#liveChatMessage",
-      snippet: { type: "textMessageEvent", liveChatId: this.liveChatId, authorChannelId: owner?.id, publishedAt: "", hasDisplayContent: true, displayMessage: text, textMessageDetails: { messageText: text } },
-      authorDetails: { channelId: owner?.id, displayName: owner?.snippet.title, profileImageUrl: "", isVerified: false, isChatOwner: true, isChatSponsor: false, isChatModerator: false },
+      snippet: { type: "textMessageEvent", liveChatId: chat.liveChatId, authorChannelId: chat.id, publishedAt: "", hasDisplayContent: true, displayMessage: text, textMessageDetails: { messageText: text } },
+      authorDetails: { channelId: chat.id, displayName: chat.title, profileImageUrl: "", isVerified: false, isChatOwner: true, isChatSponsor: false, isChatModerator: false },
     });
-    this.#send(res, 200, { kind: "youtube#liveChatMessage", etag: "ins", id, snippet: { type: "textMessageEvent", liveChatId: this.liveChatId, publishedAt: new Date().toISOString(), textMessageDetails: { messageText: text } } });
+    this.#send(res, 200, { kind: "youtube#liveChatMessage", etag: "ins", id, snippet: { type: "textMessageEvent", liveChatId: chat.liveChatId, publishedAt: new Date().toISOString(), textMessageDetails: { messageText: text } } });
   }
 
   #token(res: ServerResponse, body: string): void {
@@ -277,25 +342,28 @@ export class FakeGoogle {
       return this.#send(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." });
     }
     const grant = form.get("grant_type");
-    const issue = (withRefresh: boolean): void => {
+    const issue = (channel: FakeYouTubeChannel, withRefresh: boolean): void => {
       this.refreshes += withRefresh ? 0 : 1;
       const access = `ya29.fake-${++this.#seq}`;
-      this.#validAccess.add(access);
+      this.#validAccess.set(access, channel);
       this.#send(res, 200, {
         access_token: access,
         expires_in: this.accessTokenLifetime,
         scope: "https://www.googleapis.com/auth/youtube.force-ssl https://www.googleapis.com/auth/youtube.readonly",
         token_type: "Bearer",
-        ...(withRefresh ? { refresh_token: this.refreshToken } : {}),
+        ...(withRefresh ? { refresh_token: channel.refreshToken } : {}),
       });
     };
     if (grant === "refresh_token") {
-      if (this.#revoked || form.get("refresh_token") !== this.refreshToken) return this.#send(res, 400, errorFixtures.invalidGrant);
-      return issue(false);
+      const channel = this.channels.find((c) => c.refreshToken === form.get("refresh_token"));
+      if (!channel || channel.revoked) return this.#send(res, 400, errorFixtures.invalidGrant);
+      return issue(channel, false);
     }
     if (grant === "authorization_code") {
-      if (form.get("code") !== "fake-code") return this.#send(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
-      return issue(true);
+      const code = form.get("code") ?? "";
+      const channel = code === "fake-code" ? this.#primary : code.startsWith("fake-code:") ? this.channels.find((c) => c.id === code.slice(10)) : undefined;
+      if (!channel) return this.#send(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
+      return issue(channel, true);
     }
     this.#send(res, 400, { error: "unsupported_grant_type", error_description: `Invalid grant_type: ${grant ?? ""}` });
   }

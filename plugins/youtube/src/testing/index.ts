@@ -4,4 +4,5 @@
  * that load it. Not for production use.
  */
 export { FakeGoogle } from "./fake-google.js";
+export type { FakeYouTubeChannel } from "./fake-google.js";
 export { apiFixtures, chatFixtures, chatMessage, errorFixtures } from "./fixtures.js";

@@ -34,11 +34,11 @@ export interface ChannelsServer {
 }
 
 /** Starts a server with `env` (OVATION_PLUGINS and the plugins' settings) and the link flow pointed at the fakes. */
-export async function startChannelsServer(env: Record<string, string>, platforms: PlatformOAuthSettings[]): Promise<ChannelsServer> {
+export async function startChannelsServer(env: Record<string, string>, platforms: PlatformOAuthSettings[], cwd?: string): Promise<ChannelsServer> {
   const data = tempDataDir();
   const logs: ChannelsServer["logs"] = [];
   const logger = pino({ level: "info" }, { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) });
-  const app = await buildApp({ config: testConfig(data.dir), logger, platforms: { env }, identity: { platforms } });
+  const app = await buildApp({ config: testConfig(data.dir), logger, platforms: { env, ...(cwd ? { cwd } : {}) }, identity: { platforms } });
   // The first run (what `ovation start` does before plugins that name the first user start).
   bootstrap(app.ovation.repos);
   const base = await listen(app);

@@ -21,6 +21,7 @@ describe("kick settings from the environment", () => {
       subscribe: false,
       webhookPublicKey: "a\nb",
     });
+    await expect(load({ ...base, OVATION_KICK_REFRESH_TOKEN: "r" })).rejects.toThrow("OVATION_KICK_REFRESH_TOKEN: is no longer read: the streamer links Kick under Connections");
   });
 });
 
@@ -83,11 +84,28 @@ describe("Kick served per streamer: three streamers link their own Kick channel,
       expect(follow.status).toBe(200);
     }
     await waitFor(() => kick.sent.length >= 3, 20_000, "three !hug answers");
-    expect(kick.sent.map((m) => [m.broadcaster_user_id, m.content]).sort()).toEqual(
+    expect(kick.sent.slice(0, 3).map((m) => [m.broadcaster_user_id, m.content]).sort()).toEqual(
       kick.accounts.map((a, i) => [a.user_id, `Hugger sends a hug to Fan${i} <3`]).sort(),
     );
     await waitFor(() => sources.every((s) => s.played.length >= 1), 20_000, "each follow played");
     for (const [i, source] of sources.entries()) expect(source.played).toEqual([`follow ${kick.accounts[i]!.user_id}`]);
+
+    // A refresh after the access token expired is written back to the link's stored tokens.
+    const before = server.app.ovation.repos.connections.tokensOf(links[0]!.id)?.access_token;
+    kick.expireAccessTokens();
+    const plugin = server.app.platformPlugins.get("kick");
+    const channel = plugin.channels().find((c) => c.platform_id === String(kick.accounts[0]!.user_id));
+    await plugin.send({ channel: channel!, text: "after the token expired", send_as: "say", reply_to: null });
+    expect(kick.sent.at(-1)).toMatchObject({ broadcaster_user_id: kick.accounts[0]!.user_id, content: "after the token expired" });
+    await waitFor(() => server.app.ovation.repos.connections.tokensOf(links[0]!.id)?.access_token !== before, 20_000, "stored refreshed token");
+    expect(server.app.ovation.repos.connections.tokensOf(links[0]!.id)?.refresh_token).toBe(kick.accounts[0]!.refreshToken);
+
+    // GET /v1/plugins: every plugin's channel counts, and the caller's own channel only.
+    const listing = await api(server.base, "/v1/plugins", streamers[1]!.token);
+    expect((listing.body.data as { id: string }[]).find((p) => p.id === "kick")).toMatchObject({
+      channel_counts: { serving: 3 },
+      channels: [{ connection_id: links[1]!.id, username: "SecondStreamer", state: "serving" }],
+    });
   });
 
   it("refuses forged, stale and replayed webhooks, and remembers a delivery in the store (a replay after a restart is refused)", { timeout: 30_000 }, async () => {
@@ -125,6 +143,12 @@ describe("Kick served per streamer: three streamers link their own Kick channel,
     await server.app.platformPlugins.idle();
     expect(kick.sent.slice(sent).map((m) => m.broadcaster_user_id)).toEqual([kick.accounts[1]!.user_id]);
     expect(server.logs.filter((l) => l.msg?.includes("does not serve")).length).toBeGreaterThanOrEqual(2);
+
+    // Ben's link is revoked on Kick: his channel shows that he must reconnect.
+    kick.revoke(kick.accounts[1]!.user_id);
+    await sender.send(forBroadcaster("chat-command", kick.accounts[1]!, { message_id: "ben-revoked", content: "!hug Again" }));
+    await waitFor(() => server.app.platformPlugins.channelStatus("kick").find((c) => c.connection_id === links[1]!.id)?.state === "needs_reconnect", 20_000, "Ben needs to reconnect");
+    expect((await api(server.base, "/api/users/@me/connections", ben.token)).body).toMatchObject([{ status: { state: "needs_reconnect", action: "reconnect", message: "Reconnect Kick: the link was revoked or has expired" } }]);
 
     // Ben deletes his account: his channel is released at once.
     expect((await api(server.base, "/api/users/@me", ben.token, { method: "DELETE" })).status).toBe(204);

@@ -56,7 +56,7 @@ describe("loading plugins named in OVATION_PLUGINS", () => {
 
   it("refuses another major plugin API version, a module that is no plugin and a missing path, all in one message", async () => {
     const error = await failure({ OVATION_PLUGINS: "./future-plugin.mjs,./not-a-plugin.mjs,./missing.mjs,Bad Name" });
-    expect(error.message).toContain("plugin future was built for plugin API 2.0, but this Ovation implements 1.0 (major 1)");
+    expect(error.message).toContain("plugin future was built for plugin API 2.0, but this Ovation implements 1.1 (major 1)");
     expect(error.message).toContain("not-a-plugin.mjs");
     expect(error.message).toContain("its default export is not a plugin factory");
     expect(error.message).toContain(`./missing.mjs: no file ${join(fixtures, "missing.mjs")}`);
@@ -102,7 +102,7 @@ describe("a minimal plugin platform in the server", () => {
       const io = { out: (text: string) => lines.push(text), err: (text: string) => lines.push(text) };
       const status = await runPlugins([], testConfig(dir.dir), io, { OVATION_PLUGINS: "console" });
       expect(status).toBe(0);
-      expect(lines.join("\n")).toContain("console (built-in, plugin API 1.0): not-running");
+      expect(lines.join("\n")).toContain("console (built-in, plugin API 1.1): not-running");
       expect(lines.join("\n")).toMatch(/alert set 1 of user 1 names platform no loaded plugin serves: minichat \(kept as is\)/);
     } finally {
       dir.remove();

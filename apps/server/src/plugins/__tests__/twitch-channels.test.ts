@@ -134,6 +134,9 @@ describe("Twitch served per streamer: three streamers link their own channel, th
     }
     await waitFor(() => server.app.platformPlugins.channelStatus("twitch").filter((c) => c.state === "serving").length === 3, 30_000, "three twitch channels serving");
     expect(chat.received.filter((l) => l.startsWith("JOIN ")).join(",")).toMatch(/#annie/);
+    // Each channel's EventSub session subscribes with its own token (the subscriptions follow the welcome).
+    const subscribed = (id: string) => helix.of("POST", "/eventsub/subscriptions").filter((c) => (c.body as { condition: { broadcaster_user_id?: string } }).condition.broadcaster_user_id === id).length;
+    await waitFor(() => [7001, 7002, 7003].every((id) => subscribed(String(id)) >= 15), 20_000, "every channel's subscriptions");
     for (const [i, login] of logins.entries()) {
       const { token } = sessionOf(String(7001 + i));
       // Broadcaster-only types (subscriptions) were created with that broadcaster's own token, not the bot's.
@@ -158,9 +161,17 @@ describe("Twitch served per streamer: three streamers link their own channel, th
   });
 
   it("a revoked link marks that channel needs reconnecting at the next validation; an unlink parts the chat; account deletion releases the channel", { timeout: 60_000 }, async () => {
+    // An access token Twitch no longer accepts is refreshed at validation, and the new one is stored.
+    const benny = links[1]!.id;
+    const old = server.app.ovation.repos.connections.tokensOf(benny)?.access_token ?? "";
+    helix.validTokens.delete(old);
+    const plugin = server.app.platformPlugins.get("twitch") as unknown as { validateAll(): Promise<void> };
+    await plugin.validateAll();
+    await waitFor(() => (server.app.ovation.repos.connections.tokensOf(benny)?.access_token ?? old) !== old, 20_000, "stored refreshed token");
+    expect(server.app.platformPlugins.channelStatus("twitch").find((c) => c.connection_id === benny)?.state).toBe("serving");
+
     helix.revokeUser("annie");
     // The hourly validation, run now.
-    const plugin = server.app.platformPlugins.get("twitch") as unknown as { validateAll(): Promise<void> };
     await plugin.validateAll();
     await waitFor(() => server.app.platformPlugins.channelStatus("twitch").find((c) => c.connection_id === links[0]!.id)?.state === "needs_reconnect", 20_000, "annie needs reconnecting");
     const view = await api(server.base, "/api/users/@me/connections", streamers[0]!.token);
