@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeKick } from "@ovation/plugin-kick/testing";
+import { FakeGoogle } from "@ovation/plugin-youtube/testing";
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
 import { FakeEventSubServer, FakeHelix, FakeIrcServer } from "@ovation/plugin-twitch/testing";
 // The server's own helpers and settings, shared rather than copied.
@@ -13,9 +14,10 @@ const PASSWORD = "correct horse battery staple";
 
 /**
  * Issue 24's walk through the dashboard, in real Chromium against the platform fakes, with the
- * Twitch and Kick plugins running (no restart): three streamers sign in, each connects a different
- * Twitch and Kick account on the Connections page, each channel reaches "serving"; one disconnects
- * Twitch through the page (with its confirmation) and the bot leaves that channel only.
+ * Twitch, Kick and YouTube plugins running (no restart): three streamers sign in, each connects a
+ * different Twitch, Kick and YouTube account on the Connections page, each channel reaches
+ * "serving"; one switches the Kick bot off; one disconnects Twitch through the page (with its
+ * confirmation) and the bot leaves that channel only. TikTok has no OAuth fake, so it is not walked.
  */
 describe("three streamers connect their own channels from the dashboard (issue 24)", () => {
   let h: DashboardHarness;
@@ -23,6 +25,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
   let chat: FakeIrcServer;
   let eventsub: FakeEventSubServer;
   let kick: FakeKick;
+  let google: FakeGoogle;
   const logins = ["annie", "benny", "cathy"];
   const kickAccounts = [
     { user_id: 123456789, name: "KickStreamer" },
@@ -57,14 +60,19 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     eventsub = await FakeEventSubServer.start();
     kick = await FakeKick.start();
     for (const account of kickAccounts.slice(1)) kick.addAccount(account.user_id, account.name);
+    google = await FakeGoogle.start();
+    google.live = true;
+    google.addChannel("UCsecond0000000000000000", "SecondTuber", true);
+    google.addChannel("UCthird00000000000000000", "ThirdTuber", true);
     const twitchSettings = defaultPlatformSettings("twitch", { clientId: "fake-client", clientSecret: "fake-secret" }, { authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, apiUrl: `${helix.base}/helix` });
     const kickSettings = defaultPlatformSettings("kick", { clientId: kick.clientId, clientSecret: kick.clientSecret }, { authorizeUrl: kick.authorizeUrl, tokenUrl: kick.tokenUrl, apiUrl: kick.apiUrl });
-    if (twitchSettings === null || kickSettings === null) throw new Error("no platform settings");
+    const youtubeSettings = defaultPlatformSettings("youtube", { clientId: google.clientId, clientSecret: google.clientSecret }, { authorizeUrl: `http://127.0.0.1:${google.port}/o/oauth2/v2/auth`, tokenUrl: google.tokenUrl, apiUrl: google.apiUrl });
+    if (twitchSettings === null || kickSettings === null || youtubeSettings === null) throw new Error("no platform settings");
     expect(twitchSettings.scopes).toEqual(TWITCH_BROADCASTER_SCOPES);
     h = await startDashboard({
       platforms: {
         env: {
-          OVATION_PLUGINS: "console,twitch,kick",
+          OVATION_PLUGINS: "console,twitch,kick,youtube",
           OVATION_TWITCH_USERNAME: "ovationbot",
           OVATION_TWITCH_TOKEN: "oauth:good-token",
           OVATION_TWITCH_CLIENT_ID: "fake-client",
@@ -74,9 +82,11 @@ describe("three streamers connect their own channels from the dashboard (issue 2
           OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
           OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
           ...kick.serverEnv(),
+          ...google.serverEnv(),
+          OVATION_YOUTUBE_DAILY_QUOTA: "9000000",
         },
       },
-      identity: { platforms: [twitchSettings, kickSettings] },
+      identity: { platforms: [twitchSettings, kickSettings, youtubeSettings] },
     });
     streamers.push({ id: h.user.id, email: h.user.email, token: h.user.token });
     for (const name of ["second", "third"]) {
@@ -93,9 +103,10 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     await eventsub?.close();
     await helix?.close();
     await kick?.close();
+    await google?.close();
   });
 
-  it("each streamer connects their own Twitch and Kick channel and sees it serving; one disconnects Twitch", async () => {
+  it("each streamer connects their own Twitch, Kick and YouTube channel and sees it serving; one switches Kick off, one disconnects Twitch", async () => {
     const pages: Page[] = [];
     for (const [i, streamer] of streamers.entries()) {
       const { page } = await h.open();
@@ -105,10 +116,12 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       await connect(page, "twitch", "Twitch");
       kick.nextAccount = kickAccounts[i]?.user_id ?? null;
       await connect(page, "kick", "Kick");
+      google.nextChannel = google.channels[i]?.id ?? null;
+      await connect(page, "youtube", "YouTube");
     }
     // Each channel is served without a restart; the page shows it once refreshed.
     for (const [i, page] of pages.entries()) {
-      for (const platform of ["twitch", "kick"]) {
+      for (const platform of ["twitch", "kick", "youtube"]) {
         await expect
           .poll(
             async () => {
@@ -121,6 +134,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       }
       expect(await card(page, "twitch").locator(".connection-name").textContent()).toBe(logins[i]);
       expect(await card(page, "kick").locator(".connection-name").textContent()).toBe(kickAccounts[i]?.name);
+      expect(await card(page, "youtube").locator(".connection-name").textContent()).not.toBe("");
     }
     await h.screenshot(pages[0] as Page, "connections-serving.desktop-light");
     expect(chat.received.filter((l) => l.startsWith("JOIN ")).join(",")).toMatch(/#annie.*|#benny|#cathy/);
@@ -151,6 +165,6 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     expect(chat.received).not.toContain("PART #annie");
     expect(chat.received).not.toContain("PART #benny");
     const left = (await (await fetch(`${h.base}/api/users/@me/connections`, { headers: { authorization: `Bearer ${streamers[2]?.token ?? ""}` } })).json()) as { platform: string }[];
-    expect(left.map((c) => c.platform)).toEqual(["kick"]);
+    expect(left.map((c) => c.platform).sort()).toEqual(["kick", "youtube"]);
   }, 300_000);
 });
