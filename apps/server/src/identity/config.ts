@@ -42,7 +42,29 @@ export interface IdentityEnvConfig {
   readonly lifetimes: Readonly<IdentityLifetimes>;
   /** Platform OAuth apps from `OVATION_<PLATFORM>_CLIENT_ID` / `_CLIENT_SECRET`. */
   readonly platformCredentials: Readonly<Record<string, { clientId: string; clientSecret: string }>>;
+  /**
+   * Endpoint overrides of each platform, from the same variables its plugin reads (one setting
+   * points both the link flow and the plugin at a proxy or a fake): `OVATION_<P>_AUTHORIZE_URL`,
+   * `OVATION_<P>_TOKEN_URL` and the API base (`OVATION_TWITCH_HELIX_URL`, `OVATION_<P>_API_URL`).
+   */
+  readonly platformEndpoints: Readonly<Record<string, PlatformEndpoints>>;
 }
+
+/** Where one platform's OAuth and user lookup live; absent fields keep the platform's own hosts. */
+export interface PlatformEndpoints {
+  readonly authorizeUrl?: string;
+  readonly tokenUrl?: string;
+  /** Base of the API the user lookup calls (Helix, the YouTube Data API, Kick's public API, TikTok's open API). */
+  readonly apiUrl?: string;
+}
+
+/** The variable of each platform's API base, as the plugins name it. */
+const API_URL_ENV: Readonly<Record<(typeof PLATFORM_ENV)[number], string>> = {
+  TWITCH: "OVATION_TWITCH_HELIX_URL",
+  YOUTUBE: "OVATION_YOUTUBE_API_URL",
+  KICK: "OVATION_KICK_API_URL",
+  TIKTOK: "OVATION_TIKTOK_API_URL",
+};
 
 /** A bad identity environment variable; the message names each one. */
 export class IdentityConfigError extends OvationError {
@@ -67,11 +89,23 @@ export function loadIdentityEnv(env: Readonly<Record<string, string | undefined>
   }
   const e = parsed.data;
   const platformCredentials: Record<string, { clientId: string; clientSecret: string }> = {};
+  const platformEndpoints: Record<string, PlatformEndpoints> = {};
+  const problems: string[] = [];
   for (const p of PLATFORM_ENV) {
+    const endpoints: { authorizeUrl?: string; tokenUrl?: string; apiUrl?: string } = {};
+    for (const [field, name] of [["authorizeUrl", `OVATION_${p}_AUTHORIZE_URL`], ["tokenUrl", `OVATION_${p}_TOKEN_URL`], ["apiUrl", API_URL_ENV[p]]] as const) {
+      const value = env[name];
+      if (value === undefined || value === "") continue;
+      const checked = urlSchema.safeParse(value);
+      if (checked.success) endpoints[field] = checked.data;
+      else problems.push(`${name}: must be an absolute http(s) URL`);
+    }
+    platformEndpoints[p.toLowerCase()] = Object.freeze(endpoints);
     const clientId = env[`OVATION_${p}_CLIENT_ID`];
     const clientSecret = env[`OVATION_${p}_CLIENT_SECRET`];
     if (clientId && clientSecret) platformCredentials[p.toLowerCase()] = { clientId, clientSecret };
   }
+  if (problems.length > 0) throw new IdentityConfigError(problems);
   // Without OVATION_ID_URL the identity module lives on this server: its public URL, if set, is ours.
   const publicUrl = urlSchema.safeParse(env.OVATION_PUBLIC_URL);
   return Object.freeze({
@@ -86,5 +120,6 @@ export function loadIdentityEnv(env: Readonly<Record<string, string | undefined>
       ...(e.OVATION_EAT_CODE_TTL ? { eatCode: e.OVATION_EAT_CODE_TTL } : {}),
     }),
     platformCredentials: Object.freeze(platformCredentials),
+    platformEndpoints: Object.freeze(platformEndpoints),
   });
 }

@@ -15,6 +15,7 @@ import type { IdentityLifetimes } from "./config.js";
 import type { EatService } from "./eat/service.js";
 import type { BearerAuthenticator } from "./http/auth.js";
 import type { Mailer } from "./mail/mailer.js";
+import type { PendingEntries } from "./platforms/pending.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import type { TotpService } from "./mfa/totp.js";
 import type { WebAuthnService } from "./mfa/webauthn.js";
@@ -41,6 +42,8 @@ export interface IdentityContext {
   readonly webauthn: WebAuthnService;
   readonly auth: BearerAuthenticator;
   readonly platforms: ReadonlyMap<string, PlatformOAuthSettings>;
+  /** Pending platform sign-ins and links, one entry each (files, or Redis shared by every node). */
+  readonly pending: PendingEntries;
   /** The registered OAuth clients. */
   readonly clients: ClientRegistry;
   /** The identity host without a trailing slash (fixed once the server listens). */

@@ -36,6 +36,8 @@ import { publicJwks } from "./oidc/access-token-jwt.js";
 import { FileOidcStorage } from "./oidc/file-storage.js";
 import { createOAuthProvider } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
+import { FilePendingEntries } from "./platforms/pending.js";
+import type { PendingEntries } from "./platforms/pending.js";
 import { platformRoutes } from "./platforms/routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
@@ -85,6 +87,8 @@ export interface IdentityModuleOptions {
   timeLogs?: TimeLogFactory;
   /** Where wrong verification codes are counted (default the code's record; Redis when several nodes share it). */
   eatAttempts?: AttemptCounter;
+  /** Where pending platform sign-ins and links wait (default one file each under `<dataDir>/pending-sign-ins/`; Redis when several nodes share it). */
+  pendingSignIns?: PendingEntries;
   /** First-party clients the host registers itself (the dashboard): never in the file, no consent page. */
   builtInClients?: readonly OAuthClientRecord[];
 }
@@ -178,7 +182,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
 
   const platforms = new Map<string, PlatformOAuthSettings>();
   for (const [platform, credentials] of Object.entries(env.platformCredentials)) {
-    const settings = defaultPlatformSettings(platform, credentials);
+    const settings = defaultPlatformSettings(platform, credentials, env.platformEndpoints[platform]);
     if (settings) platforms.set(platform, settings);
   }
   for (const settings of options.platforms ?? []) platforms.set(settings.platform, settings);
@@ -202,6 +206,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     webauthn: new WebAuthnService(store, clock, idBase),
     auth: new BearerAuthenticator(getProvider, options.foreignTokens),
     platforms,
+    pending: options.pendingSignIns ?? (await FilePendingEntries.open(options.dataDir, clock)),
     clients,
     idBase,
     jwks: publicJwks(keys.signing_keys),

@@ -34,6 +34,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       connectionStatus: (connection) => (app.hasDecorator("connectionStatus") ? app.connectionStatus(connection) : unservedStatus(connection.platform)),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
+      ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

@@ -100,26 +100,6 @@ export interface PendingKeyLoginRecord {
   expires_at: number;
 }
 
-/** A pending platform login or link (OAuth `state`), stored hashed. */
-export interface PlatformStateRecord {
-  state_hash: string;
-  platform: string;
-  mode: "login" | "link";
-  user_id: number | null;
-  interaction_uid: string | null;
-  code_verifier: string;
-  expires_at: number;
-  /** Where to send the browser afterwards (`GET /oauth/{provider}?continue=`), already checked. */
-  continue_url?: string;
-  /**
-   * SHA-256 of the binding cookie of the browser that started the flow (flows started by a browser);
-   * the callback is refused without it. Absent for links started through the API (`POST .../link`).
-   */
-  binding_hash?: string;
-  /** Set once the platform answered: the signed-in user, redeemable once by the interaction page. */
-  resolved_user_id?: number;
-}
-
 /** A pending password reset (the link mailed by "Forgot your password?"), stored hashed. Times are epoch milliseconds. */
 export interface PasswordResetRecord {
   user_id: number;
@@ -140,7 +120,6 @@ export interface IdentityData {
   webauthn_credentials: WebAuthnCredentialRecord[];
   webauthn_challenges: WebAuthnChallengeRecord[];
   pending_key_logins: PendingKeyLoginRecord[];
-  platform_states: PlatformStateRecord[];
   password_resets: PasswordResetRecord[];
 }
 
@@ -156,7 +135,6 @@ function emptyData(): IdentityData {
     webauthn_credentials: [],
     webauthn_challenges: [],
     pending_key_logins: [],
-    platform_states: [],
     password_resets: [],
   };
 }
@@ -170,7 +148,6 @@ const COLLECTIONS = [
   "webauthn_credentials",
   "webauthn_challenges",
   "pending_key_logins",
-  "platform_states",
   "password_resets",
 ] as const;
 
@@ -297,6 +274,8 @@ export class IdentityStore {
       if (!Array.isArray(typed[key])) (typed as unknown as Record<string, unknown>)[key] = defaults[key];
     }
     if (typeof typed.oidc !== "object" || typed.oidc === null) typed.oidc = {};
+    // Pending platform sign-ins of older versions lived here; they now wait one entry each (platforms/pending.ts).
+    delete (typed as unknown as Record<string, unknown>).platform_states;
     const store = new IdentityStore({ data: () => db.data, save: () => db.write() }, path);
     await store.save();
     return store;

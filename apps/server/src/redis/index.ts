@@ -10,6 +10,7 @@ export { RedisFailedAuthThrottle } from "./failed-auth.js";
 export { RedisLease } from "./lease.js";
 export type { RedisLeaseOptions } from "./lease.js";
 export { FailOpen } from "./outage.js";
+export { RedisPendingEntries } from "./pending-entries.js";
 export { failedAuthLimit, openSharedState } from "./shared-state.js";
 export type { SharedState } from "./shared-state.js";
 export { RedisTemplateCache } from "./template-cache.js";

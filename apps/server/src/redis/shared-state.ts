@@ -6,10 +6,12 @@ import type { FailedAuthCounter } from "../auth/failed-auth-throttle.js";
 import type { ServerConfig } from "../config.js";
 import type { TimeLogFactory } from "../identity/accounts/failure-backoff.js";
 import type { AttemptCounter } from "../identity/eat/service.js";
+import type { PendingEntries } from "../identity/platforms/pending.js";
 import { closeRedis, openRedis } from "./connection.js";
 import { RedisCooldownStore } from "./cooldowns.js";
 import { RedisFailedAuthThrottle } from "./failed-auth.js";
 import { RedisLease } from "./lease.js";
+import { RedisPendingEntries } from "./pending-entries.js";
 import type { RedisLeaseOptions } from "./lease.js";
 import { RedisTemplateCache } from "./template-cache.js";
 import { redisTimeLogs } from "./time-log.js";
@@ -33,6 +35,8 @@ export interface SharedState {
   readonly timeLogs: TimeLogFactory | undefined;
   /** Wrong tries of verification (EAT) codes. */
   readonly eatAttempts: AttemptCounter | undefined;
+  /** Pending platform sign-ins and links (undefined: one file per entry in the data directory). */
+  readonly pendingSignIns: PendingEntries | undefined;
   /** A lease only one node holds at a time (null without Redis: this node is the only one). */
   lease(options: Omit<RedisLeaseOptions, "node" | "logger">): RedisLease | null;
   /** Closes the Redis connection (after everything using it stopped). */
@@ -59,6 +63,7 @@ export async function openSharedState(config: ServerConfig, logger: Logger): Pro
       templateCache: undefined,
       timeLogs: undefined,
       eatAttempts: undefined,
+      pendingSignIns: undefined,
       lease: () => null,
       close: async () => undefined,
     };
@@ -71,6 +76,7 @@ export async function openSharedState(config: ServerConfig, logger: Logger): Pro
     templateCache: new RedisTemplateCache(redis, Date.now, logger),
     timeLogs: redisTimeLogs(redis),
     eatAttempts: new RedisWindowCounter(redis, "ovation:eat-attempts:"),
+    pendingSignIns: new RedisPendingEntries(redis),
     lease: (options) => new RedisLease(redis, { ...options, node: config.serverId, logger }),
     close: () => closeRedis(redis),
   };

@@ -8,6 +8,8 @@ export const ACCOUNT_ROUTES = {
   user: { method: "GET", path: "/api/users" },
   connections: { method: "GET", path: "/api/users/@me/connections" },
   linkConnection: { method: "POST", path: "/api/users/@me/connections/{platform}/link" },
+  updateConnection: { method: "PATCH", path: "/api/users/@me/connections/{id}" },
+  unlinkConnection: { method: "DELETE", path: "/api/users/@me/connections/{id}" },
   updateEmail: { method: "POST", path: "/api/users/@me/update-email" },
   emailVerificationPage: { method: "GET", path: "/api/email/verify" },
   confirmEmail: { method: "POST", path: "/api/email/verify" },
@@ -18,8 +20,17 @@ export const ACCOUNT_ROUTES = {
 
 /** The current user of the identity API. */
 export type Me = Out<typeof api.meSchema>;
-/** A linked platform account. */
+/**
+ * How the bot serves a linked channel, in a streamer's words: `message` says what is going on and
+ * `action` what the streamer can do about it (link again, or grant the `missing_scopes`).
+ */
+export type ConnectionStatus = Out<typeof api.connectionStatusSchema>;
+
+/** A linked platform account, with whether the bot serves its channel (`bot_enabled`) and how (`status`). */
 export type Connection = Out<typeof api.connectionViewSchema>;
+
+/** Answer of {@link AccountApi.linkConnection}. */
+export type LinkStart = Out<typeof api.linkUrlSchema>;
 
 /** The account on the identity API (`/api/users/@me...`). Calls marked EAT need an Elevated Access Token. */
 export function accountApi(http: HttpClient) {
@@ -31,8 +42,18 @@ export function accountApi(http: HttpClient) {
     /** `GET /api/users/@me/connections` (scope `connections`), optionally for one platform. */
     connections: (query: In<typeof api.connectionsQuerySchema> = {}, options?: CallOptions) =>
       http.call<Connection[]>(ACCOUNT_ROUTES.connections, { ...options, query: { platform: query.platform } }),
-    /** `POST /api/users/@me/connections/{platform}/link`: the URL to open to link a platform account. */
-    linkConnection: (platform: string, options?: CallOptions) => http.call<Out<typeof api.linkUrlSchema>>(ACCOUNT_ROUTES.linkConnection, { ...options, params: { platform } }),
+    /**
+     * `POST /api/users/@me/connections/{platform}/link`: the URL to open to link a platform account.
+     * Its page continues in a browser signed in as this account, or with `code` (show it to the
+     * person who opens the URL); `return_to` is where the browser goes once linked.
+     */
+    linkConnection: (platform: string, body: In<typeof api.linkBodySchema> = {}, options?: CallOptions) =>
+      http.call<LinkStart>(ACCOUNT_ROUTES.linkConnection, { ...options, params: { platform }, body }),
+    /** `PATCH /api/users/@me/connections/{id}`: switch the bot (and alerts) on or off for one linked channel. */
+    updateConnection: (id: number, body: In<typeof api.connectionPatchSchema>, options?: CallOptions) =>
+      http.call<Connection>(ACCOUNT_ROUTES.updateConnection, { ...options, params: { id }, body }),
+    /** `DELETE /api/users/@me/connections/{id}`: unlink a platform account (its channel stops being served, its tokens are deleted). */
+    unlinkConnection: (id: number, options?: CallOptions) => http.call<void>(ACCOUNT_ROUTES.unlinkConnection, { ...options, params: { id } }),
     /** `POST /api/users/@me/update-email` (EAT when the account has an email): mails a verification link. */
     updateEmail: (body: In<typeof api.emailBodySchema>, options?: CallOptions) => http.call<Out<typeof api.emailChangeSchema>>(ACCOUNT_ROUTES.updateEmail, { ...options, body }),
     /** `GET /api/email/verify?token=`: the HTML page of the mailed link (confirms nothing by itself). */

@@ -35,7 +35,7 @@ export type { GoalBarsApi, GoalBarConfig, GoalBarInput } from "./goal-bars.js";
 export { pluginsApi, PLUGINS_ROUTES } from "./plugins.js";
 export type { PluginsApi, PluginStatus, PluginsListing } from "./plugins.js";
 export { accountApi, ACCOUNT_ROUTES } from "./account.js";
-export type { AccountApi, Me, Connection } from "./account.js";
+export type { AccountApi, Me, Connection, ConnectionStatus, LinkStart } from "./account.js";
 export { tokensApi, TOKENS_ROUTES } from "./tokens.js";
 export type { TokensApi, PersonalAccessToken } from "./tokens.js";
 export { eatApi, EAT_ROUTES } from "./eat.js";

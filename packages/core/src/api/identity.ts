@@ -90,8 +90,15 @@ export const connectionViewSchema = z.object({
   status: connectionStatusSchema,
 });
 
-/** Answer of `POST /api/users/@me/connections/{platform}/link`: the URL to open. */
-export const linkUrlSchema = z.object({ url: z.string() });
+/**
+ * Answer of `POST /api/users/@me/connections/{platform}/link`: the URL to open (a page of the
+ * identity host that says who links what, then goes to the platform), the one-time `code` that page
+ * asks for in a browser not signed in as the caller, and when both expire.
+ */
+export const linkUrlSchema = z.object({ url: z.string(), code: z.string(), expires_at: z.string() });
+
+/** Body of `POST /api/users/@me/connections/{platform}/link` (optional): where the browser goes once linked. */
+export const linkBodySchema = z.object({ return_to: z.string({ error: "must be a string" }).max(2048, "must be at most 2048 characters").optional() });
 
 /** Answer of `POST /api/users/@me/update-email`. */
 export const emailChangeSchema = z.object({ message: z.string(), status: z.enum(["sent", "resent"]), email: z.string() });

@@ -59,6 +59,7 @@ export {
   connectionParamsSchema,
   connectionPatchSchema,
   linkUrlSchema,
+  linkBodySchema,
   emailChangeSchema,
   messageSchema,
   eatRequestSchema,

@@ -1,3 +1,4 @@
+import { Link } from "wouter-preact";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
@@ -21,12 +22,15 @@ function Plugins() {
   return (
     <div class="stack">
       <div class="toolbar">
-        <p class="lead">The platforms this server talks to (Twitch, YouTube, Kick…), how each one is doing, and what to fix.</p>
+        <p class="lead">For the server's operator: the platform plugins this server runs (Twitch, YouTube, Kick…), how each one is doing, and what to fix in the server's settings.</p>
         <span class="spacer" />
         <button type="button" class="button secondary small" onClick={() => void loaded.reload()}>
           Refresh
         </button>
       </div>
+      <p class="card notice-card">
+        Streaming on one of these platforms? Connect your own channel on the <Link href="/connections">Connections</Link> page: you sign in on the platform there, and the bot and alerts serve your channel. Nothing here needs changing for that.
+      </p>
       <LoadState loaded={loaded} what="Plugins">
         {(listing) => (
           <>
@@ -81,7 +85,7 @@ function Plugins() {
   );
 }
 
-/** Plugins: each platform plugin's status and what to fix. */
+/** Plugins (for the operator): each platform plugin's status and what to fix; streamers are sent to Connections. */
 export const pluginsPage = definePage({
   id: "plugins",
   path: "/plugins",

@@ -2,6 +2,7 @@ import { alertSetEditorPage, alertSetsPage } from "./alert-sets/index.js";
 import { alertLogPage } from "./alert-log.js";
 import { browserSourcesPage } from "./browser-sources.js";
 import { commandEditorPage, commandsPage } from "./commands.js";
+import { connectionsPage } from "./connections.js";
 import { countersPage } from "./counters.js";
 import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
@@ -15,6 +16,7 @@ import type { DashboardPage } from "./page.js";
  */
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,
+  connectionsPage,
   alertSetsPage,
   alertSetEditorPage,
   // dash-pages: the pages other than alert sets.

@@ -4,7 +4,7 @@ import { defaultPlatformSettings } from "../platforms/settings.js";
 import { TestBrowser, followAcross } from "./browser.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
-import { api } from "./oauth-helpers.js";
+import { api, confirmApiLink } from "./oauth-helpers.js";
 
 describe("linking Kick (OAuth 2.1, PKCE S256) stores the tokens with the connection (fake Kick on loopback)", () => {
   let h: Harness;
@@ -26,10 +26,11 @@ describe("linking Kick (OAuth 2.1, PKCE S256) stores the tokens with the connect
     const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });
     const started = await api(h.base, "/api/users/@me/connections/kick/link", token, { method: "POST" });
     expect(started.status).toBe(201);
-    const url = new URL(String(started.body.url));
+    const browser = new TestBrowser();
+    const url = new URL(await confirmApiLink(browser, { url: String(started.body.url), code: String(started.body.code) }));
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("scope")?.split(" ")).toEqual(["user:read", "channel:read", "chat:write", "events:subscribe"]);
-    const done = await followAcross(new TestBrowser(), url.href, "never://");
+    const done = await followAcross(browser, url.href, "never://");
     expect(await done.response.text()).toContain("Account linked");
     const connection = h.repos.connections.listForUser(user.id).find((c) => c.platform === "kick");
     expect(connection).toMatchObject({ platform_user_id: "123456789", username: "KickStreamer" });

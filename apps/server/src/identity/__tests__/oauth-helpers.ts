@@ -56,3 +56,16 @@ export async function api(base: string, path: string, token: string | null, init
   const text = await response.text();
   return { status: response.status, body: text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
+
+/**
+ * Confirms an API-started link (`POST .../link` answered `{ url, code }`) on its page in `browser`
+ * with the one-time code, and returns the platform's authorization URL the page sends the browser to.
+ */
+export async function confirmApiLink(browser: TestBrowser, started: { url: string; code: string }): Promise<string> {
+  const shown = await browser.request(started.url);
+  expect(shown.status).toBe(200);
+  const html = await shown.text();
+  const confirmed = await browser.request(formAction(html, "/oauth/link/", started.url), { form: { code: started.code } });
+  expect(confirmed.status).toBe(303);
+  return confirmed.headers.get("location") ?? "";
+}

@@ -4,7 +4,7 @@ import { defaultPlatformSettings } from "../platforms/settings.js";
 import { TestBrowser, followAcross } from "./browser.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
-import { api } from "./oauth-helpers.js";
+import { api, confirmApiLink } from "./oauth-helpers.js";
 
 describe("linking YouTube stores the Google tokens with the connection (fake Google on loopback)", () => {
   let h: Harness;
@@ -35,9 +35,10 @@ describe("linking YouTube stores the Google tokens with the connection (fake Goo
     const { token } = h.repos.tokens.create({ user_id: user.id, name: "t", scopes: ["*"] });
     const started = await api(h.base, "/api/users/@me/connections/youtube/link", token, { method: "POST" });
     expect(started.status).toBe(201);
-    const url = new URL(String(started.body.url));
+    const browser = new TestBrowser();
+    const url = new URL(await confirmApiLink(browser, { url: String(started.body.url), code: String(started.body.code) }));
     expect(url.searchParams.get("access_type")).toBe("offline");
-    const done = await followAcross(new TestBrowser(), url.href, "never://");
+    const done = await followAcross(browser, url.href, "never://");
     expect(await done.response.text()).toContain("Account linked");
     const connection = h.repos.connections.listForUser(user.id).find((c) => c.platform === "youtube");
     expect(connection?.platform_user_id).toBe("UCowner00000000000000000");

@@ -14,6 +14,7 @@ import type {
 import {
   changePasswordBodySchema as changePasswordBody,
   codeBodySchema as codeBody,
+  linkBodySchema as linkBody,
   connectionsQuerySchema as connectionsQuery,
   connectionParamsSchema as connectionParams,
   connectionPatchSchema as connectionPatch,
@@ -36,7 +37,8 @@ import { IdentityError, identityFieldError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
-import { platformAuthorizationUrl } from "../platforms/routes.js";
+import { startLinkRequest } from "../platforms/routes.js";
+import { allowedContinue } from "./page-routes.js";
 import { hasScope } from "../scopes.js";
 import type { IdentityPrincipal } from "./auth.js";
 import { requireUser } from "./auth.js";
@@ -99,11 +101,22 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     return reply.code(204).send();
   });
 
-  app.post<{ Params: { platform: string } }>("/api/users/@me/connections/:platform/link", apiDoc("Start linking a platform account: returns the URL to open"), async (request, reply) => {
-    const userId = requireUser(await principal(request), "connections", "user:manage");
-    const url = await platformAuthorizationUrl(ctx, { platform: normalizePlatform(request.params.platform), mode: "link", userId, interactionUid: null });
-    return reply.code(201).send({ url } satisfies z.output<typeof linkUrlSchema>);
-  });
+  app.post<{ Params: { platform: string } }>(
+    "/api/users/@me/connections/:platform/link",
+    apiDoc("Start linking a platform account: the URL to open (its page says what is linked to which account and continues only in a browser signed in as you, or with `code`); `return_to` is where the browser goes afterwards"),
+    async (request, reply) => {
+      const userId = requireUser(await principal(request), "connections", "user:manage");
+      const body = parseInput(linkBody, request.body ?? {});
+      let returnTo: string | undefined;
+      if (body.return_to !== undefined) {
+        const allowed = allowedContinue(ctx, body.return_to);
+        if (allowed === null) throw identityFieldError("return_to", "The return_to field must be an address of this server or of a registered app.");
+        returnTo = allowed;
+      }
+      const started = await startLinkRequest(ctx, { platform: normalizePlatform(request.params.platform), userId, ...(returnTo !== undefined ? { returnTo } : {}) });
+      return reply.code(201).send(started satisfies z.output<typeof linkUrlSchema>);
+    },
+  );
 
   app.post("/api/users/@me/update-email", apiDoc("Change the email address (mails a verification link; the same address resends it; `email` in the body or the query)", { eat: true }), async (request, reply) => {
     const userId = requireUser(await principal(request), "user:manage");

@@ -19,7 +19,7 @@ export function renderSignup(): string {
 <p>Accounts on this Ovation server are created in two ways:</p>
 <ul>
 <li>the server's operator runs <code>ovation user create</code>;</li>
-<li>you choose a platform (Twitch, YouTube, Kick, TikTok) on the sign-in page of an app, if the operator set it up: your account is created at your first sign-in.</li>
+<li>you choose a platform (Twitch, YouTube, Kick, TikTok) on the sign-in page of an app, if the operator set it up: when no account has that platform account linked yet, the page offers to create one.</li>
 </ul>
 <p class="muted">There is no open sign-up form, so strangers cannot fill a private server with accounts.</p>`,
   });

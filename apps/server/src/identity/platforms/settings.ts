@@ -1,3 +1,6 @@
+import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
+import type { PlatformEndpoints } from "../config.js";
+
 /** What the generic OAuth client needs to know about one platform's OAuth 2.0 service. */
 export interface PlatformOAuthSettings {
   platform: string;
@@ -36,18 +39,36 @@ const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null &&
 const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : typeof v === "number" ? String(v) : null);
 const first = (v: unknown): Json | null => (Array.isArray(v) ? obj(v[0]) : null);
 
-/** The endpoints and wire formats of the four platforms; credentials come from the environment. */
-export function defaultPlatformSettings(platform: string, credentials: { clientId: string; clientSecret: string }): PlatformOAuthSettings | null {
+/**
+ * What linking Twitch asks: the Twitch plugin's list (the profile and the broadcaster-only EventSub
+ * types its alerts need; each scope's reason is in `TWITCH_BROADCASTER_SCOPE_REASONS`).
+ */
+export const TWITCH_LINK_SCOPES: readonly string[] = TWITCH_BROADCASTER_SCOPES;
+
+/** `base` + `path` without a doubled slash. */
+const under = (base: string, path: string) => `${base.replace(/\/+$/, "")}${path}`;
+
+/**
+ * The endpoints and wire formats of the four platforms; credentials come from the environment.
+ * `endpoints` are the overrides the platform's plugin reads too (`OVATION_<P>_AUTHORIZE_URL`,
+ * `OVATION_<P>_TOKEN_URL`, the API base), so one setting points both at a proxy or a fake.
+ */
+export function defaultPlatformSettings(
+  platform: string,
+  credentials: { clientId: string; clientSecret: string },
+  endpoints: PlatformEndpoints = {},
+): PlatformOAuthSettings | null {
+  const e = endpoints;
   switch (platform) {
     case "twitch":
       return {
         platform,
         displayName: "Twitch",
-        authorizeUrl: "https://id.twitch.tv/oauth2/authorize",
-        tokenUrl: "https://id.twitch.tv/oauth2/token",
-        userInfoUrl: "https://api.twitch.tv/helix/users",
+        authorizeUrl: e.authorizeUrl ?? "https://id.twitch.tv/oauth2/authorize",
+        tokenUrl: e.tokenUrl ?? "https://id.twitch.tv/oauth2/token",
+        userInfoUrl: under(e.apiUrl ?? "https://api.twitch.tv/helix", "/users"),
         ...credentials,
-        scopes: ["user:read:email"],
+        scopes: TWITCH_LINK_SCOPES,
         pkce: false,
         clientIdParam: "client_id",
         userInfoHeaders: () => ({ "Client-Id": credentials.clientId }),
@@ -62,9 +83,9 @@ export function defaultPlatformSettings(platform: string, credentials: { clientI
       return {
         platform,
         displayName: "YouTube",
-        authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-        tokenUrl: "https://oauth2.googleapis.com/token",
-        userInfoUrl: "https://www.googleapis.com/youtube/v3/channels?part=snippet&mine=true",
+        authorizeUrl: e.authorizeUrl ?? "https://accounts.google.com/o/oauth2/v2/auth",
+        tokenUrl: e.tokenUrl ?? "https://oauth2.googleapis.com/token",
+        userInfoUrl: under(e.apiUrl ?? "https://www.googleapis.com/youtube/v3", "/channels?part=snippet&mine=true"),
         ...credentials,
         // youtube.force-ssl lets the YouTube plugin read and write live chat and list subscribers.
         scopes: ["https://www.googleapis.com/auth/youtube.readonly", "https://www.googleapis.com/auth/youtube.force-ssl"],
@@ -85,9 +106,9 @@ export function defaultPlatformSettings(platform: string, credentials: { clientI
       return {
         platform,
         displayName: "Kick",
-        authorizeUrl: "https://id.kick.com/oauth/authorize",
-        tokenUrl: "https://id.kick.com/oauth/token",
-        userInfoUrl: "https://api.kick.com/public/v1/users",
+        authorizeUrl: e.authorizeUrl ?? "https://id.kick.com/oauth/authorize",
+        tokenUrl: e.tokenUrl ?? "https://id.kick.com/oauth/token",
+        userInfoUrl: under(e.apiUrl ?? "https://api.kick.com/public/v1", "/users"),
         ...credentials,
         // The Kick plugin reads the channel, sends chat and subscribes the app to webhook events.
         scopes: ["user:read", "channel:read", "chat:write", "events:subscribe"],
@@ -105,9 +126,9 @@ export function defaultPlatformSettings(platform: string, credentials: { clientI
       return {
         platform,
         displayName: "TikTok",
-        authorizeUrl: "https://www.tiktok.com/v2/auth/authorize/",
-        tokenUrl: "https://open.tiktokapis.com/v2/oauth/token/",
-        userInfoUrl: "https://open.tiktokapis.com/v2/user/info/?fields=open_id,avatar_url,display_name",
+        authorizeUrl: e.authorizeUrl ?? "https://www.tiktok.com/v2/auth/authorize/",
+        tokenUrl: e.tokenUrl ?? "https://open.tiktokapis.com/v2/oauth/token/",
+        userInfoUrl: under(e.apiUrl ?? "https://open.tiktokapis.com/v2", "/user/info/?fields=open_id,avatar_url,display_name"),
         ...credentials,
         scopes: ["user.info.basic"],
         pkce: true,

@@ -6,7 +6,7 @@ import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen } from "../../__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../__tests__/socket-helpers.js";
 import { TestBrowser, followAcross } from "../../identity/__tests__/browser.js";
-import { api } from "../../identity/__tests__/oauth-helpers.js";
+import { api, confirmApiLink } from "../../identity/__tests__/oauth-helpers.js";
 import type { PlatformOAuthSettings } from "../../identity/platforms/settings.js";
 
 /** One streamer of a channels test: an Ovation user with a token, the demo `!hug` and a browser source. */
@@ -59,7 +59,9 @@ export async function startChannelsServer(env: Record<string, string>, platforms
     async link(streamer, platform) {
       const started = await api(base, `/api/users/@me/connections/${platform}/link`, streamer.token, { method: "POST" });
       if (started.status !== 201) throw new Error(`link ${platform} answered ${started.status}: ${JSON.stringify(started.body)}`);
-      const done = await followAcross(new TestBrowser(), String(started.body.url), "never://");
+      // The link's page (issue 31: links are bound to the browser that completes them) takes the caller's code.
+      const browser = new TestBrowser();
+      const done = await followAcross(browser, await confirmApiLink(browser, { url: String(started.body.url), code: String(started.body.code) }), "never://");
       const page = await done.response.text();
       if (!page.includes("Account linked")) throw new Error(`linking ${platform} did not finish: ${page.slice(0, 300)}`);
       const connection = app.ovation.repos.connections.listForUser(streamer.userId).find((c) => c.platform === platform);
