@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -10,11 +11,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
 import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
-import { sha256Hex } from "./crypto/secrets.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import { authenticate } from "./http/authenticate.js";
+import { rateLimitKey } from "./http/rate-limit-key.js";
 import { requireEat, withApiErrors } from "./http/require-eat.js";
 import { createEatValidator } from "./identity/eat/remote.js";
 import type { EatValidator } from "./identity/eat/remote.js";
@@ -114,6 +115,10 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Node answers 408 and closes a request whose headers or whole body are late; connections are
+    // checked every second (Node's default, 30 s, would let a slow body stay up to 30 s longer).
+    serverFactory: (handler) =>
+      createHttpServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.bodyTimeoutMs, connectionsCheckingInterval: 1_000 }, handler),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -213,10 +218,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => {
-      const auth = request.headers.authorization;
-      return auth ? `token:${sha256Hex(auth)}` : `ip:${request.ip}`;
-    },
+    keyGenerator: rateLimitKey,
     allowList: (request) => request.url === "/health" || request.url.startsWith("/browser-source/assets/"),
     // Several nodes count together in Redis; while it fails, requests pass (fail open; the connection logs the outage).
     ...(shared.redis ? { redis: shared.redis, nameSpace: "ovation:rate-limit:", skipOnError: true } : {}),
@@ -238,7 +240,19 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    // Swagger UI runs on the dashboard's origin: its own scripts only (hashes of its inline ones), and
+    // no page may frame it (clickjacking a signed-in dashboard user).
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ""),
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        void reply.header("x-frame-options", "DENY");
+        done();
+      },
+    },
+  });
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
   let identityModule: IdentityModule | null = null;
