@@ -10,7 +10,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } fr
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
-import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
+import { PAT_KIND, PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
@@ -147,6 +147,8 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
   const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null);
+  // A revoked personal access token (chat session tokens included) closes its sockets on every node.
+  repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
   const io = createSocketServer({
     httpServer: app.server,
     repos,

@@ -79,6 +79,8 @@ export interface IdentityModuleOptions {
   sharedStore?: SharedIdentityHost | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
   onAccountDeleted?: (userId: number) => void;
+  /** Called once an OAuth grant's tokens are revoked (the host closes the sockets opened with them). */
+  onGrantRevoked?: (grantId: string) => void;
   /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
   timeLogs?: TimeLogFactory;
   /** Where wrong verification codes are counted (default the code's record; Redis when several nodes share it). */
@@ -170,7 +172,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcStorage });
+    provider ??= createOAuthProvider({ idBase: idBase(), keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcStorage, onGrantRevoked: options.onGrantRevoked });
     return provider;
   };
 

@@ -4,7 +4,7 @@ import type { IdentityModule, IdentityModuleOptions } from "./module.js";
 import { revokeUserAccess } from "../realtime/revoke-user.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
-export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted">> & {
+export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "onGrantRevoked">> & {
   /** Receives the module once built (tests, CLI). */
   onReady?: (module: IdentityModule) => void;
 };
@@ -29,6 +29,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       oidcStorage: services.repos.store.oidcStorage ?? undefined,
       sharedStore: services.repos.store.shared ? services.repos.store : undefined,
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
+      onGrantRevoked: (grantId) => services.hub.disconnectCredential({ grantId }),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
       ...rest,

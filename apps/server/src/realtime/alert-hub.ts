@@ -10,7 +10,8 @@ import { timestamp } from "../store/records.js";
 import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
-import type { OvationIo, OvationSocket } from "./socket-types.js";
+import { RecentRevocations, isRevokedBy } from "./revoked-credentials.js";
+import type { OvationIo, OvationSocket, RevokedCredential, SocketCredential } from "./socket-types.js";
 
 /** How many real notification ids per user the de-duplication memory keeps. */
 export const DEDUP_MEMORY_PER_USER = 10_000;
@@ -50,6 +51,21 @@ function refuseAndDisconnect(namespace: Pick<OvationIo["sockets"], "local">, soc
   socket.disconnect(true);
 }
 
+/** A socket of any namespace (main, `/console`), as far as closing it goes. */
+interface ClosableSocket {
+  readonly id: string;
+  readonly nsp: object;
+  disconnect(close: boolean): unknown;
+}
+
+/** The credential a socket of any namespace was opened with: the main namespace keeps it in its identity, `/console` in its data. */
+function credentialOfSocket(data: unknown): SocketCredential | undefined {
+  const held = data as { identity?: { credential?: SocketCredential }; credential?: SocketCredential } | undefined;
+  return held?.identity?.credential ?? held?.credential;
+}
+
+const REVOKED_MESSAGE = "The token this connection was opened with was revoked.";
+
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
 function current(entry: AlertLogEntry): NotifySub {
   return upgradeLoggedNotification(entry.notification) ?? entry.notification;
@@ -85,6 +101,7 @@ export type QueueAction = QueueControl["action"];
  */
 export class AlertHub {
   readonly #seen = new Map<number, Set<string>>();
+  readonly #revocations = new RecentRevocations();
   #io: OvationIo | null = null;
   #clustered = false;
 
@@ -113,6 +130,7 @@ export class AlertHub {
     if (!clustered) return;
     io.on("disconnect-user", (userId) => this.#disconnectUserHere(userId));
     io.on("disconnect-browser-source", (browserSourceId) => this.#disconnectBrowserSourceHere(browserSourceId));
+    io.on("disconnect-credential", (revoked) => this.#disconnectCredentialHere(revoked));
   }
 
   #remember(userId: number, id: string): void {
@@ -289,6 +307,44 @@ export class AlertHub {
         if (data?.identity?.userId === userId || data?.userId === userId) refuseAndDisconnect(namespace, socket, "This account was deleted.");
       }
     }
+  }
+
+  /**
+   * Disconnects every socket opened with a revoked credential (a personal access token, the chat
+   * session token, an OAuth access token or every token of a revoked grant), on every namespace and,
+   * through the Redis adapter, on every node. The revocation is also remembered for
+   * REVOCATION_MEMORY_MS, so a handshake checked just before it cannot keep its socket.
+   */
+  disconnectCredential(revoked: RevokedCredential): void {
+    this.#disconnectCredentialHere(revoked);
+    if (this.#clustered) this.#io?.serverSideEmit("disconnect-credential", revoked);
+  }
+
+  #disconnectCredentialHere(revoked: RevokedCredential): void {
+    this.#revocations.add(revoked);
+    if (!this.#io) return;
+    let closed = 0;
+    for (const namespace of this.#io._nsps.values()) {
+      for (const socket of namespace.sockets.values()) {
+        const credential = credentialOfSocket(socket.data);
+        if (credential === undefined || !isRevokedBy(credential, revoked)) continue;
+        refuseAndDisconnect(namespace, socket, REVOKED_MESSAGE);
+        closed++;
+      }
+    }
+    if (closed > 0) this.logger.info({ revoked, sockets: closed }, "token revoked: its sockets closed");
+  }
+
+  /** Whether `credential` was revoked in the last moments (on this node or, announced through Redis, on another). */
+  isRevoked(credential: SocketCredential): boolean {
+    return this.#revocations.has(credential);
+  }
+
+  /** Closes a socket just connected with a credential revoked in the last moments; true when it did. */
+  refuseIfRevoked(socket: ClosableSocket, credential: SocketCredential): boolean {
+    if (!this.#revocations.has(credential)) return false;
+    refuseAndDisconnect(socket.nsp as Pick<OvationIo["sockets"], "local">, socket, REVOKED_MESSAGE);
+    return true;
   }
 
   /** Disconnects the sockets of a browser source whose token was revoked, on every node. */
