@@ -1,4 +1,5 @@
 import { createServer as createHttpServer } from "node:http";
+import { join } from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -31,6 +32,7 @@ import { platformPlugins } from "./plugins/host.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
@@ -188,6 +190,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     shared,
     socketAuthenticators,
     hub,
+    media: new MediaStore(join(config.dataDir, "media"), config.mediaQuota),
     commands,
     botModules,
     io,

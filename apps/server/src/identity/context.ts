@@ -47,5 +47,5 @@ export interface IdentityContext {
   /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
   provider(): Provider;
   /** The host's hook after an account was deleted. */
-  readonly onAccountDeleted?: (userId: number) => void;
+  readonly onAccountDeleted?: (userId: number) => void | Promise<void>;
 }

@@ -78,7 +78,7 @@ export interface IdentityModuleOptions {
    */
   sharedStore?: SharedIdentityHost | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
-  onAccountDeleted?: (userId: number) => void;
+  onAccountDeleted?: (userId: number) => void | Promise<void>;
   /** Called once an OAuth grant's tokens are revoked (the host closes the sockets opened with them). */
   onGrantRevoked?: (grantId: string) => void;
   /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
