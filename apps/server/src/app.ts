@@ -31,7 +31,7 @@ import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
-import { AlertHub, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
 import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
@@ -97,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     shared = await openSharedState(config, logger);
     if (config.redisUrl !== null && shared.redis !== null) {
       const clusterOptions = { redisUrl: config.redisUrl, counters: shared.redis, serverId: config.serverId, nodeTtlMs: config.nodeTtlSeconds * 1000 };
-      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, logger });
+      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, acknowledgementsMaxAgeMs: BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, logger });
     }
     return await assemble(options, store, shared, cluster, logger);
   } catch (error) {
@@ -148,7 +148,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
-  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null);
+  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
   // A revoked personal access token (chat session tokens included) closes its sockets on every node.
   repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
   const io = createSocketServer({

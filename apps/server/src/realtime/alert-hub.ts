@@ -3,6 +3,7 @@ import { NON_ALERT_TYPES } from "@ovation/core";
 import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
+import type { SharedAcknowledgements } from "../redis/shared-acknowledgements.js";
 import type { SharedNotificationIds } from "../redis/shared-notification-ids.js";
 import type { Repositories } from "../store/repositories.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
@@ -21,6 +22,9 @@ export const DEDUP_MEMORY_PER_USER = 10_000;
  * that has never connected gets no backlog at all (docs/security.md, docs/contracts.md).
  */
 export const BROWSER_SOURCE_BACKLOG_MAX_AGE_MS = 10 * 60_000;
+
+/** Acknowledgements held for alerts this node's alert log does not hold yet (at most this many). */
+export const HELD_ACKNOWLEDGEMENTS_MAX = 10_000;
 
 /** An alert to publish to a user's browser sources. */
 export interface AlertInput {
@@ -102,22 +106,68 @@ export type QueueAction = QueueControl["action"];
 export class AlertHub {
   readonly #seen = new Map<number, Set<string>>();
   readonly #revocations = new RecentRevocations();
+  /**
+   * Acknowledgements that reached this node before its copy of the alert log held the alert (the
+   * alert was published on another node): `<user id>:<notification id>` to the sources and when.
+   * Applied to the log when the alert arrives; until then replays here skip them.
+   */
+  readonly #heldAcks = new Map<string, { sources: Set<number>; at: number }>();
   #io: OvationIo | null = null;
   #clustered = false;
 
   /**
    * @param shared the de-duplication memory shared between nodes (Redis), or null on one node.
+   * @param acknowledgements the browser sources' acknowledgements shared between nodes (Redis), or null on one node.
    */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
     private readonly shared: SharedNotificationIds | null = null,
+    private readonly acknowledgements: SharedAcknowledgements | null = null,
   ) {
     for (const { userId, id } of repos.alertLog.realNotificationIds()) this.#remember(userId, id);
-    // Alerts logged by other nodes on the same database are duplicates here too.
+    // Alerts logged by other nodes on the same database are duplicates here too, and take the
+    // acknowledgements that reached this node before them.
     repos.store.onRemoteChange(({ alertLog }) => {
-      for (const { userId, event } of alertLog) if (event.t === "add" && !event.e.test) this.#remember(userId, event.e.notification.notification.id);
+      const arrived: Array<{ userId: number; id: string }> = [];
+      for (const { userId, event } of alertLog) {
+        if (event.t !== "add") continue;
+        if (!event.e.test) this.#remember(userId, event.e.notification.notification.id);
+        arrived.push({ userId, id: event.e.notification.notification.id });
+      }
+      if (this.#heldAcks.size > 0 && arrived.length > 0) setImmediate(() => this.#applyHeldAcks(arrived));
     });
+  }
+
+  #holdAck(userId: number, browserSourceId: number, notificationId: string): void {
+    const key = `${userId}:${notificationId}`;
+    const held = this.#heldAcks.get(key) ?? { sources: new Set<number>(), at: Date.now() };
+    held.sources.add(browserSourceId);
+    this.#heldAcks.set(key, held);
+    const oldest = Date.now() - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS;
+    for (const [heldKey, entry] of this.#heldAcks) {
+      if (this.#heldAcks.size <= HELD_ACKNOWLEDGEMENTS_MAX && entry.at >= oldest) break;
+      this.#heldAcks.delete(heldKey);
+    }
+  }
+
+  #isHeldAck(userId: number, browserSourceId: number, notificationId: string): boolean {
+    return this.#heldAcks.get(`${userId}:${notificationId}`)?.sources.has(browserSourceId) === true;
+  }
+
+  #applyHeldAcks(arrived: ReadonlyArray<{ userId: number; id: string }>): void {
+    for (const { userId, id } of arrived) {
+      const held = this.#heldAcks.get(`${userId}:${id}`);
+      if (!held) continue;
+      this.#heldAcks.delete(`${userId}:${id}`);
+      for (const browserSourceId of held.sources) this.#recordAck(userId, browserSourceId, id);
+    }
+  }
+
+  #recordAck(userId: number, browserSourceId: number, notificationId: string): boolean {
+    if (!this.repos.alertLog.acknowledge(userId, browserSourceId, notificationId)) return false;
+    this.#logUpdate(userId, { kind: "acknowledged", notification_id: notificationId, browser_source_id: browserSourceId });
+    return true;
   }
 
   /**
@@ -209,18 +259,37 @@ export class AlertHub {
     const since = this.repos.browserSourceJoins.firstJoined(identity.userId, source.id);
     if (since === undefined) this.repos.browserSourceJoins.setFirstJoined(identity.userId, source.id, now);
     const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
-    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, from);
-    for (const entry of pending) socket.emit("notifysub", current(entry));
-    if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
+    const pending = this.repos.alertLog
+      .unacknowledged(identity.userId, source.id, from)
+      .filter((entry) => !this.#isHeldAck(identity.userId, source.id, entry.notification.notification.id));
+    const send = (entries: readonly AlertLogEntry[]): void => {
+      for (const entry of entries) socket.emit("notifysub", current(entry));
+      if (entries.length > 0) this.logger.debug({ browserSourceId: source.id, count: entries.length }, "replayed unacknowledged alerts");
+    };
+    if (this.acknowledgements === null || pending.length === 0) {
+      send(pending);
+      return;
+    }
+    // With several nodes, an acknowledgement may have reached another node whose log did not hold
+    // the alert yet: what any node recorded is skipped. Alerts logged from here on arrive live.
+    void this.acknowledgements.acknowledged(identity.userId, source.id, pending.map((entry) => entry.notification.notification.id)).then((acked) => {
+      if (socket.connected) send(pending.filter((entry) => !acked.has(entry.notification.notification.id)));
+    });
   }
 
-  /** Records a browser source's acknowledgement. */
+  /**
+   * Records a browser source's acknowledgement: in the alert log, and with several nodes also in
+   * Redis for every node's replays. One that arrives before this node's log holds the alert (it was
+   * published on another node) is held and applied when the alert arrives, never dropped.
+   */
   acknowledge(socket: OvationSocket, notificationId: unknown): void {
     const identity = socket.data.identity;
     if (identity.kind !== "browser-source" || typeof notificationId !== "string" || notificationId.length > 128) return;
-    if (this.repos.alertLog.acknowledge(identity.userId, identity.browserSourceId, notificationId)) {
-      this.#logUpdate(identity.userId, { kind: "acknowledged", notification_id: notificationId, browser_source_id: identity.browserSourceId });
+    const { userId, browserSourceId } = identity;
+    if (!this.#recordAck(userId, browserSourceId, notificationId) && this.repos.alertLog.find(userId, notificationId) === undefined) {
+      this.#holdAck(userId, browserSourceId, notificationId);
     }
+    void this.acknowledgements?.record(userId, browserSourceId, notificationId);
   }
 
   /** The user's queue state: the whole queue and the browser sources paused one by one. */
