@@ -1,4 +1,3 @@
-import { createServer as createHttpServer } from "node:http";
 import { join } from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -119,8 +118,8 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Node answers 408 and closes a request whose headers or whole body are late; connections are
     // checked every second (Node's default, 30 s, would let a slow body stay up to 30 s longer).
-    serverFactory: (handler) =>
-      createHttpServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.bodyTimeoutMs, connectionsCheckingInterval: 1_000 }, handler),
+    requestTimeout: config.bodyTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.bodyTimeoutMs, connectionsCheckingInterval: 1_000 },
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

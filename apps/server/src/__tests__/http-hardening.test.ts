@@ -88,6 +88,10 @@ describe("request timeouts", () => {
     expect(result.answer).toMatch(/^HTTP\/1\.1 408/);
   }, 30_000);
 
+  test("the HTTP server takes the configured timeouts and keeps fastify's idle keep-alive (72 s)", () => {
+    expect([app.server.headersTimeout, app.server.requestTimeout, app.server.keepAliveTimeout]).toEqual([1_000, 2_000, 72_000]);
+  });
+
   test("the timeouts are configurable and validated by name", () => {
     expect(loadConfig({})).toMatchObject({ headersTimeoutMs: 20_000, bodyTimeoutMs: 30_000 });
     expect(loadConfig({ OVATION_HEADERS_TIMEOUT_SECONDS: "5", OVATION_BODY_TIMEOUT_SECONDS: "60" })).toMatchObject({ headersTimeoutMs: 5_000, bodyTimeoutMs: 60_000 });
