@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -9,12 +10,12 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } fr
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pino } from "pino";
 import type { Logger } from "pino";
-import { PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
-import { sha256Hex } from "./crypto/secrets.js";
+import { PAT_KIND, PersonalAccessTokenVerifier } from "./auth/personal-access-token-verifier.js";
 import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import { authenticate } from "./http/authenticate.js";
+import { rateLimitKey } from "./http/rate-limit-key.js";
 import { requireEat, withApiErrors } from "./http/require-eat.js";
 import { createEatValidator } from "./identity/eat/remote.js";
 import type { EatValidator } from "./identity/eat/remote.js";
@@ -29,7 +30,8 @@ import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
-import { AlertHub, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
 import type { SocketAuthenticator } from "./realtime/socket-types.js";
@@ -94,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<OvationApp> {
     shared = await openSharedState(config, logger);
     if (config.redisUrl !== null && shared.redis !== null) {
       const clusterOptions = { redisUrl: config.redisUrl, counters: shared.redis, serverId: config.serverId, nodeTtlMs: config.nodeTtlSeconds * 1000 };
-      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, logger });
+      cluster = await openCluster({ ...clusterOptions, notificationIdsPerUser: DEDUP_MEMORY_PER_USER, acknowledgementsMaxAgeMs: BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, logger });
     }
     return await assemble(options, store, shared, cluster, logger);
   } catch (error) {
@@ -114,6 +116,10 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Node answers 408 and closes a request whose headers or whole body are late; connections are
+    // checked every second (Node's default, 30 s, would let a slow body stay up to 30 s longer).
+    requestTimeout: config.bodyTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.bodyTimeoutMs, connectionsCheckingInterval: 1_000 },
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -141,7 +147,9 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
-  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null);
+  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
+  // A revoked personal access token (chat session tokens included) closes its sockets on every node.
+  repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
   const io = createSocketServer({
     httpServer: app.server,
     repos,
@@ -181,6 +189,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     shared,
     socketAuthenticators,
     hub,
+    media: new MediaStore(join(config.dataDir, "media"), config.mediaQuota),
     commands,
     botModules,
     io,
@@ -213,10 +222,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => {
-      const auth = request.headers.authorization;
-      return auth ? `token:${sha256Hex(auth)}` : `ip:${request.ip}`;
-    },
+    keyGenerator: rateLimitKey,
     allowList: (request) => request.url === "/health" || request.url.startsWith("/browser-source/assets/"),
     // Several nodes count together in Redis; while it fails, requests pass (fail open; the connection logs the outage).
     ...(shared.redis ? { redis: shared.redis, nameSpace: "ovation:rate-limit:", skipOnError: true } : {}),
@@ -238,7 +244,19 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    // Swagger UI runs on the dashboard's origin: its own scripts only (hashes of its inline ones), and
+    // no page may frame it (clickjacking a signed-in dashboard user).
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ""),
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        void reply.header("x-frame-options", "DENY");
+        done();
+      },
+    },
+  });
 
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>());
   let identityModule: IdentityModule | null = null;

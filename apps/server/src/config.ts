@@ -23,6 +23,11 @@ const urlSchema = z
 const positiveInt = (what: string) =>
   z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`);
 
+const boundedInt = (what: string, min: number, max: number) => {
+  const rule = `must be ${what} between ${min} and ${max}`;
+  return z.coerce.number({ error: rule }).int(rule).min(min, rule).max(max, rule);
+};
+
 /** A DNS host name: dot-separated labels of letters, digits and inner hyphens. */
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
@@ -58,6 +63,10 @@ export const envSchema = z.object({
     .optional(),
   OVATION_RATE_LIMIT_PER_MINUTE: positiveInt("a positive integer").default(600),
   OVATION_BODY_LIMIT_BYTES: positiveInt("a positive integer").default(262_144),
+  OVATION_HEADERS_TIMEOUT_SECONDS: boundedInt("a number of seconds", 1, 300).default(20),
+  OVATION_BODY_TIMEOUT_SECONDS: boundedInt("a number of seconds", 1, 3_600).default(30),
+  OVATION_MEDIA_QUOTA_FILES: boundedInt("a number of files", 1, 1_000_000).default(200),
+  OVATION_MEDIA_QUOTA_BYTES: boundedInt("a number of bytes", 1, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
   OVATION_TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2}|[0-9A-Fa-f.:/,\s]+)$/, "must be true, false, a hop count, or comma-separated proxy IPs/CIDRs")
@@ -105,6 +114,12 @@ export interface ServerConfig {
   readonly rateLimitPerMinute: number;
   /** Largest accepted request body in bytes. */
   readonly bodyLimitBytes: number;
+  /** `OVATION_HEADERS_TIMEOUT_SECONDS`: a request whose headers have not all arrived by then is answered 408 and closed. */
+  readonly headersTimeoutMs: number;
+  /** `OVATION_BODY_TIMEOUT_SECONDS`: a request (headers and body) not fully received by then is answered 408 and closed. */
+  readonly bodyTimeoutMs: number;
+  /** `OVATION_MEDIA_QUOTA_FILES` and `OVATION_MEDIA_QUOTA_BYTES`: how many media files and bytes one user may keep. */
+  readonly mediaQuota: { readonly files: number; readonly bytes: number };
   /** fastify's `trustProxy`: whether (or which) reverse proxies' X-Forwarded-* headers are believed. */
   readonly trustProxy: boolean | number | readonly string[];
   /** `OVATION_IDENTITY_MODE` and, when remote, the identity host and its introspection client. */
@@ -183,6 +198,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (badEntries.length > 0) {
     throw new ConfigError([`OVATION_OUTBOUND_ALLOWLIST: entries must be host names, IPs or CIDRs (bad: ${badEntries.join(", ")})`]);
   }
+  if (e.OVATION_HEADERS_TIMEOUT_SECONDS > e.OVATION_BODY_TIMEOUT_SECONDS) {
+    throw new ConfigError([
+      `OVATION_HEADERS_TIMEOUT_SECONDS: must not be longer than OVATION_BODY_TIMEOUT_SECONDS (${e.OVATION_BODY_TIMEOUT_SECONDS}), which covers headers and body (got ${e.OVATION_HEADERS_TIMEOUT_SECONDS})`,
+    ]);
+  }
   const identity = identityMode(e);
   // Any-address and loopback hosts are shown as localhost: security keys (WebAuthn) refuse IP addresses.
   const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" || e.HOST === "::1" || (isIP(e.HOST) === 4 && e.HOST.startsWith("127.")) ? "localhost" : e.HOST;
@@ -201,6 +221,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     serverId: e.OVATION_SERVER_ID ?? (hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 64) || "ovation"),
     rateLimitPerMinute: e.OVATION_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.OVATION_BODY_LIMIT_BYTES,
+    headersTimeoutMs: e.OVATION_HEADERS_TIMEOUT_SECONDS * 1000,
+    bodyTimeoutMs: e.OVATION_BODY_TIMEOUT_SECONDS * 1000,
+    mediaQuota: Object.freeze({ files: e.OVATION_MEDIA_QUOTA_FILES, bytes: e.OVATION_MEDIA_QUOTA_BYTES }),
     trustProxy: parseTrustProxy(e.OVATION_TRUST_PROXY),
     identity,
     dashboardClientId: e.OVATION_DASHBOARD_CLIENT_ID ?? null,

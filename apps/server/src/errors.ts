@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   OVATION_ERR_ALERT_SETS_ALREADY_MIGRATED: { status: 422, message: "The alert set already uses this engine.", description: "Migration target equals the set's engine; migration is one-way." },
   OVATION_ERR_MEDIA_UNSUPPORTED_TYPE: { status: 415, message: "This kind of file cannot be an alert image or sound.", description: "`POST /v1/media` takes PNG, JPEG, GIF or WebP images and MP3, Ogg, WAV or WebM sounds, named by Content-Type." },
   OVATION_ERR_MEDIA_CONTENT_MISMATCH: { status: 422, message: "The file is not what its Content-Type says.", description: "The uploaded bytes do not start like the file type the Content-Type names." },
+  OVATION_ERR_MEDIA_QUOTA_FILES: { status: 422, message: "You have as many media files as you may keep.", description: "An upload past OVATION_MEDIA_QUOTA_FILES files per user (200 by default); the message names the limit." },
+  OVATION_ERR_MEDIA_QUOTA_BYTES: { status: 413, message: "Your media would take more space than you may use.", description: "An upload past OVATION_MEDIA_QUOTA_BYTES bytes per user (256 MiB by default); the message names the limit and what is left." },
   OVATION_ERR_BROWSER_SOURCES_NOT_FOUND: { status: 404, message: "No such browser source.", description: "The browser source does not exist or belongs to another user." },
   OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN: { status: 404, message: "This browser source address is not valid.", description: "A browser-source page or config was requested with an unknown or revoked access token." },
   OVATION_ERR_COMMANDS_NOT_FOUND: { status: 404, message: "No such command.", description: "The command does not exist or belongs to another user." },

@@ -6,6 +6,7 @@ import type { SharedState } from "./redis/shared-state.js";
 import type { ServerConfig } from "./config.js";
 import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
+import type { MediaStore } from "./media/media-store.js";
 import type { AlertHub } from "./realtime/alert-hub.js";
 import type { NodeRegistry } from "./redis/node-registry.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
@@ -24,6 +25,8 @@ export interface OvationServices {
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
   readonly hub: AlertHub;
+  /** Alert media on disk: per-user folders and quota (`POST /v1/media`); emptied when an account is deleted. */
+  readonly media: MediaStore;
   /** The bot runtime with every user's commands (channel id = user id). */
   readonly commands: CommandHost;
   /** The bot modules (timers, giveaways, auto-moderation, system commands) and goal-bar progress. */

@@ -17,11 +17,11 @@ describe("alert media uploads (POST /v1/media, GET /media/<file>)", () => {
     data.remove();
   });
 
-  it("stores a file under its SHA-256 and serves it to anyone, inert", async () => {
+  it("stores a file in the uploader's folder and serves it to anyone, inert", async () => {
     const upload = await app.inject({ method: "POST", url: "/v1/media", headers: { ...bearer(token), "content-type": "image/png" }, payload: PNG });
     expect(upload.statusCode).toBe(201);
     const { url, content_type, size } = upload.json<{ url: string; content_type: string; size: number }>();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/media\/[0-9a-f]{64}\.png$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/media\/\d+\/[0-9a-f]{64}\.png$/);
     expect([content_type, size]).toEqual(["image/png", PNG.length]);
     const served = await app.inject({ method: "GET", url: new URL(url).pathname });
     expect(served.statusCode).toBe(200);

@@ -4,11 +4,14 @@ import type { UsersRepository } from "../store/users.js";
 import type { Principal, TokenVerifier } from "./principal.js";
 import { matchesHash } from "../crypto/secrets.js";
 
+/** The `kind` of principals (and socket credentials) of personal access tokens. */
+export const PAT_KIND = "personal_access_token";
+
 const PAT_SHAPE = /^ovpat_(\d{1,12})_[A-Za-z0-9_-]{43}$/;
 
 /** Verifies personal access tokens `ovpat_<id>_<secret>`: known, hash equal, not revoked or expired, user exists. */
 export class PersonalAccessTokenVerifier implements TokenVerifier {
-  readonly name = "personal_access_token";
+  readonly name = PAT_KIND;
 
   constructor(
     private readonly tokens: PersonalAccessTokensRepository,

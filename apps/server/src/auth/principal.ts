@@ -9,6 +9,8 @@ export interface Principal {
   tokenId: string;
   /** Which verifier accepted the token (`personal_access_token`, `oauth_access_token`...). */
   kind: string;
+  /** For an OAuth access token: the grant it belongs to (revoking the grant revokes the token). */
+  grantId?: string;
 }
 
 /** Checks a raw bearer token. Returns null for a token it does not know or that is no longer valid. */

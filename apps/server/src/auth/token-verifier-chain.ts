@@ -30,6 +30,6 @@ export class TokenVerifierChain {
 /** The token of an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
 }

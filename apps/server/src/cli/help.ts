@@ -35,6 +35,8 @@ Environment:
   OVATION_BROWSER_SOURCE_URL (<public url>/browser-source)  OVATION_OUTBOUND_ALLOWLIST (empty)
   OVATION_LOG_LEVEL (info)  OVATION_SERVER_ID (host name)  OVATION_RATE_LIMIT_PER_MINUTE (600)
   OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
+  OVATION_HEADERS_TIMEOUT_SECONDS (20)  OVATION_BODY_TIMEOUT_SECONDS (30)
+  OVATION_MEDIA_QUOTA_FILES (200)  OVATION_MEDIA_QUOTA_BYTES (268435456)
   OVATION_PLUGINS (console): built-in names (console, twitch, tiktok, youtube, kick), package names or paths, comma separated
   OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
   OVATION_DATABASE_URL (unset: the store is files in the data directory)

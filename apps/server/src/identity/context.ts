@@ -53,7 +53,7 @@ export interface IdentityContext {
   /** The authorization server (built on first use, with the issuer `<idBase>/oauth`). */
   provider(): Provider;
   /** The host's hook after an account was deleted. */
-  readonly onAccountDeleted?: (userId: number) => void;
+  readonly onAccountDeleted?: (userId: number) => void | Promise<void>;
   /** How the host's bot serves a linked channel (default: the platform is not set up). */
   readonly connectionStatus?: (connection: ConnectionRecord) => ConnectionStatusView;
 }

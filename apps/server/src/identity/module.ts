@@ -80,7 +80,9 @@ export interface IdentityModuleOptions {
    */
   sharedStore?: SharedIdentityHost | undefined;
   /** Called after `DELETE /api/users/@me` deleted an account (the host revokes what it keeps for the user). */
-  onAccountDeleted?: (userId: number) => void;
+  onAccountDeleted?: (userId: number) => void | Promise<void>;
+  /** Called once an OAuth grant's tokens are revoked (the host closes the sockets opened with them). */
+  onGrantRevoked?: (grantId: string) => void;
   /** How the host's bot serves a linked channel (the connection view's `status`). */
   connectionStatus?: IdentityContext["connectionStatus"];
   /** Where the sign-in, email-change and password-reset limits count (default this process's memory). */
@@ -176,7 +178,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
   };
   let provider: Provider | undefined;
   const getProvider = (): Provider => {
-    provider ??= createOAuthProvider({ idBase: idBase(), keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcStorage });
+    provider ??= createOAuthProvider({ idBase: idBase(), keys, clients, users: options.users, lifetimes, clock, logger, sessions, trustProxy: options.trustProxy ?? idBase().startsWith("https://"), oidcStorage, onGrantRevoked: options.onGrantRevoked });
     return provider;
   };
 

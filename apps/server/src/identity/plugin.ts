@@ -5,7 +5,7 @@ import { revokeUserAccess } from "../realtime/revoke-user.js";
 import { unservedStatus } from "../plugins/channel-status.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
-export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus">> & {
+export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus" | "onGrantRevoked">> & {
   /** Receives the module once built (tests, CLI). */
   onReady?: (module: IdentityModule) => void;
 };
@@ -32,6 +32,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       onAccountDeleted: (userId) => revokeUserAccess(services, userId),
       // The platform plugins are registered after identity: asked when a view is built.
       connectionStatus: (connection) => (app.hasDecorator("connectionStatus") ? app.connectionStatus(connection) : unservedStatus(connection.platform)),
+      onGrantRevoked: (grantId) => services.hub.disconnectCredential({ grantId }),
       ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
       ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
       ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),

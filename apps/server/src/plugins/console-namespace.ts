@@ -5,12 +5,19 @@ import type { ChatChannel, ConsoleClientEvents, ConsoleLineResult, ConsoleServer
 import type { Namespace, Server } from "socket.io";
 import { z } from "zod";
 import { checkBearer } from "../auth/bearer-check.js";
+import { MAX_BEARER_TOKEN_LENGTH } from "../auth/token-verifier-chain.js";
 import { onGuardedEvent, refuseUnknownEvents } from "../realtime/socket-guard.js";
 import type { SocketAck } from "../realtime/socket-guard.js";
+import { credentialOf } from "../realtime/revoked-credentials.js";
+import type { SocketCredential } from "../realtime/socket-types.js";
 import type { OvationServices } from "../services.js";
 
 const handshakeSchema = z.object({
-  token: z.string({ error: "auth.token: a bearer token is required" }).min(1, "auth.token: a bearer token is required").max(512),
+  // As long as the HTTP API accepts: OAuth access tokens are JWTs of more than 512 characters.
+  token: z
+    .string({ error: "auth.token: a bearer token is required" })
+    .min(1, "auth.token: a bearer token is required")
+    .max(MAX_BEARER_TOKEN_LENGTH, `auth.token: must be at most ${MAX_BEARER_TOKEN_LENGTH} characters`),
   as: z
     .string()
     .regex(/^[A-Za-z0-9_]{1,25}$/, "auth.as: must be 1-25 letters, digits or _")
@@ -23,6 +30,8 @@ const handshakeSchema = z.object({
 
 interface ConsoleSocketData {
   userId: number;
+  /** The token the console was opened with (revoking it closes the console). */
+  credential: SocketCredential;
   as: string | undefined;
   badges: ConsoleBadge[];
 }
@@ -55,10 +64,10 @@ export function attachConsoleNamespace(io: Server, plugin: ConsolePlugin, servic
     }
     void checkBearer(services.verifiers, services.failedAuth, socket.handshake.address, parsed.data.token).then(
       (check) => {
-        if (!check.ok) {
+        if (!check.ok || services.hub.isRevoked(credentialOf(check.principal))) {
           next(
             new Error(
-              check.retryAfterSeconds > 0
+              !check.ok && check.retryAfterSeconds > 0
                 ? `Too Many Attempts. Retry after ${check.retryAfterSeconds} seconds. (OVATION_ERR_REALTIME_TOO_MANY_FAILURES)`
                 : "Unauthenticated: the token is unknown, expired or revoked (OVATION_ERR_REALTIME_UNAUTHENTICATED)",
             ),
@@ -69,7 +78,7 @@ export function attachConsoleNamespace(io: Server, plugin: ConsolePlugin, servic
           next(new Error("This token has no chatbot scope (chatbot:read, chatbot:manage...) (OVATION_ERR_AUTH_MISSING_SCOPE)"));
           return;
         }
-        socket.data = { userId: check.principal.userId, as: parsed.data.as, badges: parsed.data.badges ?? [] };
+        socket.data = { userId: check.principal.userId, credential: credentialOf(check.principal), as: parsed.data.as, badges: parsed.data.badges ?? [] };
         next();
       },
       (err: unknown) => {
@@ -80,6 +89,7 @@ export function attachConsoleNamespace(io: Server, plugin: ConsolePlugin, servic
   });
   namespace.on("connection", (socket) => {
     const data = socket.data;
+    if (services.hub.refuseIfRevoked(socket, data.credential)) return;
     const user = services.repos.users.get(data.userId);
     if (!user) {
       socket.disconnect(true);

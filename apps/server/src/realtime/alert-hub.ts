@@ -3,6 +3,7 @@ import { NON_ALERT_TYPES } from "@ovation/core";
 import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
+import type { SharedAcknowledgements } from "../redis/shared-acknowledgements.js";
 import type { SharedNotificationIds } from "../redis/shared-notification-ids.js";
 import type { Repositories } from "../store/repositories.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
@@ -10,7 +11,8 @@ import { timestamp } from "../store/records.js";
 import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
-import type { OvationIo, OvationSocket } from "./socket-types.js";
+import { RecentRevocations, isRevokedBy } from "./revoked-credentials.js";
+import type { OvationIo, OvationSocket, RevokedCredential, SocketCredential } from "./socket-types.js";
 
 /** How many real notification ids per user the de-duplication memory keeps. */
 export const DEDUP_MEMORY_PER_USER = 10_000;
@@ -20,6 +22,9 @@ export const DEDUP_MEMORY_PER_USER = 10_000;
  * that has never connected gets no backlog at all (docs/security.md, docs/contracts.md).
  */
 export const BROWSER_SOURCE_BACKLOG_MAX_AGE_MS = 10 * 60_000;
+
+/** Acknowledgements held for alerts this node's alert log does not hold yet (at most this many). */
+export const HELD_ACKNOWLEDGEMENTS_MAX = 10_000;
 
 /** An alert to publish to a user's browser sources. */
 export interface AlertInput {
@@ -49,6 +54,21 @@ function refuseAndDisconnect(namespace: Pick<OvationIo["sockets"], "local">, soc
   namespace.local.to(socket.id).emit("error", { code: "OVATION_ERR_REALTIME_UNAUTHENTICATED", message });
   socket.disconnect(true);
 }
+
+/** A socket of any namespace (main, `/console`), as far as closing it goes. */
+interface ClosableSocket {
+  readonly id: string;
+  readonly nsp: object;
+  disconnect(close: boolean): unknown;
+}
+
+/** The credential a socket of any namespace was opened with: the main namespace keeps it in its identity, `/console` in its data. */
+function credentialOfSocket(data: unknown): SocketCredential | undefined {
+  const held = data as { identity?: { credential?: SocketCredential }; credential?: SocketCredential } | undefined;
+  return held?.identity?.credential ?? held?.credential;
+}
+
+const REVOKED_MESSAGE = "The token this connection was opened with was revoked.";
 
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
 function current(entry: AlertLogEntry): NotifySub {
@@ -85,22 +105,69 @@ export type QueueAction = QueueControl["action"];
  */
 export class AlertHub {
   readonly #seen = new Map<number, Set<string>>();
+  readonly #revocations = new RecentRevocations();
+  /**
+   * Acknowledgements that reached this node before its copy of the alert log held the alert (the
+   * alert was published on another node): `<user id>:<notification id>` to the sources and when.
+   * Applied to the log when the alert arrives; until then replays here skip them.
+   */
+  readonly #heldAcks = new Map<string, { sources: Set<number>; at: number }>();
   #io: OvationIo | null = null;
   #clustered = false;
 
   /**
    * @param shared the de-duplication memory shared between nodes (Redis), or null on one node.
+   * @param acknowledgements the browser sources' acknowledgements shared between nodes (Redis), or null on one node.
    */
   constructor(
     private readonly repos: Repositories,
     private readonly logger: Logger,
     private readonly shared: SharedNotificationIds | null = null,
+    private readonly acknowledgements: SharedAcknowledgements | null = null,
   ) {
     for (const { userId, id } of repos.alertLog.realNotificationIds()) this.#remember(userId, id);
-    // Alerts logged by other nodes on the same database are duplicates here too.
+    // Alerts logged by other nodes on the same database are duplicates here too, and take the
+    // acknowledgements that reached this node before them.
     repos.store.onRemoteChange(({ alertLog }) => {
-      for (const { userId, event } of alertLog) if (event.t === "add" && !event.e.test) this.#remember(userId, event.e.notification.notification.id);
+      const arrived: Array<{ userId: number; id: string }> = [];
+      for (const { userId, event } of alertLog) {
+        if (event.t !== "add") continue;
+        if (!event.e.test) this.#remember(userId, event.e.notification.notification.id);
+        arrived.push({ userId, id: event.e.notification.notification.id });
+      }
+      if (this.#heldAcks.size > 0 && arrived.length > 0) setImmediate(() => this.#applyHeldAcks(arrived));
     });
+  }
+
+  #holdAck(userId: number, browserSourceId: number, notificationId: string): void {
+    const key = `${userId}:${notificationId}`;
+    const held = this.#heldAcks.get(key) ?? { sources: new Set<number>(), at: Date.now() };
+    held.sources.add(browserSourceId);
+    this.#heldAcks.set(key, held);
+    const oldest = Date.now() - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS;
+    for (const [heldKey, entry] of this.#heldAcks) {
+      if (this.#heldAcks.size <= HELD_ACKNOWLEDGEMENTS_MAX && entry.at >= oldest) break;
+      this.#heldAcks.delete(heldKey);
+    }
+  }
+
+  #isHeldAck(userId: number, browserSourceId: number, notificationId: string): boolean {
+    return this.#heldAcks.get(`${userId}:${notificationId}`)?.sources.has(browserSourceId) === true;
+  }
+
+  #applyHeldAcks(arrived: ReadonlyArray<{ userId: number; id: string }>): void {
+    for (const { userId, id } of arrived) {
+      const held = this.#heldAcks.get(`${userId}:${id}`);
+      if (!held) continue;
+      this.#heldAcks.delete(`${userId}:${id}`);
+      for (const browserSourceId of held.sources) this.#recordAck(userId, browserSourceId, id);
+    }
+  }
+
+  #recordAck(userId: number, browserSourceId: number, notificationId: string): boolean {
+    if (!this.repos.alertLog.acknowledge(userId, browserSourceId, notificationId)) return false;
+    this.#logUpdate(userId, { kind: "acknowledged", notification_id: notificationId, browser_source_id: browserSourceId });
+    return true;
   }
 
   /**
@@ -113,6 +180,7 @@ export class AlertHub {
     if (!clustered) return;
     io.on("disconnect-user", (userId) => this.#disconnectUserHere(userId));
     io.on("disconnect-browser-source", (browserSourceId) => this.#disconnectBrowserSourceHere(browserSourceId));
+    io.on("disconnect-credential", (revoked) => this.#disconnectCredentialHere(revoked));
   }
 
   #remember(userId: number, id: string): void {
@@ -191,18 +259,37 @@ export class AlertHub {
     const since = this.repos.browserSourceJoins.firstJoined(identity.userId, source.id);
     if (since === undefined) this.repos.browserSourceJoins.setFirstJoined(identity.userId, source.id, now);
     const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
-    const pending = this.repos.alertLog.unacknowledged(identity.userId, source.id, from);
-    for (const entry of pending) socket.emit("notifysub", current(entry));
-    if (pending.length > 0) this.logger.debug({ browserSourceId: source.id, count: pending.length }, "replayed unacknowledged alerts");
+    const pending = this.repos.alertLog
+      .unacknowledged(identity.userId, source.id, from)
+      .filter((entry) => !this.#isHeldAck(identity.userId, source.id, entry.notification.notification.id));
+    const send = (entries: readonly AlertLogEntry[]): void => {
+      for (const entry of entries) socket.emit("notifysub", current(entry));
+      if (entries.length > 0) this.logger.debug({ browserSourceId: source.id, count: entries.length }, "replayed unacknowledged alerts");
+    };
+    if (this.acknowledgements === null || pending.length === 0) {
+      send(pending);
+      return;
+    }
+    // With several nodes, an acknowledgement may have reached another node whose log did not hold
+    // the alert yet: what any node recorded is skipped. Alerts logged from here on arrive live.
+    void this.acknowledgements.acknowledged(identity.userId, source.id, pending.map((entry) => entry.notification.notification.id)).then((acked) => {
+      if (socket.connected) send(pending.filter((entry) => !acked.has(entry.notification.notification.id)));
+    });
   }
 
-  /** Records a browser source's acknowledgement. */
+  /**
+   * Records a browser source's acknowledgement: in the alert log, and with several nodes also in
+   * Redis for every node's replays. One that arrives before this node's log holds the alert (it was
+   * published on another node) is held and applied when the alert arrives, never dropped.
+   */
   acknowledge(socket: OvationSocket, notificationId: unknown): void {
     const identity = socket.data.identity;
     if (identity.kind !== "browser-source" || typeof notificationId !== "string" || notificationId.length > 128) return;
-    if (this.repos.alertLog.acknowledge(identity.userId, identity.browserSourceId, notificationId)) {
-      this.#logUpdate(identity.userId, { kind: "acknowledged", notification_id: notificationId, browser_source_id: identity.browserSourceId });
+    const { userId, browserSourceId } = identity;
+    if (!this.#recordAck(userId, browserSourceId, notificationId) && this.repos.alertLog.find(userId, notificationId) === undefined) {
+      this.#holdAck(userId, browserSourceId, notificationId);
     }
+    void this.acknowledgements?.record(userId, browserSourceId, notificationId);
   }
 
   /** The user's queue state: the whole queue and the browser sources paused one by one. */
@@ -289,6 +376,44 @@ export class AlertHub {
         if (data?.identity?.userId === userId || data?.userId === userId) refuseAndDisconnect(namespace, socket, "This account was deleted.");
       }
     }
+  }
+
+  /**
+   * Disconnects every socket opened with a revoked credential (a personal access token, the chat
+   * session token, an OAuth access token or every token of a revoked grant), on every namespace and,
+   * through the Redis adapter, on every node. The revocation is also remembered for
+   * REVOCATION_MEMORY_MS, so a handshake checked just before it cannot keep its socket.
+   */
+  disconnectCredential(revoked: RevokedCredential): void {
+    this.#disconnectCredentialHere(revoked);
+    if (this.#clustered) this.#io?.serverSideEmit("disconnect-credential", revoked);
+  }
+
+  #disconnectCredentialHere(revoked: RevokedCredential): void {
+    this.#revocations.add(revoked);
+    if (!this.#io) return;
+    let closed = 0;
+    for (const namespace of this.#io._nsps.values()) {
+      for (const socket of namespace.sockets.values()) {
+        const credential = credentialOfSocket(socket.data);
+        if (credential === undefined || !isRevokedBy(credential, revoked)) continue;
+        refuseAndDisconnect(namespace, socket, REVOKED_MESSAGE);
+        closed++;
+      }
+    }
+    if (closed > 0) this.logger.info({ revoked, sockets: closed }, "token revoked: its sockets closed");
+  }
+
+  /** Whether `credential` was revoked in the last moments (on this node or, announced through Redis, on another). */
+  isRevoked(credential: SocketCredential): boolean {
+    return this.#revocations.has(credential);
+  }
+
+  /** Closes a socket just connected with a credential revoked in the last moments; true when it did. */
+  refuseIfRevoked(socket: ClosableSocket, credential: SocketCredential): boolean {
+    if (!this.#revocations.has(credential)) return false;
+    refuseAndDisconnect(socket.nsp as Pick<OvationIo["sockets"], "local">, socket, REVOKED_MESSAGE);
+    return true;
   }
 
   /** Disconnects the sockets of a browser source whose token was revoked, on every node. */

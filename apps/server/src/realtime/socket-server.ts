@@ -15,6 +15,7 @@ import { ERROR_CODES } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
 import { BROWSER_SOURCES_ROOM, browserSourceRoom } from "./alert-hub.js";
 import type { AlertHub } from "./alert-hub.js";
+import { credentialOf } from "./revoked-credentials.js";
 import { isUsersRoom, missingRoomScopes, parseRoom } from "./rooms.js";
 import { onGuardedEvent, refuseUnknownEvents } from "./socket-guard.js";
 import type { OvationIo, OvationSocket, SocketAuthenticator, SocketIdentity } from "./socket-types.js";
@@ -70,7 +71,7 @@ type Identified = SocketIdentity | null | { throttled: number };
 
 async function bearerIdentity(options: SocketServerOptions, source: string, token: string): Promise<Identified> {
   const check = await checkBearer(options.verifiers, options.failedAuth, source, token);
-  if (check.ok) return { kind: "bearer", userId: check.principal.userId, scopes: check.principal.scopes };
+  if (check.ok) return { kind: "bearer", userId: check.principal.userId, scopes: check.principal.scopes, credential: credentialOf(check.principal) };
   return check.retryAfterSeconds > 0 ? { throttled: check.retryAfterSeconds } : null;
 }
 
@@ -156,6 +157,11 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
           next(handshakeError("OVATION_ERR_REALTIME_TOO_MANY_FAILURES", identity.throttled));
           return;
         }
+        // A store that has not caught up yet (another node revoked the token a moment ago) cannot let it in.
+        if (identity.kind === "bearer" && options.hub.isRevoked(identity.credential)) {
+          next(handshakeError("OVATION_ERR_REALTIME_UNAUTHENTICATED"));
+          return;
+        }
         // A recovered socket got its missed packets from the adapter: the hub's replay would repeat
         // them. Its rooms were restored from the session: kept only for the same identity.
         const sameIdentity = socket.recovered && JSON.stringify(socket.data.identity) === JSON.stringify(identity);
@@ -174,6 +180,8 @@ export function createSocketServer(options: SocketServerOptions): OvationIo {
   io.on("connection", (socket) => {
     const guard = { logger: options.logger };
     const who = socket.data.identity;
+    // Revoked while its handshake was being checked: the revocation's disconnect did not see it yet.
+    if (who.kind === "bearer" && options.hub.refuseIfRevoked(socket, who.credential)) return;
     // Internal rooms (not `room`-joinable: they are no room ids): per-source queue control, and
     // dashboard-only events skip browser sources.
     if (who.kind === "browser-source") void socket.join([BROWSER_SOURCES_ROOM, browserSourceRoom(who.browserSourceId)]);

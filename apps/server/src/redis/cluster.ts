@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { closeRedis, openRedis } from "./connection.js";
 import { NodeRegistry } from "./node-registry.js";
+import { SharedAcknowledgements } from "./shared-acknowledgements.js";
 import { SharedNotificationIds } from "./shared-notification-ids.js";
 
 /** What a node shares with the others through Redis for realtime delivery. */
@@ -12,6 +13,8 @@ export interface Cluster {
   readonly nodes: NodeRegistry;
   /** The de-duplication memory of notification ids shared between nodes. */
   readonly notificationIds: SharedNotificationIds;
+  /** Which alerts each browser source acknowledged, whichever node the acknowledgement reached. */
+  readonly acknowledgements: SharedAcknowledgements;
   /** Leaves the registry and closes the connections. */
   close(): Promise<void>;
 }
@@ -26,6 +29,8 @@ export interface OpenClusterOptions {
   nodeTtlMs: number;
   /** Notification ids kept per user. */
   notificationIdsPerUser: number;
+  /** How long an acknowledgement is kept (the backlog's age limit). */
+  acknowledgementsMaxAgeMs: number;
   logger: Logger;
 }
 
@@ -50,6 +55,7 @@ export async function openCluster(options: OpenClusterOptions): Promise<Cluster>
     adapter,
     nodes,
     notificationIds: new SharedNotificationIds(counters, options.notificationIdsPerUser, logger),
+    acknowledgements: new SharedAcknowledgements(counters, options.acknowledgementsMaxAgeMs, logger),
     close: async () => {
       await nodes.stop();
       await closeRedis(adapter);

@@ -11,7 +11,15 @@ export const PAT_LIFETIME_MONTHS = 6;
 
 /** Personal access tokens: the raw token is returned once by `create`; only its hash is kept. */
 export class PersonalAccessTokensRepository {
+  readonly #revokedListeners = new Set<(record: PersonalAccessTokenRecord) => void>();
+
   constructor(private readonly store: Store) {}
+
+  /** Calls `listener` after each revocation on this node (the host closes the sockets opened with the token); returns an unsubscribe. */
+  onRevoked(listener: (record: PersonalAccessTokenRecord) => void): () => void {
+    this.#revokedListeners.add(listener);
+    return () => this.#revokedListeners.delete(listener);
+  }
 
   /**
    * Issues a token `ovpat_<id>_<secret>` and returns the record together with the raw token.
@@ -56,12 +64,15 @@ export class PersonalAccessTokensRepository {
 
   /** Revokes a token; false when it does not exist or is already revoked. */
   revoke(id: number): boolean {
-    return this.store.update((data, touch) => {
+    const revoked = this.store.update((data, touch) => {
       const r = data.personal_access_tokens.find((t) => t.id === id);
-      if (!r || r.revoked_at !== null) return false;
+      if (!r || r.revoked_at !== null) return null;
       r.revoked_at = timestamp();
       touch({ users: [r.user_id] });
-      return true;
+      return { ...r, scopes: [...r.scopes] };
     });
+    if (revoked === null) return false;
+    for (const listener of this.#revokedListeners) listener(revoked);
+    return true;
   }
 }

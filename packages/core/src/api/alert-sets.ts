@@ -38,3 +38,10 @@ export const alertCatalogSchema = z.object({
 
 /** Answer of `POST /v1/media`: where the uploaded alert image or sound is served. */
 export const mediaUploadedSchema = z.object({ url: z.string(), content_type: z.string(), size: z.number() });
+
+/** Answer of `GET /v1/media`: the caller's uploaded media, what they take and the per-user quota. */
+export const mediaListSchema = z.object({
+  data: z.array(z.object({ url: z.string(), size: z.number() })),
+  usage: z.object({ files: z.number(), bytes: z.number() }),
+  quota: z.object({ files: z.number(), bytes: z.number() }),
+});

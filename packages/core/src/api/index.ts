@@ -5,7 +5,7 @@
 export { errorBodySchema, idParam, botUserParam, dataList } from "./common.js";
 export { healthSchema, serverIdsSchema } from "./service.js";
 export { accountSchema } from "./users.js";
-export { alertSetViewSchema, alertSetNameSchema, alertSetBodySchema, alertSetMigrateBodySchema, alertCatalogSchema, mediaUploadedSchema } from "./alert-sets.js";
+export { alertSetViewSchema, alertSetNameSchema, alertSetBodySchema, alertSetMigrateBodySchema, alertCatalogSchema, mediaUploadedSchema, mediaListSchema } from "./alert-sets.js";
 export {
   alertTriggerBodySchema,
   alertTestBodySchema,

@@ -1,9 +1,11 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { FastifyReply, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { mediaUploadedSchema } from "@ovation/core/api";
+import { mediaListSchema, mediaUploadedSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
+import { MEDIA_FILE_NAME } from "../../media/media-store.js";
+import { callerOf } from "../authenticate.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -23,7 +25,6 @@ const MEDIA_TYPES: Readonly<Record<string, { ext: string; magic: (b: Buffer) => 
 };
 const ALIASES: Readonly<Record<string, string>> = { "audio/mp3": "audio/mpeg", "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "image/jpg": "image/jpeg" };
 const EXT_TYPES = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([type, { ext }]) => [ext, type]));
-const FILE_NAME = /^[0-9a-f]{64}\.(png|jpg|gif|webp|mp3|ogg|wav|webm)$/;
 
 function mediaTypeOf(header: string | undefined): string | null {
   const type = (header ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -32,28 +33,44 @@ function mediaTypeOf(header: string | undefined): string | null {
 }
 
 /**
- * Alert media uploads: `POST /v1/media` (scope `alerts:manage`) stores an image or sound under
- * `<data dir>/media/` named by its SHA-256 and answers its public URL; `GET /media/<file>` serves it
- * to anyone (alert media is public in OBS anyway; the name is the content's hash), with nosniff and
- * a CSP that runs nothing, so an upload can never become a page.
+ * Alert media uploads: `POST /v1/media` (scope `alerts:manage`) stores an image or sound in the
+ * caller's own media folder (media-store.ts: per-user quota, idempotent, private modes) and answers
+ * its public URL `/media/<user id>/<name>`; `GET` serves it to anyone (alert media is public in OBS
+ * anyway; the name is a keyed hash, so it reveals neither the content nor other users' uploads) with
+ * nosniff and a CSP that runs nothing, so an upload can never become a page. The token, and the
+ * quota against the declared Content-Length, are checked before the body is read; a slow body is
+ * cut by the server's body timeout. Files of the flat layout of earlier versions
+ * (`/media/<sha256>.<ext>`) are still served.
  */
 export async function mediaRoutes(app: ZodApp): Promise<void> {
-  const { config } = app.ovation;
-  const dir = join(config.dataDir, "media");
+  const { config, media } = app.ovation;
   const auth = app.ovation.authenticate("alerts:manage");
+
+  /** Runs before the body is read: a stranger, or an upload that cannot fit, is answered without waiting for it. */
+  const beforeBody: onRequestAsyncHookHandler = async function checkBeforeBody(request, reply) {
+    try {
+      await auth.call(this, request, reply);
+      const declared = Number(request.headers["content-length"] ?? 0);
+      await media.checkRoom(callerOf(request).userId, Number.isFinite(declared) ? declared : 0);
+    } catch (error) {
+      // The connection is closed after the answer, so an unread body is not waited for.
+      void reply.header("connection", "close");
+      throw error;
+    }
+  };
 
   await app.register(async (scope) => {
     scope.addContentTypeParser(/^(image|audio)\//, { parseAs: "buffer", bodyLimit: MEDIA_MAX_BYTES }, (_request, body, done) => done(null, body));
     scope.post(
       "/v1/media",
       {
-        preHandler: auth,
+        onRequest: beforeBody,
         bodyLimit: MEDIA_MAX_BYTES,
         schema: {
           tags: ["alert sets"],
           security: [{ bearerAuth: [] }],
-          summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type)",
-          response: { 201: mediaUploadedSchema, ...authErrorResponses, 415: errorBodySchema, 422: errorBodySchema },
+          summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type); the same bytes again answer the same URL",
+          response: { 200: mediaUploadedSchema, 201: mediaUploadedSchema, ...authErrorResponses, 413: errorBodySchema, 415: errorBodySchema, 422: errorBodySchema },
         },
       },
       async (request, reply) => {
@@ -62,34 +79,78 @@ export async function mediaRoutes(app: ZodApp): Promise<void> {
         const body = request.body;
         const entry = MEDIA_TYPES[type];
         if (!entry?.magic(body)) throw new ApiError("OVATION_ERR_MEDIA_CONTENT_MISMATCH", { errors: { file: [`The file does not start like ${type}.`] } });
-        const name = `${createHash("sha256").update(body).digest("hex")}.${entry.ext}`;
-        await mkdir(dir, { recursive: true });
-        const temp = join(dir, `.${name}.${process.pid}.tmp`);
-        await writeFile(temp, body, { mode: 0o644 });
-        await rename(temp, join(dir, name));
-        return reply.code(201).send({ url: `${config.publicUrl}/media/${name}`, content_type: type, size: body.length });
+        const userId = callerOf(request).userId;
+        const stored = await media.save(userId, entry.ext, body);
+        return reply.code(stored.created ? 201 : 200).send({ url: `${config.publicUrl}/media/${userId}/${stored.name}`, content_type: type, size: stored.size });
       },
     );
   });
 
-  app.get("/media/:file", { schema: { hide: true, params: z.object({ file: z.string() }) } }, async (request, reply) => {
-    const { file } = request.params;
-    const match = FILE_NAME.exec(file);
-    if (!match) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
+  app.get(
+    "/v1/media",
+    {
+      preHandler: auth,
+      schema: { tags: ["alert sets"], security: [{ bearerAuth: [] }], summary: "Your uploaded media, what they take and your quota", response: { 200: mediaListSchema, ...authErrorResponses } },
+    },
+    async (request) => {
+      const userId = callerOf(request).userId;
+      const files = await media.list(userId);
+      return {
+        data: files.map((file) => ({ url: `${config.publicUrl}/media/${userId}/${file.name}`, size: file.size })),
+        usage: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },
+        quota: { files: media.quota.files, bytes: media.quota.bytes },
+      };
+    },
+  );
+  app.delete(
+    "/v1/media/:file",
+    {
+      preHandler: auth,
+      schema: {
+        tags: ["alert sets"],
+        security: [{ bearerAuth: [] }],
+        summary: "Delete one of your uploaded media (its address answers 404 from then on)",
+        params: z.object({ file: z.string() }),
+        response: { 204: z.null(), ...authErrorResponses, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      if (!(await media.remove(callerOf(request).userId, request.params.file))) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
+      return reply.code(204).send(null);
+    },
+  );
+
+  const serve = async (reply: FastifyReply, path: string | null, ext: string): Promise<FastifyReply> => {
     let bytes: Buffer;
     try {
-      bytes = await readFile(join(dir, file));
+      if (path === null) throw new Error("not a media name");
+      bytes = await readFile(path);
     } catch {
       throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
     }
     return reply
       .headers({
-        "content-type": EXT_TYPES[match[1] ?? ""] ?? "application/octet-stream",
+        "content-type": EXT_TYPES[ext] ?? "application/octet-stream",
         "cache-control": "public, max-age=31536000, immutable",
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; sandbox",
         "access-control-allow-origin": "*",
       })
       .send(bytes);
+  };
+
+  app.get("/media/:user/:file", { schema: { hide: true, params: z.object({ user: z.string(), file: z.string() }) } }, async (request, reply) => {
+    const { user, file } = request.params;
+    const userId = /^[1-9]\d{0,15}$/.test(user) ? Number(user) : null;
+    return serve(reply, userId === null ? null : media.filePath(userId, file), extensionOf(file));
   });
+
+  app.get("/media/:file", { schema: { hide: true, params: z.object({ file: z.string() }) } }, async (request, reply) => {
+    const { file } = request.params;
+    return serve(reply, MEDIA_FILE_NAME.test(file) ? join(media.dir, file) : null, extensionOf(file));
+  });
+}
+
+function extensionOf(file: string): string {
+  return file.slice(file.lastIndexOf(".") + 1);
 }

@@ -225,7 +225,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
     const userId = requireUser(await principal(request), "user:manage");
     requireEatIfPossible(request, userId);
     await deleteAccount(ctx, userId);
-    ctx.onAccountDeleted?.(userId);
+    await ctx.onAccountDeleted?.(userId);
     return reply.code(204).send();
   });
 }

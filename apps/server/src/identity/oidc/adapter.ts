@@ -48,6 +48,7 @@ export class OidcAdapter implements Adapter {
     private readonly clock: Clock,
     private readonly clients: Pick<ClientRegistry, "find">,
     private readonly jwt?: AccessTokenJwt,
+    private readonly onGrantRevoked?: (grantId: string) => void,
   ) {}
 
   private nowSeconds(): number {
@@ -93,6 +94,8 @@ export class OidcAdapter implements Adapter {
 
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.storage.removeByGrant(grantId);
+    // oidc-provider revokes a grant model by model; its access tokens are what sockets were opened with.
+    if (this.name === "AccessToken") this.onGrantRevoked?.(grantId);
   }
 }
 

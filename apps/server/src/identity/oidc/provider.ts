@@ -49,6 +49,8 @@ export interface ProviderDeps {
   trustProxy: boolean;
   /** Where oidc-provider artifacts live (the identity file, or the host's PostgreSQL); clients come from `clients`. */
   oidcStorage: OidcArtifactStorage;
+  /** Called once a grant's tokens are revoked (`/oauth/revoke` of its access or refresh token). */
+  onGrantRevoked?: ((grantId: string) => void) | undefined;
 }
 
 /**
@@ -65,7 +67,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
   const jwt = new AccessTokenJwt(deps.keys.signing_keys, `${deps.idBase}/oauth`);
 
   const configuration: Configuration = {
-    adapter: (name: string) => new OidcAdapter(name, deps.oidcStorage, clock, deps.clients, jwt),
+    adapter: (name: string) => new OidcAdapter(name, deps.oidcStorage, clock, deps.clients, jwt, deps.onGrantRevoked),
     jwks: { keys: deps.keys.signing_keys as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: deps.keys.cookie_keys,

@@ -16,6 +16,8 @@ export interface OAuthTokenInfo {
   /** A stable, non-secret id of the token (SHA-256 prefix), for logs. */
   tokenId: string;
   kind: "oauth_access_token" | "oauth_app_access_token";
+  /** The grant of a user's token (revoking the token or its refresh token revokes the grant). */
+  grantId?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function lookupOAuthToken(provider: Provider, raw: string): Promise
   if (at && !at.isExpired && at.accountId !== undefined) {
     const userId = Number(at.accountId);
     if (!Number.isSafeInteger(userId)) return null;
-    return { userId, clientId: at.clientId ?? "", scopes: splitScope(at.scope), tokenId, kind: "oauth_access_token" };
+    return { userId, clientId: at.clientId ?? "", scopes: splitScope(at.scope), tokenId, kind: "oauth_access_token", ...(at.grantId ? { grantId: at.grantId } : {}) };
   }
   const cc = await provider.ClientCredentials.find(raw);
   if (cc && !cc.isExpired) {
@@ -55,6 +57,6 @@ export class OAuthAccessTokenVerifier implements TokenVerifier {
   async verify(rawToken: string): Promise<Principal | null> {
     const info = await lookupOAuthToken(this.provider(), rawToken);
     if (info === null || info.userId === null) return null;
-    return { userId: info.userId, scopes: info.scopes, tokenId: info.tokenId, kind: this.name };
+    return { userId: info.userId, scopes: info.scopes, tokenId: info.tokenId, kind: this.name, ...(info.grantId ? { grantId: info.grantId } : {}) };
   }
 }
