@@ -61,6 +61,20 @@ export interface RunningServer {
 }
 
 /**
+ * The identity host names itself by the address the quick start prints (`config.publicUrl`, where a
+ * loopback or any-address HOST is `localhost`) unless OVATION_ID_URL or the program names another:
+ * named after the listener it would be `http://127.0.0.1:PORT` while the dashboard is opened at
+ * `localhost`, a different origin (CORS errors, a sign-out that bounces through 127.0.0.1).
+ */
+function identityOption(identity: BuildAppOptions["identity"], config: ServerConfig, env: Readonly<Record<string, string | undefined>>): Pick<BuildAppOptions, "identity"> {
+  if (identity === false) return { identity };
+  const named = identity?.idUrl !== undefined || (env.OVATION_ID_URL ?? process.env.OVATION_ID_URL) !== undefined;
+  // PORT=0 (a port the system picks) has no address to name before listening.
+  if (named || config.port === 0) return identity === undefined ? {} : { identity };
+  return { identity: { ...identity, idUrl: config.publicUrl } };
+}
+
+/**
  * Runs Ovation as `ovation start` does: builds the app (with the configured and the given plugins),
  * listens, runs the first-run bootstrap (first user, default alert set including the loaded plugins'
  * platforms, demo command, token, browser source), opens the admin socket in the data directory
@@ -76,7 +90,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     config,
     platforms,
     ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.identity === undefined ? {} : { identity: options.identity }),
+    ...identityOption(options.identity, config, env),
   });
   let admin: Server | null = null;
   let firstRun: BootstrapResult;
