@@ -15,9 +15,9 @@ import { useCopy } from "./kit/copy.js";
 /** The browser-source types, with what each shows in OBS. */
 const TYPES = [
   { value: "alerts", label: "Alerts", what: "Shows your alerts (follows, subscriptions, donations…). Without an identifier it follows your active alert set; an alert set id pins that set." },
-  { value: "effect-alerts", label: "Effect alerts", what: "Full-screen effects triggered by alerts (no identifier)." },
+  { value: "effect-alerts", label: "Effect alerts", what: "Reserved for full-screen effects (no identifier): the page joins your room and stays transparent, so nothing shows on stream yet." },
   { value: "goalbars", label: "Goal bar", what: "One goal bar; the identifier is the goal bar's id." },
-  { value: "scenes", label: "Scenes", what: "A scene; the identifier (required) names it." },
+  { value: "scenes", label: "Scenes", what: "Reserved for scenes (the identifier names one): the page joins your room and stays transparent, so nothing shows on stream yet." },
 ] as const;
 
 const typeLabel = (type: string) => TYPES.find((t) => t.value === type)?.label ?? type;
