@@ -62,6 +62,18 @@ describe("bot modules through the console plugin", () => {
     data.remove();
   });
 
+  it("answers a viewer's commands in the order they were typed, a sandboxed template before a quick !help (issue 26, bug 8)", { timeout: 60_000 }, async () => {
+    const created = await call("POST", "/v1/bots/@me/commands", { command: "slowpoke", response: "slow answer for {{ event.user.username }}" });
+    expect(created.statusCode).toBe(201);
+    const viewer = await open({ as: "orderly" });
+    const before = viewer.said.length;
+    await Promise.all([viewer.say("!slowpoke"), viewer.say("!help")]);
+    await viewer.heard("Commands:");
+    await viewer.heard("slow answer");
+    expect(viewer.said.slice(before).map((o) => o.text.split(" ")[0])).toEqual(["slow", "Commands:"]);
+    expect((await call("DELETE", `/v1/bots/@me/commands/${(created.json() as { id: number }).id}`)).statusCode).toBeLessThan(300);
+  });
+
   it("a timer posts (a sandboxed template) only while live, after its interval, with enough chat since its last post", { timeout: 60_000 }, async () => {
     const created = await call("POST", "/v1/bots/@me/timers", { name: "socials", message: "Hi from {{ event.channel.username }} on {{ event.platform }}!", interval_minutes: 5, min_chat_lines: 3 });
     expect(created.statusCode).toBe(201);
