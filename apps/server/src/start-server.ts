@@ -15,6 +15,8 @@ import type { ServerConfig } from "./config.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
+import { simulatorOf } from "./http/routes/simulate.js";
+import { simulateEvent } from "./simulator/simulate.js";
 import type { UnservedPlatforms } from "./plugins/unserved-platforms.js";
 
 function reportsOf(app: OvationApp): PluginReport[] {
@@ -108,6 +110,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await app.ovation.repos.store.persisted();
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),
+      simulate: async (userId, request) =>
+        simulateEvent(simulatorOf(app), {
+          userId,
+          type: request.type,
+          platform: request.platform,
+          ...(request.name === undefined ? {} : { name: request.name }),
+          ...(request.data === undefined ? {} : { data: request.data }),
+        }),
     });
     const unserved = unservedOf(app);
     if (unserved.length > 0) app.log.warn({ unserved }, "alert sets name platforms no loaded plugin serves; they are kept, and show again once the plugin is loaded");

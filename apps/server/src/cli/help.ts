@@ -34,6 +34,11 @@ Usage:
   ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
                                                      chat with your bot in the running server
                                                      (OVATION_PLUGINS: console (default), twitch, youtube, kick, tiktok)
+  ovation simulate <event> [--platform P] [--name N] [--user U] [--data JSON]
+                                                     send a platform event through the running server
+                                                     as its plugin would: follow, raid, stream online...
+                                                     (platform twitch and the first user by default;
+                                                     marked simulated in the alert log)
   ovation plugins [--json]                           the loaded platform plugins and each one's status
                                                      (asks the running server; else checks the settings)
   ovation migrate-store --from lowdb --to postgres [--database-url URL] [--replace]

@@ -18,6 +18,7 @@ export {
   alertLogSchema,
 } from "./alerts.js";
 export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema } from "./plugins.js";
+export { simulateBodySchema, simulateResultSchema } from "./simulator.js";
 export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";
 export { browserSourceConfigSchema } from "./browser-source-config.js";
