@@ -6,6 +6,7 @@ import { countersPage } from "./counters.js";
 import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
 import { securityPage } from "./security.js";
+import { simulatorPage } from "./simulator.js";
 import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
@@ -26,6 +27,8 @@ export const PAGES: readonly DashboardPage[] = [
   pluginsPage,
   tokensPage,
   securityPage,
+  // dash-bot (issue 26).
+  simulatorPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
