@@ -7,6 +7,8 @@ import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
 import { securityPage } from "./security.js";
 import { simulatorPage } from "./simulator.js";
+import { goalBarsPage } from "./goal-bars.js";
+import { timersPage } from "./timers.js";
 import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
@@ -29,6 +31,8 @@ export const PAGES: readonly DashboardPage[] = [
   securityPage,
   // dash-bot (issue 26).
   simulatorPage,
+  goalBarsPage,
+  timersPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
