@@ -124,4 +124,53 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
+
+  it("runs a giveaway from opening to a winner with three console viewers entering live, then rerolls", async () => {
+    const { context, page, errors } = await h.open();
+    await h.signIn(page, "/giveaways");
+    await expect.poll(() => heading(page).textContent()).toBe("Giveaways");
+    await page.getByLabel("Keyword").fill("!join");
+    await page.getByLabel("Title (optional)").fill("Game key");
+    await page.getByRole("button", { name: "Open giveaway" }).click();
+    const giveaway = page.locator("section.giveaway");
+    await expect.poll(() => giveaway.getAttribute("data-status"), { timeout: 30_000 }).toBe("open");
+
+    const viewers = await Promise.all(["ann", "ben", "cat"].map((as) => TestConsole.open(h.base, { token: h.user.token, as })));
+    try {
+      for (const viewer of viewers) await viewer.say("!join");
+      // No reload: the entries arrive on the open page.
+      await expect.poll(() => giveaway.locator("[data-entry]").count(), { timeout: 30_000 }).toBe(3);
+      expect((await giveaway.locator("[data-entry]").evaluateAll((items) => items.map((i) => i.getAttribute("data-entry")))).sort()).toEqual(["ann", "ben", "cat"]);
+      for (const view of VIEWS) {
+        const other = await h.open(view);
+        await h.signIn(other.page, "/giveaways");
+        await other.page.locator("section.giveaway [data-entry]").first().waitFor({ timeout: 30_000 });
+        await shot(other.page, `giveaways.${view.name}`);
+        expect(other.errors).toEqual([]);
+        await other.context.close();
+      }
+      await page.getByRole("button", { name: "Close entries" }).click();
+      await expect.poll(() => giveaway.getAttribute("data-status"), { timeout: 30_000 }).toBe("closed");
+      await page.getByRole("button", { name: "Draw", exact: true }).click();
+      const winner = giveaway.locator('[data-winner][data-rerolled="false"]');
+      await winner.waitFor({ timeout: 30_000 });
+      const first = (await winner.getAttribute("data-winner")) ?? "";
+      expect(["ann", "ben", "cat"]).toContain(first);
+      await viewers[0]?.heard(first);
+      await page.getByRole("button", { name: `Reroll ${first}` }).click();
+      await expect.poll(() => giveaway.locator(`[data-winner="${first}"]`).getAttribute("data-rerolled"), { timeout: 30_000 }).toBe("true");
+      const second = (await giveaway.locator('[data-winner][data-rerolled="false"]').getAttribute("data-winner")) ?? "";
+      expect(["ann", "ben", "cat"].filter((n) => n !== first)).toContain(second);
+      await shot(page, "giveaway-winner.desktop-light");
+      const api = (await h.api<{ data: { winners: { username: string; rerolled: boolean }[] } }>("GET", "/v1/bots/@me/giveaways")).body.data;
+      expect(api.winners.map((w) => [w.username, w.rerolled])).toEqual([
+        [first, true],
+        [second, false],
+      ]);
+    } finally {
+      for (const viewer of viewers) viewer?.close();
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
 });

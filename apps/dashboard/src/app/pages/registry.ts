@@ -9,6 +9,7 @@ import { securityPage } from "./security.js";
 import { simulatorPage } from "./simulator.js";
 import { goalBarsPage } from "./goal-bars.js";
 import { timersPage } from "./timers.js";
+import { giveawaysPage } from "./giveaways.js";
 import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
@@ -33,6 +34,7 @@ export const PAGES: readonly DashboardPage[] = [
   simulatorPage,
   goalBarsPage,
   timersPage,
+  giveawaysPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
