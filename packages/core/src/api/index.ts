@@ -43,7 +43,7 @@ export {
 } from "./giveaways.js";
 export { goalBarViewSchema, overlaySettingsSchema, goalBarProgressBodySchema } from "./goal-bars.js";
 export { timerViewSchema } from "./timers.js";
-export { moderationViewSchema } from "./moderation.js";
+export { moderationViewSchema, moderationTestBodySchema, moderationTestResultSchema } from "./moderation.js";
 export {
   emailBodySchema,
   passwordBodySchema,
