@@ -173,4 +173,38 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
+
+  it("auto-moderation: the rules with their exemptions, and a message tested against them shows which rule fires", async () => {
+    const put = await h.api("PUT", "/v1/bots/@me/moderation", {
+      caps: { enabled: true, min_length: 8, max_percent: 60, action: { type: "timeout", seconds: 30 }, exempt: ["broadcaster", "moderator"] },
+      links: { enabled: true, allowed_domains: ["example.com"], action: { type: "delete" }, exempt: ["broadcaster"] },
+    });
+    expect(put.status).toBe(200);
+    const { context, page, errors } = await h.open();
+    await h.signIn(page, "/moderation");
+    await expect.poll(() => heading(page).textContent()).toBe("Auto-moderation");
+    const caps = page.locator('tr[data-rule="caps"]');
+    await caps.waitFor({ timeout: 30_000 });
+    expect(await caps.textContent()).toContain("timeout 30 s");
+    expect(await caps.textContent()).toContain("broadcaster, moderator");
+    await page.getByLabel("Chat message").fill("THIS IS ALL SHOUTING");
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    await expect.poll(() => page.locator("output.moderation-verdict").getAttribute("data-rule"), { timeout: 30_000 }).toBe("caps");
+    expect(await page.locator("output.moderation-verdict").textContent()).toMatch(/^Capital letters fires \(.+\): timeout 30 s\.$/);
+    await shot(page, "moderation-test.desktop-light");
+    // A moderator is exempt from the caps rule.
+    await page.getByLabel("moderator").check();
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    await expect.poll(() => page.locator("output.moderation-verdict").getAttribute("data-rule"), { timeout: 30_000 }).toBe("none");
+    for (const view of VIEWS.filter((v) => v.name !== "desktop-light")) {
+      const other = await h.open(view);
+      await h.signIn(other.page, "/moderation");
+      await other.page.locator('tr[data-rule="caps"]').waitFor({ timeout: 30_000 });
+      await shot(other.page, `moderation.${view.name}`);
+      expect(other.errors).toEqual([]);
+      await other.context.close();
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

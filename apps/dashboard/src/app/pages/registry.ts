@@ -10,6 +10,7 @@ import { simulatorPage } from "./simulator.js";
 import { goalBarsPage } from "./goal-bars.js";
 import { timersPage } from "./timers.js";
 import { giveawaysPage } from "./giveaways.js";
+import { moderationPage } from "./moderation.js";
 import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
@@ -35,6 +36,7 @@ export const PAGES: readonly DashboardPage[] = [
   goalBarsPage,
   timersPage,
   giveawaysPage,
+  moderationPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
