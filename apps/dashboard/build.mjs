@@ -44,10 +44,14 @@ export async function buildDashboardAssets(target = path.join(here, "dist", "ass
 
 async function buildInto(outDir) {
   const result = await esbuild.build({
-    entryPoints: [path.join(here, "src", "app", "main.tsx")],
-    outfile: path.join(outDir, "app.js"),
+    entryPoints: { app: path.join(here, "src", "app", "main.tsx") },
+    outdir: outDir,
+    // ES modules with splitting: pages loaded with import() (pages/lazy-page.tsx) become chunks of
+    // their own, fetched when first opened, so they do not weigh on the first load's budget.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
-    format: "iife",
+    format: "esm",
     platform: "browser",
     target: ["chrome110", "firefox115", "safari16"],
     jsx: "automatic",
@@ -69,16 +73,38 @@ async function buildInto(outDir) {
   await writeFile(path.join(outDir, "app.css"), css.code);
 
   const limits = await budget();
-  const js = await readFile(path.join(outDir, "app.js"));
-  const sizes = { js: js.length, jsGzip: gzipSync(js).length, css: css.code.length, cssGzip: gzipSync(css.code).length };
-  if (sizes.jsGzip > limits.js) throw new Error(`dashboard app.js is ${sizes.jsGzip} bytes gzipped, over its budget of ${limits.js} (apps/dashboard/src/budget.ts)`);
+  // The first load: app.js and the chunks it imports statically (a lazy page's chunk is not in it).
+  const firstLoad = new Set();
+  const visit = (file) => {
+    if (firstLoad.has(file)) return;
+    firstLoad.add(file);
+    for (const imported of result.metafile.outputs[file]?.imports ?? []) if (imported.kind === "import-statement") visit(imported.path);
+  };
+  const entry = Object.keys(result.metafile.outputs).find((file) => path.basename(file) === "app.js");
+  if (entry === undefined) throw new Error("dashboard build made no app.js");
+  visit(entry);
+  let js = 0;
+  let jsGzip = 0;
+  for (const file of firstLoad) {
+    const bytes = await readFile(path.resolve(file));
+    js += bytes.length;
+    jsGzip += gzipSync(bytes).length;
+  }
+  const lazy = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js") && !firstLoad.has(file));
+  let lazyGzip = 0;
+  for (const file of lazy) lazyGzip += gzipSync(await readFile(path.resolve(file))).length;
+  const sizes = { js, jsGzip, lazyChunks: lazy.length, lazyGzip, css: css.code.length, cssGzip: gzipSync(css.code).length };
+  if (sizes.jsGzip > limits.js) throw new Error(`dashboard app.js (with the chunks it loads at once) is ${sizes.jsGzip} bytes gzipped, over its budget of ${limits.js} (apps/dashboard/src/budget.ts)`);
   if (sizes.cssGzip > limits.css) throw new Error(`dashboard app.css is ${sizes.cssGzip} bytes gzipped, over its budget of ${limits.css} (apps/dashboard/src/budget.ts)`);
   return sizes;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   buildDashboardAssets().then(
-    (s) => process.stdout.write(`dashboard assets: app.js ${s.js} B (${s.jsGzip} B gzip), app.css ${s.css} B (${s.cssGzip} B gzip)\n`),
+    (s) =>
+      process.stdout.write(
+        `dashboard assets: app.js and its static chunks ${s.js} B (${s.jsGzip} B gzip), ${s.lazyChunks} lazy page chunks (${s.lazyGzip} B gzip), app.css ${s.css} B (${s.cssGzip} B gzip)\n`,
+      ),
     (error) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

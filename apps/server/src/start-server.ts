@@ -15,6 +15,8 @@ import type { ServerConfig } from "./config.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
+import { simulatorOf } from "./http/routes/simulate.js";
+import { simulateEvent } from "./simulator/simulate.js";
 import type { UnservedPlatforms } from "./plugins/unserved-platforms.js";
 
 function reportsOf(app: OvationApp): PluginReport[] {
@@ -61,6 +63,20 @@ export interface RunningServer {
 }
 
 /**
+ * The identity host names itself by the address the quick start prints (`config.publicUrl`, where a
+ * loopback or any-address HOST is `localhost`) unless OVATION_ID_URL or the program names another:
+ * named after the listener it would be `http://127.0.0.1:PORT` while the dashboard is opened at
+ * `localhost`, a different origin (CORS errors, a sign-out that bounces through 127.0.0.1).
+ */
+function identityOption(identity: BuildAppOptions["identity"], config: ServerConfig, env: Readonly<Record<string, string | undefined>>): Pick<BuildAppOptions, "identity"> {
+  if (identity === false) return { identity };
+  const named = identity?.idUrl !== undefined || (env.OVATION_ID_URL ?? process.env.OVATION_ID_URL) !== undefined;
+  // PORT=0 (a port the system picks) has no address to name before listening.
+  if (named || config.port === 0) return identity === undefined ? {} : { identity };
+  return { identity: { ...identity, idUrl: config.publicUrl } };
+}
+
+/**
  * Runs Ovation as `ovation start` does: builds the app (with the configured and the given plugins),
  * listens, runs the first-run bootstrap (first user, default alert set including the loaded plugins'
  * platforms, demo command, token, browser source), opens the admin socket in the data directory
@@ -76,7 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     config,
     platforms,
     ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.identity === undefined ? {} : { identity: options.identity }),
+    ...identityOption(options.identity, config, env),
   });
   let admin: Server | null = null;
   let firstRun: BootstrapResult;
@@ -96,6 +112,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),
+      simulate: async (userId, request) =>
+        simulateEvent(simulatorOf(app), {
+          userId,
+          type: request.type,
+          platform: request.platform,
+          ...(request.name === undefined ? {} : { name: request.name }),
+          ...(request.data === undefined ? {} : { data: request.data }),
+        }),
     });
     const unserved = unservedOf(app);
     if (unserved.length > 0) app.log.warn({ unserved }, "alert sets name platforms no loaded plugin serves; they are kept, and show again once the plugin is loaded");

@@ -84,6 +84,9 @@ export function sanitizeChatText(text: string): string {
  * with a login and token), platform events over EventSub WebSocket, and Helix for announcements,
  * moderation and the `user()`/`channel()` lookups.
  */
+/** tmi.js's reasons for a login Twitch refused: it stops retrying after these (the token or user name is wrong). */
+const LOGIN_REFUSED = /Login unsuccessful|Login authentication failed|Error logging in|Improperly formatted auth|Invalid NICK/;
+
 export class TwitchPlugin implements PlatformPlugin {
   readonly metadata: PluginMetadata = {
     name: "twitch",
@@ -186,10 +189,11 @@ export class TwitchPlugin implements PlatformPlugin {
         }
       }
     }
-    await this.#connectChat(context);
+    const reached = await this.#connectChat(context);
     if (this.#helix && this.#configured.size > 0 && (this.#options.eventsub?.enabled ?? true)) await this.#connectEventSub(context);
+    // Without Helix a channel's id comes with the join: a chat still out of reach knows none yet.
     const unknown = [...this.#configured].map((l) => this.#channels.get(l)).filter((c) => c !== undefined && c.platform_id === "").map((c) => `#${c?.username}`);
-    if (unknown.length > 0) context.setStatus("degraded", `unknown Twitch channel(s): ${unknown.join(", ")}`);
+    if (unknown.length > 0 && (reached || this.#helix)) context.setStatus("degraded", `unknown Twitch channel(s): ${unknown.join(", ")}`);
     logger.info({ channels: [...this.#channels.keys()], readOnly: this.readOnly }, "Twitch plugin connected");
   }
 
@@ -400,7 +404,8 @@ export class TwitchPlugin implements PlatformPlugin {
     for (const mappedNotification of mapped.notifications) context.emitNotification(mappedNotification);
   }
 
-  async #connectChat(context: PluginContext): Promise<void> {
+  /** Connects chat; false when the server is out of reach for now (tmi.js keeps retrying). */
+  async #connectChat(context: PluginContext): Promise<boolean> {
     const options = this.#options;
     const token = options.token?.replace(/^oauth:/, "");
     const helix = this.#helix;
@@ -424,7 +429,8 @@ export class TwitchPlugin implements PlatformPlugin {
     });
     this.#client = client;
     client.on("raw_message", (_cloned, message) => this.handleIrcMessage(message as IrcMessage));
-    client.on("disconnected", (reason) => context.setStatus("degraded", `Twitch chat disconnected: ${reason}; reconnecting`));
+    // Without EventSub, chat is all the plugin has: losing it is disconnected, not "partly working".
+    client.on("disconnected", (reason) => context.setStatus(this.#eventSubLive ? "degraded" : "disconnected", `Twitch chat disconnected: ${reason}; reconnecting`));
     client.on("connected", () => {
       if ([...this.#configured].every((login) => this.#joined.has(login))) context.setStatus("connected", null);
     });
@@ -443,12 +449,17 @@ export class TwitchPlugin implements PlatformPlugin {
     try {
       await client.connect();
     } catch (cause) {
-      throw new TwitchError(TWITCH_ERROR_CODES.chat, `Twitch chat connection failed: ${String(cause)}`, { cause });
+      // A refused login is the settings' fault; anything else (no network, Twitch away) tmi.js
+      // retries by itself, so the plugin is not failed but disconnected until a retry gets through.
+      if (LOGIN_REFUSED.test(String(cause))) throw new TwitchError(TWITCH_ERROR_CODES.chat, `Twitch chat connection failed: ${String(cause)}`, { cause });
+      context.setStatus("disconnected", `Twitch chat unreachable (${String(cause)}); reconnecting`);
+      return false;
     }
     if (!(await joined)) {
       const missing = [...this.#configured].filter((login) => !this.#joined.has(login));
       context.setStatus("degraded", `not joined yet: ${missing.map((l) => `#${l}`).join(", ")}`);
     }
+    return true;
   }
 
   async #connectEventSub(context: PluginContext): Promise<void> {

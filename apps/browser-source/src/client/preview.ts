@@ -60,4 +60,4 @@ export async function showPreview(stage: HTMLElement, plan: AlertPlan, signal: A
 
 export type { AlertPlan } from "./resolve.js";
 export type { AlertView } from "./alert-view.js";
-export { ALERT_LAYOUTS, ENTER_ANIMATIONS, LEAVE_ANIMATIONS, FONT_ANIMATIONS, BUNDLED_FONTS } from "./alert-view.js";
+export { ALERT_LAYOUTS, ENTER_ANIMATIONS, LEAVE_ANIMATIONS, FONT_ANIMATIONS, BUNDLED_FONTS, kebabName } from "./alert-view.js";

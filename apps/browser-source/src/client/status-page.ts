@@ -13,15 +13,19 @@ const LABELS: Record<BrowserSourceBootstrap["type"], string> = {
 };
 
 /**
- * The page of effect alerts and scenes: it loads its configuration, joins the room and shows whether
- * it is connected. An effect-alerts page hides itself while `!effects off` holds.
+ * The page of effect alerts and scenes: it loads its configuration and joins the room; it stays
+ * transparent on stream and only writes a problem (an address no longer valid, the service out of
+ * reach). An effect-alerts page hides itself while `!effects off` holds.
  */
 export async function runStatusPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus): Promise<void> {
   const badge = stage.ownerDocument.createElement("div");
   badge.className = "ovation-status";
   stage.replaceChildren(badge);
+  // The page is on stream: once connected it shows nothing (the page's data-state still says so);
+  // only a problem someone must fix is written on it.
   const show = (text: string): void => {
     badge.textContent = `${LABELS[bootstrap.type]}: ${text}`;
+    badge.hidden = text === "connected" || text === "connecting" || text === "loading";
   };
   show("loading");
   const config = await loadConfigUntilReady(bootstrap, status);

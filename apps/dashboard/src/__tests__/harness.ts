@@ -75,7 +75,7 @@ export interface DashboardHarness {
 }
 
 /** Starts everything; `buildAssets()` first when the test needs the current bundle. */
-export async function startDashboard(options: { platforms?: BuildAppOptions["platforms"]; identity?: BuildAppOptions["identity"] } = {}): Promise<DashboardHarness> {
+export async function startDashboard(options: { platforms?: BuildAppOptions["platforms"]; identity?: BuildAppOptions["identity"]; botModules?: BuildAppOptions["botModules"] } = {}): Promise<DashboardHarness> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (node scripts/ensure-chromium.mjs)`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const dataDir = await mkdtemp(path.join(tmpdir(), "ovation-dashboard-"));
@@ -90,7 +90,12 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
     OVATION_LOG_LEVEL: "silent",
     OVATION_RATE_LIMIT_PER_MINUTE: "100000",
   });
-  const app = await buildApp({ config, platforms: options.platforms ?? false, identity: { ...options.identity, idUrl: base, smtpUrl: `smtp://127.0.0.1:${smtp.port}` } });
+  const app = await buildApp({
+    config,
+    platforms: options.platforms ?? false,
+    identity: { ...options.identity, idUrl: base, smtpUrl: `smtp://127.0.0.1:${smtp.port}` },
+    ...(options.botModules ? { botModules: options.botModules } : {}),
+  });
   await app.listen({ host: "127.0.0.1", port });
   const password = "correct horse battery staple";
   const email = "streamer@example.com";

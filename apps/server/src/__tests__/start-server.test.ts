@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { definePlugin } from "@ovation/core/contracts";
 import type { PluginContext } from "@ovation/core/contracts";
@@ -7,8 +9,18 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ADMIN_SOCKET_FILE } from "../admin/admin-protocol.js";
 import { callRunningServer } from "../cli/admin-client.js";
+import { hashPassword } from "../identity/accounts/passwords.js";
+import { loadConfig } from "../config.js";
 import { startServer } from "../start-server.js";
 import { tempDataDir, testConfig } from "./helpers.js";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 /** A program's own plugin: it keeps the context so the test can emit a follow. */
 function ownPlugin(probe: { context: PluginContext | null }) {
@@ -71,6 +83,49 @@ describe("startServer (embedding the whole host)", () => {
       await server.closed;
       expect(server.app.server.listening).toBe(false);
     } finally {
+      data.remove();
+    }
+  });
+
+  it("with HOST=127.0.0.1 the identity host is the printed localhost address, so the dashboard has one origin (issue 26, bug 1)", async () => {
+    const data = tempDataDir();
+    const port = await freePort();
+    const config = loadConfig({ OVATION_DATA_DIR: data.dir, HOST: "127.0.0.1", PORT: String(port), OVATION_LOG_LEVEL: "silent" });
+    expect(config.publicUrl).toBe(`http://localhost:${port}`);
+    let quickStart = "";
+    const server = await startServer({ config, env: { OVATION_PLUGINS: "none" }, logger: pino({ level: "silent" }), onQuickStart: (text) => (quickStart = text) });
+    try {
+      expect(quickStart).toContain(`Dashboard: http://localhost:${port}/dashboard`);
+      const page = await fetch(`http://127.0.0.1:${port}/dashboard`);
+      const html = await page.text();
+      expect(html).toContain(`"issuer":"http://localhost:${port}/oauth"`);
+      expect(html).not.toContain("127.0.0.1");
+      const discovery = (await (await fetch(`http://localhost:${port}/oauth/.well-known/openid-configuration`)).json()) as { issuer: string };
+      expect(discovery.issuer).toBe(`http://localhost:${port}/oauth`);
+    } finally {
+      await server.close();
+      data.remove();
+    }
+  });
+
+  it("the first-start text asks for a password only while the user has none (issue 26, bug 10)", async () => {
+    const data = tempDataDir();
+    const first = await startServer({ config: testConfig(data.dir), env: { OVATION_PLUGINS: "none" }, logger: pino({ level: "silent" }) });
+    let userId = 0;
+    try {
+      expect(first.quickStart).toContain("give streamer an email address and a password once");
+      if (first.firstRun.kind !== "seeded") throw new Error("a fresh data directory is seeded");
+      userId = first.firstRun.user.id;
+      first.app.ovation.repos.users.update(userId, { email: "me@example.com", password_hash: await hashPassword("a long enough passphrase") });
+    } finally {
+      await first.close();
+    }
+    const again = await startServer({ config: testConfig(data.dir), env: { OVATION_PLUGINS: "none" }, logger: pino({ level: "silent" }) });
+    try {
+      expect(again.quickStart).not.toContain("a password once");
+      expect(again.quickStart).toContain("Sign in as streamer with its email address and password");
+    } finally {
+      await again.close();
       data.remove();
     }
   });

@@ -16,6 +16,14 @@ export const adminRequestSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("user.password"), user: z.string(), email: z.string().optional(), password_hash: z.string().min(1).max(512) }),
   z.object({ op: z.literal("chat.token.issue"), user: z.string().min(1, "user must not be empty") }),
   z.object({ op: z.literal("plugins.list") }),
+  z.object({
+    op: z.literal("simulate"),
+    user: z.string().min(1, "--user must not be empty").optional(),
+    type: z.string().min(1).max(128),
+    platform: z.string().min(1).max(32),
+    name: z.string().min(1, "--name must not be empty").max(100).optional(),
+    data: z.record(z.string().max(64), z.unknown()).optional(),
+  }),
   z.object({ op: z.literal("chat.token.revoke"), token: z.string().min(1, "token must not be empty").max(512, "token must be at most 512 characters") }),
 ]);
 

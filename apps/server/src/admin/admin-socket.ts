@@ -4,7 +4,8 @@ import type { Server } from "node:net";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
-import { createToken, createUser, publicUser, setUserPassword } from "../cli/operations.js";
+import { CliError } from "../cli/cli-error.js";
+import { createToken, createUser, findUser, publicUser, setUserPassword } from "../cli/operations.js";
 import type { Repositories } from "../store/repositories.js";
 import { issueChatToken, revokeChatToken } from "./chat-token.js";
 import { adminRequestSchema, adminSocketPath } from "./admin-protocol.js";
@@ -16,12 +17,20 @@ const MAX_REQUEST_BYTES = 16_384;
 export interface AdminSocketExtras {
   /** `ovation plugins`: what was loaded and each plugin's status. */
   plugins?: () => unknown;
+  /** `ovation simulate`: sends a simulated platform event for the user (resolved here from the request). */
+  simulate?: (userId: number, request: Extract<AdminRequest, { op: "simulate" }>) => Promise<unknown>;
 }
 
 async function run(repos: Repositories, request: AdminRequest, extras: AdminSocketExtras): Promise<unknown> {
   switch (request.op) {
     case "plugins.list":
       return extras.plugins?.() ?? [];
+    case "simulate": {
+      if (!extras.simulate) throw new CliError("OVATION_ERR_CLI_USAGE", "This server cannot simulate events.");
+      const user = request.user === undefined ? repos.users.list()[0] : findUser(repos, request.user);
+      if (!user) throw new CliError("OVATION_ERR_CLI_USER_NOT_FOUND", request.user === undefined ? "simulate: the server has no user yet." : `simulate: no user named ${request.user}.`);
+      return extras.simulate(user.id, request);
+    }
     case "user.create": {
       const user = createUser(repos, { name: request.name, ...(request.email === undefined ? {} : { email: request.email }) });
       await repos.store.persisted();

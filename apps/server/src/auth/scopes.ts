@@ -6,8 +6,21 @@ import { ALL_SCOPE_VALUES } from "@ovation/core/contracts";
  */
 export const KNOWN_SCOPES: readonly string[] = ALL_SCOPE_VALUES;
 
-/** Scopes of tokens made without `--scopes` and of the first-run token: what the quick start needs. */
-export const DEFAULT_CLI_SCOPES = ["alerts:manage", "chatbot:manage:commands", "user:read"] as const;
+/**
+ * Scopes of tokens made without `--scopes` and of the first-run token: what the quick start and the
+ * curl examples of the docs need (alerts, commands, counters, timers, giveaways, moderation, goal bars).
+ */
+export const DEFAULT_CLI_SCOPES = [
+  "alerts:manage",
+  "chatbot:read",
+  "chatbot:manage",
+  "chatbot:manage:commands",
+  "chatbot:manage:timers",
+  "chatbot:manage:giveaways",
+  "chatbot:manage:moderation",
+  "widgets:manage",
+  "user:read",
+] as const;
 
 /** Splits a scope list (spaces and/or commas) and returns unknown entries separately. */
 export function parseScopes(text: string): { scopes: string[]; unknown: string[] } {

@@ -1,4 +1,20 @@
+import { DEFAULT_CLI_SCOPES, KNOWN_SCOPES } from "../auth/scopes.js";
 import type { CliIo } from "./io.js";
+
+/** Words on indented lines of at most `width` characters. */
+function wrap(words: readonly string[], width: number): string {
+  const lines: string[] = [];
+  let line = " ";
+  for (const word of words) {
+    if (line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = " ";
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join("\n");
+}
 
 /** The text of `ovation --help`. */
 export const HELP_TEXT = `ovation: the Ovation server and its admin commands (all non-interactive)
@@ -18,6 +34,11 @@ Usage:
   ovation chat [--as NAME] [--badge moderator] [--token T] [--user U] [--url URL]
                                                      chat with your bot in the running server
                                                      (OVATION_PLUGINS: console (default), twitch, youtube, kick, tiktok)
+  ovation simulate <event> [--platform P] [--name N] [--user U] [--data JSON]
+                                                     send a platform event through the running server
+                                                     as its plugin would: follow, raid, stream online...
+                                                     (platform twitch and the first user by default;
+                                                     marked simulated in the alert log)
   ovation plugins [--json]                           the loaded platform plugins and each one's status
                                                      (asks the running server; else checks the settings)
   ovation migrate-store --from lowdb --to postgres [--database-url URL] [--replace]
@@ -26,9 +47,10 @@ Usage:
                                                      checksums; stop the server first
   ovation --help                                     this text
 
-Scopes (space or comma separated; default "alerts:manage chatbot:manage:commands user:read"):
-  user:read user:manage user:manage:credentials connections alerts:manage chatbot:read
-  chatbot:manage chatbot:manage:commands widgets:manage *
+Scopes (space or comma separated):
+${wrap([...KNOWN_SCOPES], 100)}
+  Default (tokens made without --scopes and the first-start token):
+${wrap([...DEFAULT_CLI_SCOPES], 100)}
 
 Environment:
   PORT (8080)  HOST (0.0.0.0)  OVATION_DATA_DIR (./data)  OVATION_PUBLIC_URL (http://localhost:PORT)
@@ -37,7 +59,8 @@ Environment:
   OVATION_BODY_LIMIT_BYTES (262144)  OVATION_TRUST_PROXY (false)
   OVATION_HEADERS_TIMEOUT_SECONDS (20)  OVATION_BODY_TIMEOUT_SECONDS (30)
   OVATION_MEDIA_QUOTA_FILES (200)  OVATION_MEDIA_QUOTA_BYTES (268435456)
-  OVATION_PLUGINS (console): built-in names (console, twitch, tiktok, youtube, kick), package names or paths, comma separated
+  OVATION_PLUGINS (console): built-in names (console, twitch, tiktok, youtube, kick), package names or
+    paths, comma separated
   OVATION_PLUGIN_<ID>_<KEY>: a plugin's settings  OVATION_CONFIG_FILE (<data dir>/ovation.config.json)
   OVATION_DATABASE_URL (unset: the store is files in the data directory)
   OVATION_REDIS_URL (unset: one node; set: nodes share rate limits, cooldowns, sockets through Redis)

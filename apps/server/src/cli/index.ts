@@ -8,6 +8,7 @@ import { runMigrateStore } from "./migrate-store.js";
 import { processIo } from "./io.js";
 import type { CliIo } from "./io.js";
 import { runPlugins } from "./plugins.js";
+import { runSimulate } from "./simulate.js";
 import { runStart } from "./start.js";
 import { runTokenCreate } from "./token-create.js";
 import { runUserCreate } from "./user-create.js";
@@ -26,6 +27,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo, env: 
     if (first === "token" && second === "create") return await runTokenCreate(rest, config, io);
     if (first === "client") return await runClient([second, ...rest].filter((a): a is string => a !== undefined), config, io);
     if (first === "migrate-store") return await runMigrateStore([second, ...rest].filter((a): a is string => a !== undefined), config, io);
+    if (first === "simulate") return await runSimulate([second, ...rest].filter((a): a is string => a !== undefined), config, io);
     if (first === "chat") return await runChat([second, ...rest].filter((a): a is string => a !== undefined), config, io, env);
     io.err(`error: unknown command "${argv.join(" ")}". Run \`ovation --help\` for usage. (OVATION_ERR_CLI_USAGE)`);
     return 2;

@@ -41,7 +41,7 @@ export function createUser(repos: Repositories, input: z.input<typeof userCreate
 }
 
 /** The user named (or numbered) `nameOrId`, or null. */
-function findUser(repos: Repositories, nameOrId: string): UserRecord | null {
+export function findUser(repos: Repositories, nameOrId: string): UserRecord | null {
   return repos.users.findByName(nameOrId) ?? (/^\d+$/.test(nameOrId) ? repos.users.get(Number(nameOrId)) : null);
 }
 

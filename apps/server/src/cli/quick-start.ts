@@ -31,8 +31,15 @@ export function quickStartText(config: ServerConfig, result: BootstrapResult): s
     `Ovation is running at ${config.publicUrl} (API docs: ${config.publicUrl}/docs)`,
     "",
     `Dashboard: ${dashboardUrl(config.publicUrl)}`,
-    `  To sign in, give ${result.user.name} an email address and a password once (type the password, then Enter):`,
-    `  npx ovation user password --user ${shellQuote(result.user.name)} --email you@example.com`,
+    ...(result.user.password_hash !== null && result.user.email !== null
+      ? [
+          `  Sign in as ${result.user.name} with its email address and password (this changes them, reading the password from standard input):`,
+          `  npx ovation user password --user ${shellQuote(result.user.name)} --email <address>`,
+        ]
+      : [
+          `  To sign in, give ${result.user.name} an email address and a password once (type the password, then Enter):`,
+          `  npx ovation user password --user ${shellQuote(result.user.name)} --email you@example.com`,
+        ]),
     "",
     result.newToken
       ? `Personal access token for ${result.user.name} (shown only now, keep it secret):\n  ${result.newToken}`

@@ -67,6 +67,8 @@ export class BotModulesHost {
   readonly system: SystemCommands;
   readonly #kv: StoreKeyValueStore;
   readonly #recent = new Map<number, ModerationOutcome[]>();
+  /** Per plugin and channel: settles once the latest message's answer is out. */
+  readonly #answerOrder = new Map<string, Promise<void>>();
   #output: BotOutput | null = null;
   #events: BotModuleEvents | null = null;
   #interval: NodeJS.Timeout | null = null;
@@ -236,7 +238,25 @@ export class BotModulesHost {
    * plugin the message came from. A message that breaks a moderation rule is acted on (or warned
    * about) and goes no further.
    */
-  async handleChat(event: ChatEvent, plugin: string): Promise<HostAction[]> {
+  handleChat(event: ChatEvent, plugin: string): Promise<HostAction[]> {
+    // Messages are handled at once, side by side, but their answers come out in the order the
+    // messages came in on each channel: a quick system command must not overtake a sandboxed one.
+    const key = `${plugin}\u0000${event.channel.id}`;
+    const previous = this.#answerOrder.get(key);
+    const work = this.#handleChat(event, plugin);
+    const ordered = previous === undefined ? work : previous.then(() => work);
+    const settled = ordered.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#answerOrder.set(key, settled);
+    void settled.then(() => {
+      if (this.#answerOrder.get(key) === settled) this.#answerOrder.delete(key);
+    });
+    return ordered;
+  }
+
+  async #handleChat(event: ChatEvent, plugin: string): Promise<HostAction[]> {
     const userId = Number(event.channel.id);
     this.timers.recordChat(event);
     const verdict = await this.moderation.check(event);

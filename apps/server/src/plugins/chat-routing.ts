@@ -1,6 +1,7 @@
 import { STREAM_STATE_TYPES } from "@ovation/core";
 import type { ChatRoomEvent, NotifySub, PlatformPlugin } from "@ovation/core";
 import type { Logger } from "pino";
+import type { PublishResult } from "../realtime/alert-hub.js";
 import type { OvationServices } from "../services.js";
 
 /** The public chat room of a channel: `<user_uuid>.<platform>.<platform_channel_id>.chat`. */
@@ -45,6 +46,17 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
     logger.warn({ type, platform_id: condition.platform_id }, "notification for a channel no user owns; dropped");
     return;
   }
+  const published = deliverToOwner(services, userId, notification);
+  published.catch((error: unknown) => logger.warn({ err: error, type, platform_id: condition.platform_id }, "notification not delivered"));
+}
+
+/**
+ * The part of {@link deliverNotification} after the owner is known: the `enable_when` state, the bot
+ * modules and the alert hub. The event simulator enters here (`simulated`), so a simulated event
+ * takes exactly a plugin's path.
+ */
+export function deliverToOwner(services: OvationServices, userId: number, notification: NotifySub, options: { simulated?: boolean } = {}): Promise<PublishResult> {
+  const { condition, type } = notification.subscription;
   if ((STREAM_STATE_TYPES as readonly string[]).includes(type)) {
     services.commands.runtime.applyNotification(String(userId), notification);
   }
@@ -52,7 +64,7 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
   const event = notification.event;
   const fields = typeof event === "object" && event !== null && !Array.isArray(event) ? (event as Record<string, unknown>) : {};
   services.botModules.onNotification(userId, type, condition.platform, fields, notifierId(notification));
-  const published = services.hub.publish({
+  return services.hub.publish({
     userId,
     type,
     platform: condition.platform,
@@ -62,6 +74,6 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
     test: false,
     notificationId: notification.notification.id,
     ...(platformData === undefined ? {} : { platformData }),
+    ...(options.simulated === true ? { simulated: true } : {}),
   });
-  published.catch((error: unknown) => logger.warn({ err: error, type, platform_id: condition.platform_id }, "notification not delivered"));
 }

@@ -43,6 +43,8 @@ export interface AlertInput {
   notificationId?: string;
   /** The raw platform event a plugin mapped, kept in `ovation.platform_data`. */
   platformData?: unknown;
+  /** Sent by the event simulator: marked `ovation.simulated` in the log and the notification. */
+  simulated?: boolean;
 }
 
 /**
@@ -238,6 +240,7 @@ export class AlertHub {
         template: input.template,
         test: input.test,
         ...(input.platformData === undefined ? {} : { platform_data: input.platformData }),
+        ...(input.simulated === true ? { simulated: true } : {}),
       },
     };
   }

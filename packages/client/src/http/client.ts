@@ -12,6 +12,7 @@ import { moderationApi } from "./moderation.js";
 import { pluginsApi } from "./plugins.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
+import { simulatorApi } from "./simulator.js";
 import { timersApi } from "./timers.js";
 import { tokensApi } from "./tokens.js";
 import { HttpClient } from "./transport.js";
@@ -39,6 +40,7 @@ export function createOvationClient(options: HttpClientOptions) {
     moderation: moderationApi(http),
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),
+    simulator: simulatorApi(http),
     account: accountApi(http),
     tokens: tokensApi(http),
     eat: eatApi(http),

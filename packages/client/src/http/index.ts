@@ -34,6 +34,8 @@ export { goalBarsApi, GOAL_BARS_ROUTES } from "./goal-bars.js";
 export type { GoalBarsApi, GoalBarConfig, GoalBarInput } from "./goal-bars.js";
 export { pluginsApi, PLUGINS_ROUTES } from "./plugins.js";
 export type { PluginsApi, PluginStatus, PluginsListing } from "./plugins.js";
+export { simulatorApi, SIMULATOR_ROUTES } from "./simulator.js";
+export type { SimulatorApi, SimulateInput, SimulateResult } from "./simulator.js";
 export { accountApi, ACCOUNT_ROUTES } from "./account.js";
 export type { AccountApi, Me, Connection, ConnectionStatus, LinkStart } from "./account.js";
 export { tokensApi, TOKENS_ROUTES } from "./tokens.js";

@@ -12,6 +12,7 @@ import { MODERATION_ROUTES } from "./moderation.js";
 import { PLUGINS_ROUTES } from "./plugins.js";
 import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
+import { SIMULATOR_ROUTES } from "./simulator.js";
 import { TIMERS_ROUTES } from "./timers.js";
 import { TOKENS_ROUTES } from "./tokens.js";
 import type { Route } from "./transport.js";
@@ -33,6 +34,7 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     moderation: MODERATION_ROUTES,
     goalBars: GOAL_BARS_ROUTES,
     plugins: PLUGINS_ROUTES,
+    simulator: SIMULATOR_ROUTES,
     account: ACCOUNT_ROUTES,
     tokens: TOKENS_ROUTES,
     eat: EAT_ROUTES,

@@ -106,8 +106,11 @@ export const emailChangeSchema = z.object({ message: z.string(), status: z.enum(
 /** An answer that only says what happened. */
 export const messageSchema = z.object({ message: z.string() });
 
-/** Answer of `POST /api/eat/request-verification`. */
-export const eatRequestSchema = z.object({ message: z.string(), expires_at: z.string(), sent_to: z.string() });
+/**
+ * Answer of `POST /api/eat/request-verification`. `delivery` says where the code went: `email`
+ * (a mail server is configured) or `server-log` (none is: the code is only in the server's log).
+ */
+export const eatRequestSchema = z.object({ message: z.string(), expires_at: z.string(), sent_to: z.string(), delivery: z.enum(["email", "server-log"]) });
 
 /** The public view of an Elevated Access Token. */
 export const eatViewSchema = z.object({ id: z.string(), user_id: z.number(), created_at: z.string(), expires_at: z.string() });

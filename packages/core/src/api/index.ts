@@ -18,6 +18,7 @@ export {
   alertLogSchema,
 } from "./alerts.js";
 export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema } from "./plugins.js";
+export { simulateBodySchema, simulateResultSchema } from "./simulator.js";
 export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";
 export { browserSourceConfigSchema } from "./browser-source-config.js";
@@ -43,7 +44,7 @@ export {
 } from "./giveaways.js";
 export { goalBarViewSchema, overlaySettingsSchema, goalBarProgressBodySchema } from "./goal-bars.js";
 export { timerViewSchema } from "./timers.js";
-export { moderationViewSchema } from "./moderation.js";
+export { moderationViewSchema, moderationTestBodySchema, moderationTestResultSchema } from "./moderation.js";
 export {
   emailBodySchema,
   passwordBodySchema,

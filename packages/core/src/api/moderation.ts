@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODERATION_RULES, moderationSettingsSchema } from "../commands/modules/moderation/moderation-record.js";
+import { commandTestBodySchema } from "./commands.js";
 
 const ruleAvailability = z.object({ actions: z.array(z.string()), available: z.boolean() });
 
@@ -33,3 +34,11 @@ export const moderationViewSchema = z
       .describe("The last 50 auto-moderation outcomes since the server started, newest first"),
   })
   .meta({ id: "BotModeration" });
+
+/** Body of `POST /v1/bots/{user}/moderation/test`: a chat message and, optionally, who writes it (as for a command's dry run). */
+export const moderationTestBodySchema = commandTestBodySchema.pick({ message: true, event: true });
+
+/** Answer of `POST /v1/bots/{user}/moderation/test`: the rule that fires and its action, or null when the message passes. */
+export const moderationTestResultSchema = z.object({
+  verdict: z.object({ rule: z.enum(MODERATION_RULES), action: z.object({ type: z.enum(["delete", "timeout", "ban", "warn"]), seconds: z.number().optional() }), detail: z.string() }).nullable(),
+});

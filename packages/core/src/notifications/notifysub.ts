@@ -13,6 +13,8 @@ export const notificationExtrasSchema = z.object({
   test: z.boolean().optional(),
   /** True when the alert is sent again from the alert log. */
   replay: z.boolean().optional(),
+  /** True for an event sent by the event simulator (`POST /v1/simulate`, `ovation simulate`), not by a platform. */
+  simulated: z.boolean().optional(),
   /** The raw platform event a plugin mapped (type, version, event), when it kept one. */
   platform_data: z.unknown().optional(),
 });

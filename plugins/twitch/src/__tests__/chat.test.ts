@@ -1,5 +1,7 @@
 import { PluginHost } from "@ovation/core";
 import type { ChatEvent, ChatRoomEvent, HostAction, NotifySub } from "@ovation/core";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TwitchPlugin } from "../plugin.js";
@@ -158,4 +160,22 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
     );
     expect(() => new TwitchPlugin({ channels: [{ id: "x", login: "dallas" }], username: "bot" })).toThrow(/username and options.token go together/);
   });
+
+  it("a chat server out of reach at start is disconnected and retried, not failed; it connects once the server answers (issue 26, bug 4)", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const host = new PluginHost({ logger, alerts: () => undefined, chatRoom: () => undefined });
+    host.register(new TwitchPlugin({ channels: [{ id: "owner-1", login: "dallas" }], irc: { server: "127.0.0.1", port, secure: false }, ircReconnectMs: 50, joinTimeoutMs: 500 }));
+    await host.connect("twitch");
+    expect(host.health()[0]).toMatchObject({ status: "disconnected", detail: expect.stringContaining("reconnecting") });
+    const late = await FakeIrcServer.start({ dallas: "12345678" }, port);
+    try {
+      await until(() => (host.health()[0]?.status === "connected" ? true : undefined), "connected once the server answers", 20_000);
+    } finally {
+      await host.stop();
+      await late.close();
+    }
+  }, 30_000);
 });

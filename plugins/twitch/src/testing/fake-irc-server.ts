@@ -35,9 +35,9 @@ export class FakeIrcServer {
     wss.on("connection", (ws) => this.#accept(ws));
   }
 
-  /** Starts a server on 127.0.0.1 on a free port; `roomIds` maps channel logins to room ids. */
-  static async start(roomIds: Record<string, string>): Promise<FakeIrcServer> {
-    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, handleProtocols: () => "irc" });
+  /** Starts a server on 127.0.0.1 on `port` (default a free one); `roomIds` maps channel logins to room ids. */
+  static async start(roomIds: Record<string, string>, port = 0): Promise<FakeIrcServer> {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port, handleProtocols: () => "irc" });
     await once(wss, "listening");
     return new FakeIrcServer(wss, new Map(Object.entries(roomIds)));
   }

@@ -171,6 +171,7 @@ function AlertLog() {
                               <strong>{n.subscription.type}</strong> <span class="muted">{n.subscription.condition.platform}</span>
                               {amount !== null ? <span class="cell-sub">{amount}</span> : null}
                               {entry.test ? <span class="badge">test</span> : null}
+                              {n.ovation?.simulated === true ? <span class="badge">simulated</span> : null}
                               {entry.cleared ? <span class="badge">cleared</span> : null}
                             </td>
                             <th scope="row" data-label="Who">

@@ -15,9 +15,9 @@ import { useCopy } from "./kit/copy.js";
 /** The browser-source types, with what each shows in OBS. */
 const TYPES = [
   { value: "alerts", label: "Alerts", what: "Shows your alerts (follows, subscriptions, donations…). Without an identifier it follows your active alert set; an alert set id pins that set." },
-  { value: "effect-alerts", label: "Effect alerts", what: "Full-screen effects triggered by alerts (no identifier)." },
-  { value: "goalbars", label: "Goal bar", what: "One goal bar; the identifier is the goal bar's id." },
-  { value: "scenes", label: "Scenes", what: "A scene; the identifier (required) names it." },
+  { value: "effect-alerts", label: "Effect alerts", what: "Reserved for full-screen effects (no identifier): the page joins your room and stays transparent, so nothing shows on stream yet." },
+  { value: "goalbars", label: "Goal bar", what: "One of your goal bars (make them on the Goal bars page)." },
+  { value: "scenes", label: "Scenes", what: "Reserved for scenes (the identifier names one): the page joins your room and stays transparent, so nothing shows on stream yet." },
 ] as const;
 
 const typeLabel = (type: string) => TYPES.find((t) => t.value === type)?.label ?? type;
@@ -27,12 +27,16 @@ function masked(url: string, token: string): string {
   return url.replace(token, `${token.slice(0, 4)}…${token.slice(-4)}`);
 }
 
-function SourceRow({ source, onChanged }: { source: BrowserSource; onChanged: (next: BrowserSource) => void }) {
+/** Goal bar titles by id, to name goal-bar sources by their goal instead of its number. */
+type GoalTitles = ReadonlyMap<string, string>;
+
+function SourceRow({ source, onChanged, goals }: { source: BrowserSource; onChanged: (next: BrowserSource) => void; goals: GoalTitles }) {
   const client = useClient();
   const confirm = useConfirm();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
-  const name = `${typeLabel(source.browser_source_type)}${source.identifier !== null ? ` "${source.identifier}"` : ""}`;
+  const shown = source.identifier === null ? null : source.browser_source_type === "goalbars" ? (goals.get(source.identifier) ?? `#${source.identifier}`) : source.identifier;
+  const name = `${typeLabel(source.browser_source_type)}${shown !== null ? ` "${shown}"` : ""}`;
 
   const copyText = useCopy();
   const copy = () => copyText(source.browser_source_url, `Copied the address of ${name}. Paste it into an OBS browser source.`);
@@ -83,7 +87,7 @@ function SourceRow({ source, onChanged }: { source: BrowserSource; onChanged: (n
   );
 }
 
-function CreateSource({ onCreated }: { onCreated: (source: BrowserSource) => void }) {
+function CreateSource({ onCreated, goals }: { onCreated: (source: BrowserSource) => void; goals: GoalTitles }) {
   const client = useClient();
   const toast = useToast();
   const [type, setType] = useState<string>("alerts");
@@ -109,8 +113,20 @@ function CreateSource({ onCreated }: { onCreated: (source: BrowserSource) => voi
     <form class="card stack" aria-labelledby="new-source-heading" onSubmit={(event) => void create(event)}>
       <h2 id="new-source-heading">New browser source</h2>
       <div class="form-grid">
-        <SelectField label="Type" name="browser_source_type" value={type} onChange={setType} options={TYPES.map((t) => ({ value: t.value, label: t.label }))} errors={errors} hint={chosen?.what} />
-        <TextField label="Identifier (optional)" name="identifier" value={identifier} onChange={setIdentifier} errors={errors} maxLength={64} hint="Letters, digits, - and _. The same type and identifier give back the same source." input={{ autocomplete: "off", spellcheck: false }} />
+        <SelectField label="Type" name="browser_source_type" value={type} onChange={(next) => (setType(next), setIdentifier(""))} options={TYPES.map((t) => ({ value: t.value, label: t.label }))} errors={errors} hint={chosen?.what} />
+        {type === "goalbars" ? (
+          <SelectField
+            label="Goal bar"
+            name="identifier"
+            value={identifier}
+            onChange={setIdentifier}
+            options={[...goals].map(([id, title]) => ({ value: id, label: title }))}
+            emptyLabel={goals.size === 0 ? "No goal bars yet" : "Pick a goal bar"}
+            errors={errors}
+          />
+        ) : (
+          <TextField label="Identifier (optional)" name="identifier" value={identifier} onChange={setIdentifier} errors={errors} maxLength={64} hint="Letters, digits, - and _. The same type and identifier give back the same source." input={{ autocomplete: "off", spellcheck: false }} />
+        )}
       </div>
       <FormErrors errors={errors} shown={["browser_source_type", "identifier"]} />
       <div class="actions">
@@ -125,6 +141,9 @@ function CreateSource({ onCreated }: { onCreated: (source: BrowserSource) => voi
 function BrowserSources() {
   const client = useClient();
   const loaded = useLoad(async () => (await client.browserSources.list()).data, []);
+  // Without widgets:manage the list is empty: goal-bar sources are then named by number.
+  const goalList = useLoad(async () => (await client.goalBars.list().catch(() => ({ data: [] }))).data, []);
+  const goals: GoalTitles = new Map((goalList.data ?? []).map((g) => [String(g.id), g.goal_bar.title]));
   const replace = (next: BrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
   return (
     <div class="stack">
@@ -136,13 +155,13 @@ function BrowserSources() {
           ) : (
             <ul class="source-list" aria-label="Your browser sources">
               {sources.map((source) => (
-                <SourceRow key={source.id} source={source} onChanged={replace} />
+                <SourceRow key={source.id} source={source} onChanged={replace} goals={goals} />
               ))}
             </ul>
           )
         }
       </LoadState>
-      <CreateSource onCreated={replace} />
+      <CreateSource onCreated={replace} goals={goals} />
     </div>
   );
 }

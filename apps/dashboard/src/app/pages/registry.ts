@@ -7,6 +7,11 @@ import { countersPage } from "./counters.js";
 import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
 import { securityPage } from "./security.js";
+import { simulatorPage } from "./simulator.js";
+import { goalBarsPage } from "./goal-bars.js";
+import { timersPage } from "./timers.js";
+import { giveawaysPage } from "./giveaways.js";
+import { moderationPage } from "./moderation.js";
 import { tokensPage } from "./tokens.js";
 import type { DashboardPage } from "./page.js";
 
@@ -28,6 +33,12 @@ export const PAGES: readonly DashboardPage[] = [
   pluginsPage,
   tokensPage,
   securityPage,
+  // dash-bot (issue 26).
+  simulatorPage,
+  goalBarsPage,
+  timersPage,
+  giveawaysPage,
+  moderationPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */

@@ -8,8 +8,8 @@ import { Modal } from "./modal.js";
 
 /** The identity calls behind the prompt (`POST /api/eat/request-verification`, `POST /api/eat/verify-code`). */
 export interface EatApi {
-  /** Mails a code; answers the masked address it went to. */
-  request(): Promise<{ sent_to: string }>;
+  /** Mails a code; answers the masked address and whether it was mailed or only logged by the server. */
+  request(): Promise<{ sent_to: string; delivery: "email" | "server-log" }>;
   /** Trades the code for an EAT. */
   verify(code: string): Promise<{ token: string; expires_at: string }>;
 }
@@ -30,7 +30,7 @@ export function useEat(): ElevatedAccess {
   return useContext(EatContext);
 }
 
-type Step = { name: "closed" } | { name: "sending" } | { name: "code"; sentTo: string } | { name: "failed"; message: string };
+type Step = { name: "closed" } | { name: "sending" } | { name: "code"; sentTo: string; delivery: "email" | "server-log" } | { name: "failed"; message: string };
 
 /** Renders the EAT prompt; pages ask for an EAT with {@link useEat}. */
 export function EatProvider({ api, bridge, children }: { api: EatApi; bridge?: { ask: ElevatedAccess }; children: ComponentChildren }) {
@@ -53,7 +53,7 @@ export function EatProvider({ api, bridge, children }: { api: EatApi; bridge?: {
     setStep({ name: "sending" });
     try {
       const sent = await api.request();
-      setStep({ name: "code", sentTo: sent.sent_to });
+      setStep({ name: "code", sentTo: sent.sent_to, delivery: sent.delivery });
     } catch (error) {
       setStep({ name: "failed", message: messageOf(error) });
     }
@@ -108,7 +108,14 @@ export function EatProvider({ api, bridge, children }: { api: EatApi; bridge?: {
         ) : null}
         {step.name === "code" ? (
           <form onSubmit={(event) => void verify(event)}>
-            <p>This change needs a fresh confirmation. We sent a 6-digit code to {step.sentTo}.</p>
+            {step.delivery === "email" ? (
+              <p>This change needs a fresh confirmation. We sent a 6-digit code to {step.sentTo}.</p>
+            ) : (
+              <p class="eat-logged">
+                This change needs a fresh confirmation. No mail server is configured (OVATION_SMTP_URL), so the 6-digit code for {step.sentTo} was written to the
+                server's log: look for "Your Ovation verification code" there.
+              </p>
+            )}
             <TextField label="Code from the email" name="code" value={code} onChange={setCode} errors={errors} required input={{ autocomplete: "one-time-code", inputMode: "numeric", autoFocus: true }} />
             <div class="actions">
               <button type="button" class="button secondary" onClick={() => void send()}>

@@ -62,6 +62,18 @@ describe("bot modules through the console plugin", () => {
     data.remove();
   });
 
+  it("answers a viewer's commands in the order they were typed, a sandboxed template before a quick !help (issue 26, bug 8)", { timeout: 60_000 }, async () => {
+    const created = await call("POST", "/v1/bots/@me/commands", { command: "slowpoke", response: "slow answer for {{ event.user.username }}" });
+    expect(created.statusCode).toBe(201);
+    const viewer = await open({ as: "orderly" });
+    const before = viewer.said.length;
+    await Promise.all([viewer.say("!slowpoke"), viewer.say("!help")]);
+    await viewer.heard("Commands:");
+    await viewer.heard("slow answer");
+    expect(viewer.said.slice(before).map((o) => o.text.split(" ")[0])).toEqual(["slow", "Commands:"]);
+    expect((await call("DELETE", `/v1/bots/@me/commands/${(created.json() as { id: number }).id}`)).statusCode).toBeLessThan(300);
+  });
+
   it("a timer posts (a sandboxed template) only while live, after its interval, with enough chat since its last post", { timeout: 60_000 }, async () => {
     const created = await call("POST", "/v1/bots/@me/timers", { name: "socials", message: "Hi from {{ event.channel.username }} on {{ event.platform }}!", interval_minutes: 5, min_chat_lines: 3 });
     expect(created.statusCode).toBe(201);
@@ -87,7 +99,8 @@ describe("bot modules through the console plugin", () => {
     await app.ovation.botModules.tick();
     expect(owner.said).toHaveLength(count); // offline
     const listed = await call("GET", "/v1/bots/@me/timers");
-    expect(listed.json().data[0].status).toEqual([{ platform: "ovation", lines: 3, last_post_at: expect.any(Number) }]);
+    expect(listed.json().data[0].status).toEqual([{ platform: "ovation", lines: 3, last_post_at: expect.any(Number), next_post_at: expect.any(Number) }]);
+    expect(listed.json().data[0].live).toBe(false); // set offline just above
   });
 
   it("refuses bad timers with Laravel errors naming the field", async () => {
@@ -144,6 +157,16 @@ describe("bot modules through the console plugin", () => {
     const put = await call("PUT", "/v1/bots/@me/moderation", settings);
     expect(put.statusCode).toBe(200);
     expect(put.json().scorer.name).toBe("lexicon-v1");
+    // "Test a message" (issue 26): which rule fires, with the writer's exemptions, and nothing enforced.
+    const test = async (message: string, badges: string[] = []) =>
+      (await call("POST", "/v1/bots/@me/moderation/test", { message, event: { platform: "ovation", badges: badges.map((type) => ({ type, text: null, id: type, count: null })) } })).json();
+    expect(await test("THIS IS ALL SHOUTING")).toEqual({ verdict: { rule: "caps", action: { type: "timeout", seconds: 30 }, detail: expect.any(String) } });
+    expect(await test("THIS IS ALL SHOUTING", ["moderator"])).toEqual({ verdict: null });
+    expect(await test("see https://evil.example.net now")).toMatchObject({ verdict: { rule: "links", action: { type: "delete" } } });
+    expect(await test("see https://www.example.com now")).toEqual({ verdict: null });
+    expect(await test("what a darn shame")).toMatchObject({ verdict: { rule: "bad_words", action: { type: "ban" } } });
+    expect(await test("hello everyone, nice stream")).toEqual({ verdict: null });
+    expect(app.ovation.botModules.recentModeration(userId)).toEqual([]);
     const owner = await open();
     const troll = await open({ as: "troll" });
     const vip = await open({ as: "vippy", badges: ["vip"] });

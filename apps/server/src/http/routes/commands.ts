@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
   botUserParam,
@@ -12,6 +11,7 @@ import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
 import { issuesToApiError } from "../issue-errors.js";
+import { dryRunChatEvent } from "./dry-run-event.js";
 import { commandFields } from "../../store/commands.js";
 import type { CommandRecord } from "../../store/records.js";
 import { USER_CAPS } from "../../store/user-caps.js";
@@ -168,26 +168,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
       const user = repos.users.get(userId);
       if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
       const { message, event, command } = request.body;
-      const platform = event?.platform ?? "twitch";
-      const connection = repos.connections.listForUser(userId).find((c) => c.platform === platform);
-      const chatEvent: ChatEvent = {
-        id: randomUUID(),
-        type: "message",
-        timestamp: Date.now(),
-        platform,
-        user: {
-          platform_id: event?.user?.platform_id ?? "dry-run-viewer",
-          username: event?.user?.username ?? "viewer",
-          avatar_url: "",
-          color: null,
-          badges: event?.user?.badges ?? event?.badges ?? [],
-        },
-        channel: { id: String(userId), platform_id: connection?.platform_user_id ?? String(userId), username: connection?.username ?? user.name, avatar_url: user.avatar ?? "" },
-        message,
-        fragments: [{ type: "text", text: message }],
-        parent: null,
-        attributes: { edited: false, accent: null, action: false, highlight: false },
-      };
+      const chatEvent = dryRunChatEvent(repos, user, message, event);
       try {
         return describeOutcome(await host.runtime.dryRun(chatEvent, command === undefined ? {} : { command: command as BotCommand }));
       } catch (error) {

@@ -17,6 +17,7 @@ import { healthRoutes } from "./health.js";
 import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugins.js";
+import { simulateRoutes } from "./simulate.js";
 import { timerRoutes } from "./timers.js";
 import { userRoutes } from "./users.js";
 
@@ -42,6 +43,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await moderationRoutes(app);
   await goalBarRoutes(app);
   await pluginRoutes(app);
+  await simulateRoutes(app);
   await mediaRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { botUserParam, moderationViewSchema } from "@ovation/core/api";
+import { botUserParam, moderationTestBodySchema, moderationTestResultSchema, moderationViewSchema } from "@ovation/core/api";
+import { ApiError } from "../../errors.js";
 import { moderationSettingsSchema } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { issuesToApiError } from "../issue-errors.js";
+import { dryRunChatEvent } from "./dry-run-event.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -31,6 +33,30 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
     "/v1/bots/:user/moderation",
     { preHandler: auth, schema: { tags, security, summary: "Auto-moderation settings, availability and recent actions", params, response: { 200: moderationViewSchema, ...authErrorResponses } } },
     async (request) => view(resolveUserParam(request, request.params.user)),
+  );
+
+  app.post(
+    "/v1/bots/:user/moderation/test",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "Test a chat message against the auto-moderation rules",
+        description:
+          "Checks the message as real chat would be (the saved rules, the writer's exemptions: a viewer without badges on twitch unless `event` says otherwise) and answers the rule that fires with its action, or `verdict: null`. Nothing is enforced or logged.",
+        params,
+        body: moderationTestBodySchema,
+        response: { 200: moderationTestResultSchema, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const userId = resolveUserParam(request, request.params.user);
+      const user = repos.users.get(userId);
+      if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+      const verdict = await botModules.moderation.check(dryRunChatEvent(repos, user, request.body.message, request.body.event));
+      return { verdict: verdict === null ? null : { rule: verdict.rule, action: verdict.action, detail: verdict.detail } };
+    },
   );
 
   app.put(

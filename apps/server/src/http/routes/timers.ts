@@ -25,7 +25,9 @@ export async function timerRoutes(app: ZodApp): Promise<void> {
 
   const present = (record: TimerRecord) => {
     const status = botModules.timers.status(String(record.user_id)).find((s) => s.name.toLowerCase() === record.name.toLowerCase());
-    return { id: record.id, ...timerInput(record), status: status?.platforms ?? [], created_at: record.created_at, updated_at: record.updated_at };
+    const platforms = (status?.platforms ?? []).map((p) => ({ ...p, next_post_at: p.last_post_at + record.interval_minutes * 60_000 }));
+    const live = app.ovation.commands.runtime.isLive(String(record.user_id));
+    return { id: record.id, ...timerInput(record), status: platforms, live, created_at: record.created_at, updated_at: record.updated_at };
   };
   const prepare = (userId: number, body: unknown, exceptId: number | null): Timer => {
     let record: Timer;

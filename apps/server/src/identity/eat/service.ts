@@ -67,7 +67,7 @@ export class EatService {
   ) {}
 
   /** Mails a fresh code to `email`; earlier unused codes of the user stop working. */
-  async requestVerification(user: { id: number; email: string | null; name: string }): Promise<{ expires_at: string; sent_to: string }> {
+  async requestVerification(user: { id: number; email: string | null; name: string }): Promise<{ expires_at: string; sent_to: string; delivery: "email" | "server-log" }> {
     if (user.email === null) throw new IdentityError("OVATION_ERR_IDENTITY_NO_EMAIL");
     const now = this.clock();
     const data = this.store.data;
@@ -99,7 +99,7 @@ export class EatService {
       await this.store.save();
       throw error;
     }
-    return { expires_at: timestamp(new Date(expiresAt)), sent_to: maskEmail(user.email) };
+    return { expires_at: timestamp(new Date(expiresAt)), sent_to: maskEmail(user.email), delivery: this.mailer.transport === "smtp" ? "email" : "server-log" };
   }
 
   /** Redeems a code for a new EAT; the raw token is in the result once and never stored. */

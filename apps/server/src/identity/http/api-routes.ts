@@ -180,7 +180,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
   app.post("/api/eat/request-verification", apiDoc("Mail a one-time code for an elevated access token"), async (request, reply) => {
     const user = currentUser(requireUser(await principal(request)));
     const sent = await ctx.eat.requestVerification(user);
-    return reply.code(202).send({ message: "A verification code was sent to your email address.", ...sent } satisfies z.output<typeof eatRequestSchema>);
+    const message = sent.delivery === "email" ? "A verification code was sent to your email address." : "No mail server is configured (OVATION_SMTP_URL): the verification code is in the server's log.";
+    return reply.code(202).send({ message, ...sent } satisfies z.output<typeof eatRequestSchema>);
   });
 
   app.post("/api/eat/verify-code", apiDoc("Exchange the one-time code for an elevated access token"), async (request, reply) => {

@@ -12,6 +12,8 @@ export interface OutgoingMail {
 
 /** Sends mail: SMTP when configured, otherwise the log transport (prints the whole mail). A failed send is a 503 `..._MAIL_FAILED`. */
 export interface Mailer {
+  /** `smtp` when mail really leaves the server; `log` when it is only written to the log. */
+  readonly transport: "smtp" | "log";
   send(mail: OutgoingMail): Promise<void>;
   /** Closes pooled SMTP connections. */
   close(): void;
@@ -29,6 +31,7 @@ export function createMailer(options: { smtpUrl?: string | undefined; from?: str
     ? nodemailer.createTransport(options.smtpUrl, { from })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }, { from });
   return {
+    transport: smtp ? "smtp" : "log",
     async send(mail) {
       let info: { message?: unknown; messageId?: string };
       try {

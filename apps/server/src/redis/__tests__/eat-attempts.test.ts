@@ -14,6 +14,7 @@ import { RedisWindowCounter } from "../window-counter.js";
 function capturingMailer(): Mailer & { code(): string } {
   const mails: OutgoingMail[] = [];
   return {
+    transport: "smtp",
     send: async (mail) => void mails.push(mail),
     close: () => undefined,
     code: () => /code is: (\d{6})/.exec(mails.at(-1)?.text ?? "")?.[1] ?? "",

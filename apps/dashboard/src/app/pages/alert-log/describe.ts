@@ -20,10 +20,29 @@ export function alertAmount(notification: NotifySub): string | null {
   }
   for (const key of ["viewers", "months", "count", "bits"]) {
     const value = event[key];
-    if (typeof value === "number") return `${value} ${key}`;
+    if (typeof value !== "number") continue;
+    const [one, many] = unitsOf(notification.subscription.type, key);
+    return `${value} ${value === 1 ? one : many}`;
   }
   return null;
 }
+
+/** What a count counts, in words: a raid's `count` is viewers, a gift's is subscriptions. */
+function unitsOf(type: string, key: string): readonly [string, string] {
+  if (key === "count") return COUNT_UNITS[type] ?? ["time", "times"];
+  return KEY_UNITS[key] ?? [key, key];
+}
+
+const KEY_UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  viewers: ["viewer", "viewers"],
+  months: ["month", "months"],
+  bits: ["bit", "bits"],
+};
+
+const COUNT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  raid: ["viewer", "viewers"],
+  "gift-subscribe": ["gifted sub", "gifted subs"],
+};
 
 /** A short local time for a logged alert. */
 export function alertTime(notification: NotifySub): string {

@@ -12,11 +12,17 @@ const KINDS = [
   { value: "random", label: "Random share" },
 ] as const;
 
-function blank(kind: Clause["kind"], types: readonly string[], platforms: readonly string[], variables: readonly string[]): Clause {
+/** An alert type of the catalog: its id (what the condition stores) and its name (what the list shows). */
+export interface TypeOption {
+  value: string;
+  label: string;
+}
+
+function blank(kind: Clause["kind"], types: readonly TypeOption[], platforms: readonly string[], variables: readonly string[]): Clause {
   const variable = variables.includes("amount") ? "amount" : (variables[0] ?? "amount");
   switch (kind) {
     case "type":
-      return { kind, value: types[0] ?? "follow" };
+      return { kind, value: types[0]?.value ?? "follow" };
     case "platform":
       return { kind, value: platforms[0] ?? "twitch" };
     case "range":
@@ -35,7 +41,7 @@ function typed(text: string): string | number | boolean {
   return text;
 }
 
-function ClauseRow({ clause, index, onChange, onRemove, types, platforms, variables, listId }: { clause: Clause; index: number; onChange: (c: Clause) => void; onRemove: () => void; types: readonly string[]; platforms: readonly string[]; variables: readonly string[]; listId: string }) {
+function ClauseRow({ clause, index, onChange, onRemove, types, platforms, variables, listId }: { clause: Clause; index: number; onChange: (c: Clause) => void; onRemove: () => void; types: readonly TypeOption[]; platforms: readonly string[]; variables: readonly string[]; listId: string }) {
   const n = (field: string) => `clause.${index}.${field}`;
   return (
     <li class="clause" data-kind={clause.kind}>
@@ -70,7 +76,7 @@ function ClauseRow({ clause, index, onChange, onRemove, types, platforms, variab
  * comparisons, random share), all of which must hold, beside the raw JsonLogic. Editing either
  * side updates the other; a condition the builder cannot show stays editable as JSON.
  */
-export function ConditionBuilder({ value, onChange, errors, name, types, platforms, variables }: { value: unknown; onChange: (rule: unknown) => void; errors: FieldErrors; name: string; types: readonly string[]; platforms: readonly string[]; variables: readonly string[] }) {
+export function ConditionBuilder({ value, onChange, errors, name, types, platforms, variables }: { value: unknown; onChange: (rule: unknown) => void; errors: FieldErrors; name: string; types: readonly TypeOption[]; platforms: readonly string[]; variables: readonly string[] }) {
   const [text, setText] = useState(() => JSON.stringify(value, null, 2));
   const [parseError, setParseError] = useState<string | null>(null);
   const listId = useId();

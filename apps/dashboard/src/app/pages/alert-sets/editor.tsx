@@ -104,7 +104,7 @@ function TypeDefaults({ draft, setDraft, errors, catalog }: { draft: AlertSetDra
 function Variations({ draft, setDraft, errors, catalog }: { draft: AlertSetDraft; setDraft: (d: AlertSetDraft) => void; errors: FieldErrors; catalog: readonly CatalogAlertType[] }) {
   const [open, setOpen] = useState<number | null>(null);
   const inherited = { ...ENGINE_DEFAULT_TEMPLATE, ...without(draft.default) };
-  const types = catalog.map((t) => t.type);
+  const types = catalog.map((t) => ({ value: t.type, label: t.name }));
   const platforms = platformsOf(catalog);
   const variables = conditionVariablesOf(catalog);
   const update = (i: number, change: Partial<AlertSetDraft["variations"][number]>) => setDraft({ ...draft, variations: draft.variations.map((v, j) => (j === i ? { ...v, ...change } : v)) });

@@ -1,6 +1,6 @@
 import { ALERT_LIMITS, ENGINE_DEFAULT_TEMPLATE } from "@ovation/core/alerts";
 import type { AlertTemplate, TemplateField, TemplateLayer } from "@ovation/core/alerts";
-import { ALERT_LAYOUTS, BUNDLED_FONTS, ENTER_ANIMATIONS, FONT_ANIMATIONS, LEAVE_ANIMATIONS } from "@ovation/browser-source/preview";
+import { ALERT_LAYOUTS, BUNDLED_FONTS, ENTER_ANIMATIONS, FONT_ANIMATIONS, LEAVE_ANIMATIONS, kebabName } from "@ovation/browser-source/preview";
 import type { ComponentChildren } from "preact";
 import type { FieldErrors } from "../../ui/errors.js";
 import { ColorField, NumberField, SelectField, TextField } from "../../ui/field.js";
@@ -27,10 +27,14 @@ function nameOptions(known: readonly string[], current: unknown): string[] {
   return typeof current === "string" && current !== "" && !known.includes(current) ? [...known, current] : [...known];
 }
 
+const ANIMATION_FIELDS: ReadonlySet<TemplateField> = new Set<TemplateField>(["animation_alert_enter", "animation_alert_leave", "font_animation"]);
+
 /** One field's frame: the control, and a "use inherited" button once the layer sets it. */
 function Inheritable({ field, layer, onChange, inherited, children }: { field: TemplateField; layer: TemplateLayer; onChange: (layer: TemplateLayer) => void; inherited: Partial<AlertTemplate>; children: ComponentChildren }) {
   const set = layer[field] !== null && layer[field] !== undefined;
-  const from = inherited[field] ?? ENGINE_DEFAULT_TEMPLATE[field];
+  const raw = inherited[field] ?? ENGINE_DEFAULT_TEMPLATE[field];
+  // Animation names are shown as the list spells them (the page reads `fadeIn` as `fade-in`).
+  const from = ANIMATION_FIELDS.has(field) ? kebabName(raw) : raw;
   return (
     <div class={`layer-field${set ? " is-set" : ""}`}>
       {children}

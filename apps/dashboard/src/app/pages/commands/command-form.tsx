@@ -136,7 +136,7 @@ export function CommandForm({ command, onSaved, onCancel }: { command: BotComman
           <NumberField label="Price (points)" name="price" value={draft.price} onChange={set("price")} min={0} max={1000000} errors={errors} />
           <TextField label="Trigger pattern (RE2, optional)" name="command_regex" value={draft.command_regex} onChange={set("command_regex")} errors={errors} hint="Matches the whole message, for example (?i)^!dice" input={{ autocomplete: "off", spellcheck: false }} />
           <div class="span-all">
-            <CheckboxField label="Listed in the command list (!commands)" name="is_visible" checked={draft.is_visible} onChange={set("is_visible")} errors={errors} />
+            <CheckboxField label="Listed by !help (the command list in chat)" name="is_visible" checked={draft.is_visible} onChange={set("is_visible")} errors={errors} />
           </div>
         </div>
         <TemplateEditor
