@@ -24,7 +24,6 @@ export const PAGES: readonly DashboardPage[] = [
   connectionsPage,
   alertSetsPage,
   alertSetEditorPage,
-  // dash-pages: the pages other than alert sets.
   browserSourcesPage,
   alertLogPage,
   commandsPage,
@@ -33,7 +32,6 @@ export const PAGES: readonly DashboardPage[] = [
   pluginsPage,
   tokensPage,
   securityPage,
-  // dash-bot (issue 26).
   simulatorPage,
   goalBarsPage,
   timersPage,

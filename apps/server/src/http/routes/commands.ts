@@ -7,7 +7,7 @@ import {
   signingSecretSchema,
 } from "@ovation/core/api";
 import { CHAT_PATTERN_LIMITS, CommandRegex, botCommandSchema, patternSetProblem } from "@ovation/core";
-import type { BotCommand, ChatEvent, CommandOutcome } from "@ovation/core";
+import type { BotCommand, CommandOutcome } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { ApiError } from "../../errors.js";
 import { issuesToApiError } from "../issue-errors.js";
