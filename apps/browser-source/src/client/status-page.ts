@@ -10,6 +10,9 @@ const LABELS: Record<BrowserSourceBootstrap["type"], string> = {
   "effect-alerts": "Effect alerts",
   scenes: "Scene",
   goalbars: "Goal bar",
+  chat: "Chat",
+  events: "Events",
+  emotewall: "Emote wall",
 };
 
 /**

@@ -6,7 +6,10 @@ import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
 import { presentAlertSet } from "./alert-set-view.js";
-import { presentBrowserSource } from "./browser-sources.js";
+import { presentBrowserSource, readBrowserSourceSettings } from "./browser-sources.js";
+import { chatRoomOf } from "../../plugins/chat-routing.js";
+import { presentLogEntry } from "../../realtime/alert-hub.js";
+import type { UserRecord } from "../../store/records.js";
 import { overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -22,6 +25,9 @@ export interface BrowserSourcePageRenderer {
 
 const tokenParam = z.string().min(1).max(128);
 
+/** How many logged alerts an `events` source gets at start (its own `limit` option is at most 50). */
+const EVENTS_BACKLOG = 50;
+
 /**
  * The browser-source page `GET /browser-source/:type/:token`, its assets and its configuration
  * `GET /browser-source/api/:token/config` (docs/contracts.md). The access token in the path is the
@@ -31,6 +37,38 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
   const { repos, config } = app.ovation;
   const browserSourcePath = new URL(config.browserSourceUrl).pathname.replace(/\/+$/, "");
   const pagePrefix = browserSourcePath === "" ? "" : browserSourcePath;
+
+  /**
+   * The public `.chat` rooms of a user's channels: the console's (`ovation` platform, the user's id),
+   * every channel a loaded platform plugin serves for the user (its platform id known once joined), and
+   * every linked platform account.
+   */
+  const chatRooms = (user: UserRecord): string[] => {
+    const rooms = new Set<string>([chatRoomOf(user.uuid, "ovation", String(user.id))]);
+    if (app.hasDecorator("platformPlugins")) {
+      const host = app.platformPlugins;
+      for (const name of host.names()) {
+        const plugin = host.get(name);
+        const platform = plugin.metadata.platform;
+        for (const channel of plugin.channels()) {
+          if (channel.id === String(user.id) && channel.platform_id !== "") rooms.add(chatRoomOf(user.uuid, platform, channel.platform_id));
+        }
+      }
+    }
+    for (const c of repos.connections.listForUser(user.id)) rooms.add(chatRoomOf(user.uuid, c.platform, c.platform_user_id));
+    return [...rooms];
+  };
+
+  /** The scene's parts that still name one of the user's sources, with their addresses. */
+  const sceneParts = (record: BrowserSourceRecord) => {
+    const parts = (readBrowserSourceSettings(record).parts ?? []) as Array<{ browser_source_id: number; x: number; y: number; width: number; height: number }>;
+    return parts.flatMap((part) => {
+      const target = repos.browserSources.getForUser(record.user_id, part.browser_source_id);
+      if (!target || target.browser_source_type === "scenes") return [];
+      const view = presentBrowserSource(target, config.browserSourceUrl);
+      return [{ ...part, browser_source_type: view.browser_source_type, browser_source_url: view.browser_source_url }];
+    });
+  };
 
   const find = (type: string | null, token: string): BrowserSourceRecord | null => {
     const record = repos.browserSources.findByAccessToken(token);
@@ -75,6 +113,8 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
       const user = record ? repos.users.get(record.user_id) : null;
       if (!record || !user) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
       let alertSet = null;
+      // effect-alerts resolves each alert's display time with the active set, to keep step with the alerts source.
+      if (record.browser_source_type === "effect-alerts") alertSet = repos.alertSets.activeForUser(user.id);
       if (record.browser_source_type === "alerts") {
         alertSet = record.identifier === null ? repos.alertSets.activeForUser(user.id) : repos.alertSets.getForUser(user.id, Number(record.identifier));
       }
@@ -88,6 +128,9 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         alert_set: alertSet ? presentAlertSet(alertSet) : null,
         goal_bar: goalBar ? presentGoalBar(goalBar) : null,
         overlay: overlaySwitches(app.ovation.botModules.system.settings(String(user.id))),
+        chat_rooms: record.browser_source_type === "chat" || record.browser_source_type === "emotewall" ? chatRooms(user) : [],
+        alert_log: record.browser_source_type === "events" ? repos.alertLog.recent(user.id, EVENTS_BACKLOG).map((entry) => presentLogEntry(entry).notification) : [],
+        scene_parts: record.browser_source_type === "scenes" ? sceneParts(record) : [],
       };
     },
   );
