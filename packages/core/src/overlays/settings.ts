@@ -84,9 +84,12 @@ export const effectAlertsSourceSettingsSchema = z.strictObject({
     .record(z.union([alertType, z.literal("*")]), overlayEffectSchema)
     .refine((map) => Object.keys(map).length <= 100, "at most 100 alert types")
     .default({
-      subscriber: { effect: "confetti", per_amount: 1, min_pieces: 120, max_pieces: 400 },
-      resub: { effect: "confetti", per_amount: 1, min_pieces: 120, max_pieces: 400 },
+      subscribe: { effect: "confetti", per_amount: 1, min_pieces: 150, max_pieces: 400 },
+      "re-subscribe": { effect: "confetti", per_amount: 1, min_pieces: 150, max_pieces: 400 },
+      "gift-subscribe": { effect: "confetti", per_amount: 20, min_pieces: 150, max_pieces: 600 },
       cheer: { effect: "emote-rain", per_amount: 0.1, min_pieces: 10, max_pieces: 300 },
+      raid: { effect: "fireworks", per_amount: 2, min_pieces: 80, max_pieces: 480 },
+      follow: { effect: "hearts", per_amount: 1, min_pieces: 30, max_pieces: 30 },
     }),
 });
 
