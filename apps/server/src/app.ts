@@ -27,6 +27,8 @@ import type { IdentityModule } from "./identity/module.js";
 import { dashboardClient } from "./dashboard/client.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
+import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/index.js";
+import type { SpeechProvider } from "./tts/index.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
@@ -72,6 +74,8 @@ export interface BuildAppOptions {
   platforms?: PlatformPluginsOptions | false;
   /** Interval of the `.chat` rooms' `ingress-event` heartbeat in ms (default 30 000; tests shorten it). */
   chatHeartbeatMs?: number;
+  /** The speech provider of read-aloud alerts; default: `OVATION_TTS_URL`'s HTTP server, else the embedded eSpeak NG. */
+  speech?: SpeechProvider;
   /** Options of the bot modules (timers, giveaways, moderation); a clock for tests. */
   botModules?: BotModulesHostOptions;
 }
@@ -186,6 +190,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     io,
     nodes: cluster?.nodes ?? null,
     logger,
+    speech: new SpeechService(options.speech ?? (config.ttsUrl ? new HttpSpeechProvider(config.ttsUrl) : new EspeakSpeechProvider())),
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
     requireEat: requireEat({ mode: remote ? "remote" : "local", validator: () => eatValidator, users: repos.users }),
   };

@@ -15,6 +15,9 @@ export {
   overlayEffectSchema,
   scenePartSchema,
   scenesSourceSettingsSchema,
+  speechSettingsSchema,
+  speechTypeSchema,
+  alertsSourceSettingsSchema,
 } from "./settings.js";
 export type {
   ChatSourceSettings,
@@ -24,4 +27,5 @@ export type {
   OverlayEffect,
   ScenesSourceSettings,
   ScenePart,
+  SpeechSettings,
 } from "./settings.js";

@@ -107,6 +107,34 @@ export const scenesSourceSettingsSchema = z.strictObject({
   parts: z.array(scenePartSchema).max(20).default([]),
 });
 
+/** Read-aloud of one alert type: from which amount (bits, money, months...) its message is read. */
+export const speechTypeSchema = z.strictObject({ min_amount: z.number().min(0).max(1_000_000).default(0) });
+
+/**
+ * Read-aloud alerts (docs/tts.md) of an `alerts` source: which alert types have their message read
+ * after the alert, with which voice, and how the text is moderated first.
+ */
+export const speechSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** A voice of the speech engine (`GET /v1/tts/voices`); empty: the engine's default voice. */
+  voice: z.string().max(64).regex(/^[A-Za-z0-9_./+-]*$/, "must be a voice id (letters, digits, _ . / + -)").default(""),
+  /** Alert types read, each with its minimum amount. */
+  types: z
+    .record(alertType, speechTypeSchema)
+    .refine((map) => Object.keys(map).length <= 50, "at most 50 alert types")
+    .default({ donation: { min_amount: 1 }, cheer: { min_amount: 100 }, "re-subscribe": { min_amount: 0 }, superchat: { min_amount: 0 } }),
+  /** Longest text read, in characters (after moderation). */
+  max_length: z.number().int().min(10).max(500).default(200),
+  /** Viewers (names or platform ids, case-insensitive) whose messages are never read. */
+  blocked_viewers: z.array(name).max(1000).default([]),
+  /** Hold every message until it is approved in the dashboard's speech queue. */
+  approval: z.boolean().default(false),
+  volume: z.number().int().min(0).max(100).default(80),
+});
+
+/** `alerts`: the read-aloud options. */
+export const alertsSourceSettingsSchema = z.strictObject({ tts: speechSettingsSchema.default(speechSettingsSchema.parse({})) });
+
 /** Options per browser source type; types without options take `{}`. */
 export const BROWSER_SOURCE_SETTINGS_SCHEMAS = {
   chat: chatSourceSettingsSchema,
@@ -114,7 +142,7 @@ export const BROWSER_SOURCE_SETTINGS_SCHEMAS = {
   emotewall: emotewallSourceSettingsSchema,
   "effect-alerts": effectAlertsSourceSettingsSchema,
   scenes: scenesSourceSettingsSchema,
-  alerts: z.strictObject({}),
+  alerts: alertsSourceSettingsSchema,
   goalbars: z.strictObject({}),
 } as const;
 
@@ -128,3 +156,4 @@ export type EffectAlertsSourceSettings = z.output<typeof effectAlertsSourceSetti
 export type OverlayEffect = z.output<typeof overlayEffectSchema>;
 export type ScenesSourceSettings = z.output<typeof scenesSourceSettingsSchema>;
 export type ScenePart = z.output<typeof scenePartSchema>;
+export type SpeechSettings = z.output<typeof speechSettingsSchema>;

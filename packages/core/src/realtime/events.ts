@@ -103,6 +103,10 @@ export interface ServerToClientEvents {
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
   "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number; platform?: string }) => void;
   "ingress-event": (payload: IngressEvent) => void;
+  /** A held read-aloud message was approved in the dashboard: the alerts sources read it (docs/tts.md). */
+  "tts-speak": (payload: { notification_id: string }) => void;
+  /** "Skip speech" in the dashboard: the alerts sources stop the message being read. */
+  "tts-control": (payload: { action: "skip" }) => void;
   /** A goal bar moved or was changed (every browser source of the user; the `goalbars` source of that id redraws). */
   "goal-bar-updated": (goal: GoalBarView) => void;
   /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */

@@ -10,6 +10,9 @@ import { presentBrowserSource, readBrowserSourceSettings } from "./browser-sourc
 import { chatRoomOf } from "../../plugins/chat-routing.js";
 import { presentLogEntry } from "../../realtime/alert-hub.js";
 import type { UserRecord } from "../../store/records.js";
+import { moderateSpeech } from "../../tts/index.js";
+import { speechSettingsSchema } from "@ovation/core/overlays";
+import { speakOrThrow } from "./tts.js";
 import { overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -132,6 +135,62 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         alert_log: record.browser_source_type === "events" ? repos.alertLog.recent(user.id, EVENTS_BACKLOG).map((entry) => presentLogEntry(entry).notification) : [],
         scene_parts: record.browser_source_type === "scenes" ? sceneParts(record) : [],
       };
+    },
+  );
+
+  app.get(
+    "/browser-source/api/:token/speech/:notification_id",
+    {
+      schema: {
+        tags: ["browser sources"],
+        summary: "The read-aloud audio of an alert for an alerts source (docs/tts.md), authorised by its access token",
+        description:
+          "200 audio/wav with `x-ovation-speech-text` (the moderated text, URL-encoded); 204 when nothing is read (`x-ovation-speech` says why); " +
+          "202 when the message is held for approval (the source gets `tts-speak` once it is approved).",
+        params: z.object({ token: tokenParam, notification_id: z.string().min(1).max(128) }),
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store").header("access-control-allow-origin", "*").header("access-control-expose-headers", "x-ovation-speech, x-ovation-speech-text");
+      const record = find("alerts", request.params.token);
+      const user = record ? repos.users.get(record.user_id) : null;
+      if (!record || !user) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
+      const tts = speechSettingsSchema.parse((readBrowserSourceSettings(record) as { tts?: unknown }).tts ?? {});
+      if (!tts.enabled) return reply.code(204).header("x-ovation-speech", "disabled").send();
+      const entry = repos.alertLog.find(user.id, request.params.notification_id);
+      if (!entry) return reply.code(204).header("x-ovation-speech", "unknown_alert").send();
+      const notification = presentLogEntry(entry).notification;
+      const event = notification.event && !Array.isArray(notification.event) ? notification.event : {};
+      const text = (key: string) => (typeof event[key] === "string" ? (event[key] as string) : typeof event[key] === "number" ? String(event[key]) : "");
+      const amountKey = ["amount", "bits", "months", "count", "viewers"].find((key) => text(key) !== "");
+      const decision = moderateSpeech(
+        {
+          type: notification.subscription.type,
+          amount: amountKey === undefined ? 0 : Number(text(amountKey)) || 0,
+          name: text("name") || text("user_name") || text("username"),
+          userId: text("user_id") || null,
+          message: text("message") || text("comment"),
+        },
+        tts,
+        app.ovation.repos.botState.moderation(user.id)?.bad_words.words ?? [],
+      );
+      if (!decision.read) return reply.code(204).header("x-ovation-speech", decision.reason).send();
+      if (tts.approval && !app.ovation.speech.isApproved(user.id, notification.notification.id)) {
+        app.ovation.speech.hold(user.id, {
+          notification_id: notification.notification.id,
+          type: notification.subscription.type,
+          name: text("name") || text("user_name") || "",
+          text: decision.text,
+          held_at: new Date().toISOString(),
+        });
+        return reply.code(202).header("x-ovation-speech", "held").send();
+      }
+      const audio = await speakOrThrow(app.ovation.speech, decision.text, tts.voice);
+      return reply
+        .type("audio/wav")
+        .header("x-ovation-speech", "read")
+        .header("x-ovation-speech-text", encodeURIComponent(decision.text))
+        .send(audio.wav);
     },
   );
 }

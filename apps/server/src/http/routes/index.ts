@@ -18,6 +18,7 @@ import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugins.js";
 import { timerRoutes } from "./timers.js";
+import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./users.js";
 
 const pageRenderer: BrowserSourcePageRenderer = {
@@ -41,6 +42,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
+  await ttsRoutes(app);
   await pluginRoutes(app);
   await mediaRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
