@@ -14,6 +14,7 @@ import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
 import { TIMERS_ROUTES } from "./timers.js";
 import { TOKENS_ROUTES } from "./tokens.js";
+import { TTS_ROUTES } from "./tts.js";
 import type { Route } from "./transport.js";
 import { USERS_ROUTES } from "./users.js";
 
@@ -37,5 +38,6 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     tokens: TOKENS_ROUTES,
     eat: EAT_ROUTES,
     security: SECURITY_ROUTES,
+    tts: TTS_ROUTES,
   };
 }
