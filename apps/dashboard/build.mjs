@@ -44,10 +44,15 @@ export async function buildDashboardAssets(target = path.join(here, "dist", "ass
 
 async function buildInto(outDir) {
   const result = await esbuild.build({
-    entryPoints: [path.join(here, "src", "app", "main.tsx")],
-    outfile: path.join(outDir, "app.js"),
+    // ESM with splitting: pages that `import()` their UI (the overlays page) get chunks of their own
+    // under chunks/, loaded when first shown, so they stay out of app.js and its budget.
+    entryPoints: { app: path.join(here, "src", "app", "main.tsx") },
+    outdir: outDir,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    splitting: true,
     bundle: true,
-    format: "iife",
+    format: "esm",
     platform: "browser",
     target: ["chrome110", "firefox115", "safari16"],
     jsx: "automatic",
@@ -69,16 +74,25 @@ async function buildInto(outDir) {
   await writeFile(path.join(outDir, "app.css"), css.code);
 
   const limits = await budget();
-  const js = await readFile(path.join(outDir, "app.js"));
-  const sizes = { js: js.length, jsGzip: gzipSync(js).length, css: css.code.length, cssGzip: gzipSync(css.code).length };
-  if (sizes.jsGzip > limits.js) throw new Error(`dashboard app.js is ${sizes.jsGzip} bytes gzipped, over its budget of ${limits.js} (apps/dashboard/src/budget.ts)`);
+  // What loads at start: app.js and the shared chunks it imports statically (lazy chunks are apart).
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((file) => path.basename(file) === "app.js");
+  const eager = [entry, ...(outputs[entry]?.imports ?? []).filter((i) => i.kind === "import-statement").map((i) => i.path)];
+  const eagerFiles = await Promise.all(eager.map((file) => readFile(path.resolve(file))));
+  const js = Buffer.concat(eagerFiles);
+  const sizes = { js: js.length, jsGzip: eagerFiles.reduce((sum, file) => sum + gzipSync(file).length, 0), css: css.code.length, cssGzip: gzipSync(css.code).length };
+  if (sizes.jsGzip > limits.js) throw new Error(`dashboard app.js (with the chunks it loads at start) is ${sizes.jsGzip} bytes gzipped, over its budget of ${limits.js} (apps/dashboard/src/budget.ts)`);
   if (sizes.cssGzip > limits.css) throw new Error(`dashboard app.css is ${sizes.cssGzip} bytes gzipped, over its budget of ${limits.css} (apps/dashboard/src/budget.ts)`);
+  const chunkDir = path.join(outDir, "chunks");
+  const chunks = await readdir(chunkDir).catch(() => []);
+  sizes.chunksGzip = 0;
+  for (const chunk of chunks) if (!eager.some((file) => file.endsWith(chunk))) sizes.chunksGzip += gzipSync(await readFile(path.join(chunkDir, chunk))).length;
   return sizes;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   buildDashboardAssets().then(
-    (s) => process.stdout.write(`dashboard assets: app.js ${s.js} B (${s.jsGzip} B gzip), app.css ${s.css} B (${s.cssGzip} B gzip)\n`),
+    (s) => process.stdout.write(`dashboard assets: app.js ${s.js} B (${s.jsGzip} B gzip), lazy chunks ${s.chunksGzip} B gzip, app.css ${s.css} B (${s.cssGzip} B gzip)\n`),
     (error) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

@@ -20,7 +20,7 @@ export function renderDashboardHtml(bootstrap: DashboardBootstrap): string {
 <title>Ovation dashboard</title>
 <link rel="stylesheet" href="${assets}/app.css">
 <script id="${DASHBOARD_BOOTSTRAP_ELEMENT_ID}" type="application/json">${jsonForScriptElement(bootstrap)}</script>
-<script src="${assets}/app.js" defer></script>
+<script type="module" src="${assets}/app.js"></script>
 </head>
 <body>
 <div id="${DASHBOARD_ROOT_ELEMENT_ID}" class="app-root" data-state="loading"><p class="boot-message" role="status">Loading the dashboard…</p></div>

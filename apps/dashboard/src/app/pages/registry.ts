@@ -3,6 +3,7 @@ import { alertLogPage } from "./alert-log.js";
 import { browserSourcesPage } from "./browser-sources.js";
 import { commandEditorPage, commandsPage } from "./commands.js";
 import { countersPage } from "./counters.js";
+import { overlaysPage } from "./overlays.js";
 import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
 import { securityPage } from "./security.js";
@@ -26,6 +27,7 @@ export const PAGES: readonly DashboardPage[] = [
   pluginsPage,
   tokensPage,
   securityPage,
+  overlaysPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
