@@ -67,7 +67,7 @@ describe("the events source", () => {
     // A type the source does not list stays out.
     await alert({ template: "cheer", data: { name: "Bits", amount: 100 } });
 
-    const ids = await page.locator(".ovation-event").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+    const ids = await page.evaluate(`[...document.querySelectorAll(".ovation-event")].map((row) => row.dataset.id)`);
     expect(ids).toEqual([sub, follow, before]);
     expect(await page.locator(`.ovation-event[data-id="${follow}"] .ovation-event-name`).textContent()).toBe("Fiona <b>");
     expect(await page.locator(`.ovation-event[data-id="${sub}"]`).textContent()).toContain("Sam");
@@ -87,13 +87,13 @@ describe("the effect-alerts source", () => {
     await expect
       .poll(
         () =>
-          page.evaluate(() => {
-            const canvas = document.querySelector("canvas.ovation-effects") as HTMLCanvasElement;
-            const data = canvas.getContext("2d")?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+          page.evaluate(`(() => {
+            const canvas = document.querySelector("canvas.ovation-effects");
+            const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
             let painted = 0;
-            for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
             return painted;
-          }),
+          })()`) as Promise<number>,
         { timeout: 5_000 },
       )
       .toBeGreaterThan(500);

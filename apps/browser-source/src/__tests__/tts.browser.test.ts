@@ -90,7 +90,7 @@ describe("read-aloud alerts", () => {
     await page.waitForSelector('#ovation-root[data-speech="blocked_viewer"]', { timeout: 30_000 });
 
     expect((await server.api("PUT", `/v1/browser-source/${sourceId}/settings`, { settings: { tts: { enabled: true, types: { donation: { min_amount: 1 } }, approval: true } } })).status).toBe(200);
-    await page.waitForFunction(() => document.getElementById("ovation-root")?.dataset.configVersion === "2", undefined, { timeout: 10_000 });
+    await page.waitForSelector('#ovation-root[data-config-version="2"]', { timeout: 10_000 });
     const held = await tip("Patient", "wait for the moderator");
     await page.waitForSelector('#ovation-root[data-speech="held"]', { timeout: 30_000 });
     const queue = await server.api<{ data: Array<{ notification_id: string; text: string }> }>("GET", "/v1/tts/queue");
