@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { ConsolePlugin } from "@ovation/plugin-console";
 import { FakeKick, KickWebhookSender } from "@ovation/plugin-kick/testing";
+import { FakeWebcast, tiktokMessage } from "@ovation/plugin-tiktok/testing";
 import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
 import type { Browser, Page } from "playwright-core";
 import { io } from "socket.io-client";
@@ -14,7 +15,7 @@ import type { PlatformServer } from "./platform-server.js";
 
 /**
  * The `chat` source end to end: the REAL server with the console, Twitch (fake IRC over WebSocket),
- * YouTube (fake Google) and Kick (fake API + signed webhooks) plugins, one chat source in Debian's
+ * YouTube (fake Google), Kick (fake API + signed webhooks) and TikTok (fake Webcast) plugins, one chat source in Debian's
  * Chromium. Lines of every platform land in the one box; a deleted line goes; hostile text stays text.
  */
 
@@ -29,6 +30,7 @@ let irc: FakeIrcServer;
 let google: FakeGoogle;
 let kick: FakeKick;
 let sender: KickWebhookSender;
+let tiktok: FakeWebcast;
 let server: PlatformServer;
 let browser: Browser;
 let chatToken: string;
@@ -39,17 +41,19 @@ beforeAll(async () => {
   google = await FakeGoogle.start();
   google.live = true;
   kick = await FakeKick.start();
+  tiktok = await new FakeWebcast().start();
   sender = new KickWebhookSender();
   kick.publicKeyPem = sender.publicKeyPem;
   server = await startPlatformServer("chatbox", (base) => {
     sender.url = `${base}/v1/platforms/kick/webhook`;
     return {
-      OVATION_PLUGINS: "console,twitch,youtube,kick",
+      OVATION_PLUGINS: "console,twitch,youtube,kick,tiktok",
       OVATION_TWITCH_CHANNELS: "dallas",
       OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${irc.port}`,
       ...google.serverEnv(),
       ...kick.serverEnv(),
       OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
+      ...tiktok.serverEnv(),
     };
   });
   const owner = server.app.ovation.repos.users.list()[0];
@@ -61,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await Promise.all([irc?.close(), google?.close(), kick?.close()]);
+  await Promise.all([irc?.close(), google?.close(), kick?.close(), tiktok?.stop()]);
 });
 
 async function consoleSocket(as: string): Promise<Socket> {
@@ -103,7 +107,7 @@ async function serveEmoteCdns(page: Page): Promise<string[]> {
 const line = (page: Page, platform: string, text: string) => page.locator(`.ovation-chat-line[data-platform="${platform}"]`, { hasText: text });
 
 describe("the chat browser source", () => {
-  it("shows console, Twitch, YouTube and Kick lines in one box; a deleted line goes; hostile text stays text", { timeout: 90_000 }, async () => {
+  it("shows console, Twitch, YouTube, Kick and TikTok lines in one box; a deleted line goes; hostile text stays text", { timeout: 90_000 }, async () => {
     const health = (name: string) => server.app.platformPlugins.health().find((h) => h.name === name);
     await expect.poll(() => health("youtube")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
     await expect.poll(() => health("kick")?.detail ?? "", { timeout: 15_000 }).toMatch(/events subscribed/);
@@ -141,6 +145,10 @@ describe("the chat browser source", () => {
       await kickLine.waitFor({ timeout: 1_000 });
       expect(await kickLine.locator("img.ovation-emote").getAttribute("src")).toBe("https://files.kick.com/emotes/37226/fullsize");
 
+      await tiktok.waitForConnections();
+      tiktok.push([tiktokMessage("comment")]);
+      await line(page, "tiktok", "!hello").waitFor({ timeout: 1_000 });
+
       const hostile = "<img src=x onerror=window.__pwned=1> <b>bold</b>";
       await say(alice, hostile);
       const xss = line(page, "ovation", "onerror");
@@ -158,7 +166,7 @@ describe("the chat browser source", () => {
       await consolePlugin.deleteMessage(channel, consoleId);
       await line(page, "ovation", "hello from the console").waitFor({ state: "detached", timeout: 1_000 });
       // The other platforms' lines stay.
-      expect(await page.locator(".ovation-chat-line").count()).toBe(5);
+      expect(await page.locator(".ovation-chat-line").count()).toBe(6);
     } finally {
       alice.close();
     }
