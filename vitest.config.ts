@@ -11,7 +11,7 @@ export default defineConfig({
       // Entry points of @ovation/core (package.json "exports"), each to its barrel.
       { find: /^@ovation\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@ovation\/core\/contracts$/, replacement: src("./packages/core/src/contracts.ts") },
-      { find: /^@ovation\/core\/(alerts|api|templates|commands|net|plugins)$/, replacement: `${src("./packages/core/src/")}$1/index.ts` },
+      { find: /^@ovation\/core\/(alerts|api|templates|commands|net|plugins|overlays)$/, replacement: `${src("./packages/core/src/")}$1/index.ts` },
       { find: /^@ovation\/core\/plugin-kit$/, replacement: src("./packages/core/src/plugin-kit/index.ts") },
       { find: /^@ovation\/core\/plugin-kit\/testing$/, replacement: src("./packages/core/src/plugin-kit/testing/index.ts") },
       { find: /^@ovation\/client$/, replacement: src("./packages/client/src/index.ts") },

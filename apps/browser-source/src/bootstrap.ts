@@ -1,5 +1,8 @@
-/** The four kinds of browser source (`browser_source_type` of the spec). */
-export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars"] as const;
+/**
+ * The kinds of browser source (`browser_source_type`): the spec's four and Ovation's overlays
+ * `chat`, `events` and `emotewall` (docs/overlays.md).
+ */
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall"] as const;
 
 /** A kind of browser source. */
 export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];
@@ -28,7 +31,7 @@ export const ROOT_ELEMENT_ID = "ovation-root";
 /** Id of the page's own `<script>`, whose `nonce` the page passes on to the variant 3 sandbox. */
 export const APP_SCRIPT_ELEMENT_ID = "ovation-app";
 
-/** True when `value` names one of the four browser source types. */
+/** True when `value` names a browser source type. */
 export function isBrowserSourceType(value: unknown): value is BrowserSourceType {
   return typeof value === "string" && (BROWSER_SOURCE_TYPES as readonly string[]).includes(value);
 }

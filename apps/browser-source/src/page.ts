@@ -47,6 +47,9 @@ const TITLES: Record<BrowserSourceBootstrap["type"], string> = {
   "effect-alerts": "Ovation effect alerts",
   scenes: "Ovation scene",
   goalbars: "Ovation goal bar",
+  chat: "Ovation chat",
+  events: "Ovation events",
+  emotewall: "Ovation emote wall",
 };
 
 /**

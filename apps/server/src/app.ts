@@ -28,6 +28,8 @@ import type { IdentityModule } from "./identity/module.js";
 import { dashboardClient } from "./dashboard/client.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/host.js";
+import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/index.js";
+import type { SpeechProvider } from "./tts/index.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity/plugin.js";
 import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
@@ -74,6 +76,8 @@ export interface BuildAppOptions {
   platforms?: PlatformPluginsOptions | false;
   /** Interval of the `.chat` rooms' `ingress-event` heartbeat in ms (default 30 000; tests shorten it). */
   chatHeartbeatMs?: number;
+  /** The speech provider of read-aloud alerts; default: `OVATION_TTS_URL`'s HTTP server, else the embedded eSpeak NG. */
+  speech?: SpeechProvider;
   /** Options of the bot modules (timers, giveaways, moderation); a clock for tests. */
   botModules?: BotModulesHostOptions;
 }
@@ -195,6 +199,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     io,
     nodes: cluster?.nodes ?? null,
     logger,
+    speech: new SpeechService(options.speech ?? (config.ttsUrl ? new HttpSpeechProvider(config.ttsUrl) : new EspeakSpeechProvider())),
     authenticate: (...scopes: string[]) => authenticate(verifiers, failedAuth, ...scopes),
     requireEat: requireEat({ mode: remote ? "remote" : "local", validator: () => eatValidator, users: repos.users }),
   };

@@ -55,6 +55,7 @@ export const envSchema = z.object({
     .default(15),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
+  OVATION_TTS_URL: urlSchema.optional(),
   OVATION_OUTBOUND_ALLOWLIST: z.string().default(""),
   OVATION_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   OVATION_SERVER_ID: z
@@ -105,6 +106,8 @@ export interface ServerConfig {
   readonly publicUrl: string;
   /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
   readonly browserSourceUrl: string;
+  /** `OVATION_TTS_URL`: an HTTP speech server for read-aloud alerts instead of the embedded eSpeak NG (docs/tts.md); null: embedded. */
+  readonly ttsUrl: string | null;
   /** Hosts and CIDRs template outbound calls may reach despite the private-range guard. */
   readonly outboundAllowlist: readonly string[];
   readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -216,6 +219,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     nodeTtlSeconds: e.OVATION_NODE_TTL_SECONDS,
     publicUrl,
     browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
+    ttsUrl: e.OVATION_TTS_URL ?? null,
     outboundAllowlist: Object.freeze(allowlist),
     logLevel: e.OVATION_LOG_LEVEL,
     serverId: e.OVATION_SERVER_ID ?? (hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 64) || "ovation"),

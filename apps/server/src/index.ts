@@ -21,6 +21,8 @@ export { UsersRepository } from "./store/users.js";
 export type { NewUser, UserChanges } from "./store/users.js";
 export type { UserRecord, ConnectionRecord, BrowserSourceRecord, AlertSetRecord, CommandRecord, AlertLogEntry } from "./store/records.js";
 export { AlertHub } from "./realtime/alert-hub.js";
+export { EspeakSpeechProvider, HttpSpeechProvider, SpeechError, encodeWav } from "./tts/index.js";
+export type { SpeechAudio, SpeechProvider } from "./tts/index.js";
 export type { AlertInput, PublishResult, QueueAction } from "./realtime/alert-hub.js";
 export { ownRoom, parseRoom, OWN_PLATFORM } from "./realtime/rooms.js";
 export type { SocketAuthenticator, SocketIdentity } from "./realtime/socket-types.js";

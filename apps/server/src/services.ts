@@ -11,6 +11,7 @@ import type { AlertHub } from "./realtime/alert-hub.js";
 import type { NodeRegistry } from "./redis/node-registry.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
 import type { Repositories } from "./store/repositories.js";
+import type { SpeechService } from "./tts/index.js";
 
 /** What the app shares with its route modules and with plugins (identity, platforms). */
 export interface OvationServices {
@@ -35,6 +36,8 @@ export interface OvationServices {
   /** With Redis: the registry of live nodes (`/server-ids`); null on one node. */
   readonly nodes: NodeRegistry | null;
   readonly logger: Logger;
+  /** Read-aloud alerts: the speech provider behind its cache, and the approval queue (docs/tts.md). */
+  readonly speech: SpeechService;
   /** A preHandler requiring a bearer token with every one of `scopes`. */
   authenticate(...scopes: string[]): preHandlerAsyncHookHandler;
   /**

@@ -358,17 +358,17 @@ describe("browser-source page on the real server", () => {
     await page.close();
   });
 
-  it("gives the other types a minimal page that joins the room and shows nothing on stream once connected (issue 26, bug 3)", async () => {
-    for (const [type, identifier] of [["effect-alerts", undefined], ["scenes", "12"], ["goalbars", "7"]] as const) {
+  it("gives the other types their page, joined to the room (overlays.browser.test.ts plays them)", async () => {
+    for (const [type, identifier, drawn] of [["effect-alerts", undefined, "canvas.ovation-effects"], ["scenes", "12", '#ovation-root[data-parts="0"]'], ["goalbars", "7", ".ovation-status"]] as const) {
       const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
       expect(source.status).toBeLessThan(300);
       const { page } = await openPage(source.body.browser_source_url);
-      if (type === "goalbars") {
-        // A goalbars page whose goal bar does not exist says so (goal-bar.browser.test.ts covers real goal bars).
-        expect(await page.locator(".ovation-status").textContent()).toMatch(/^Goal bar: there is no goal bar 7$/);
-      } else {
-        await page.waitForSelector(`${root}[data-state="connected"]`, { timeout: 10_000 });
-        // Nothing readable is drawn: no grey "connected" badge would appear in OBS.
+      await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 10_000 });
+      await page.locator(drawn).waitFor({ state: "attached", timeout: 10_000 });
+      // A goalbars page whose goal bar does not exist says so (goal-bar.browser.test.ts covers real goal bars).
+      if (type === "goalbars") expect(await page.locator(".ovation-status").textContent()).toMatch(/^Goal bar: there is no goal bar 7$/);
+      if (type !== "goalbars") {
+        // Nothing readable is drawn on stream: no grey "connected" badge would appear in OBS (issue 26, bug 3).
         expect(await page.locator(".ovation-status").isVisible()).toBe(false);
         expect((await page.locator("body").innerText()).trim()).toBe("");
       }

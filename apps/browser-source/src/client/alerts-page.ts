@@ -12,6 +12,7 @@ import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js
 import { planAlert, readNotification } from "./resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "./resolve.js";
 import { retryDelayMs } from "./retry.js";
+import { SpeechReader, readSpeechOptions } from "./speech.js";
 import { isRefusedToken, revocationCheck } from "./revocation.js";
 
 interface QueuedAlert {
@@ -35,6 +36,8 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   // The socket helper drops (and acknowledges again) a second delivery of an alert acknowledged here.
   const socket = openSocket(bootstrap, () => config?.room ?? null);
   let overlay = readOverlaySettings(config.overlay);
+  // Read-aloud (docs/tts.md): the alert's message is read after the alert, before the next one starts.
+  const speech = new SpeechReader(bootstrap, stage);
 
   const queue = new AlertQueue<QueuedAlert>({
     play: async (item, signal) => {
@@ -45,6 +48,8 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
       }
       if (plan.kind === "custom") await playCustomAlert(stage, item.id, plan, signal);
       else await playStandardAlert(stage, item.id, plan.view, signal);
+      const options = readSpeechOptions(config?.browser_source.settings);
+      await speech.read(item.id, item.notification.subscription.type, options, overlay.sounds, signal);
     },
     onSettled: (item, outcome: AlertOutcome) => {
       if (outcome === "overflow") return; // not acknowledged: the server hands it over again on reconnect
@@ -78,6 +83,14 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
   socket.on("overlay-settings", (settings) => {
     overlay = readOverlaySettings(settings);
     stage.dataset.overlay = `visuals:${overlay.visuals ? "on" : "off"} sounds:${overlay.sounds ? "on" : "off"}`;
+  });
+
+  socket.on("tts-control", () => speech.skip());
+  socket.on("tts-speak", (payload) => {
+    const id = typeof payload?.notification_id === "string" ? payload.notification_id : "";
+    if (id === "" || !config) return;
+    // An approved message: its alert has been shown already, read it now (its type was checked when held).
+    void speech.readApproved(id, readSpeechOptions(config.browser_source.settings), overlay.sounds);
   });
 
   socket.on("queue-control", (control: QueueControl) => {

@@ -11,6 +11,36 @@ export interface BrowserSourceConfig {
   goal_bar: Record<string, unknown> | null;
   /** The overlay switches (`!visuals`, `!effects`, `!sounds`); absent means all on. */
   overlay: Record<string, unknown> | null;
+  /** `chat`, `emotewall`: the public `.chat` rooms of the user's channels. */
+  chat_rooms: string[];
+  /** `events`: the latest alerts, newest first (notifysub payloads, checked when read). */
+  alert_log: unknown[];
+  /** `scenes`: the parts, each another source's address at a place in percent of the scene. */
+  scene_parts: ScenePartView[];
+}
+
+/** One part of a scene as the config gives it. */
+export interface ScenePartView {
+  browser_source_id: number;
+  browser_source_type: string;
+  browser_source_url: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function readSceneParts(value: unknown): ScenePartView[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw): ScenePartView[] => {
+    if (raw === null || typeof raw !== "object") return [];
+    const p = raw as Record<string, unknown>;
+    const num = (key: string) => (typeof p[key] === "number" && Number.isFinite(p[key]) ? (p[key] as number) : null);
+    const [id, x, y, width, height] = [num("browser_source_id"), num("x"), num("y"), num("width"), num("height")];
+    const url = p.browser_source_url;
+    if (id === null || x === null || y === null || width === null || height === null || typeof url !== "string" || !/^https?:\/\//.test(url)) return [];
+    return [{ browser_source_id: id, browser_source_type: String(p.browser_source_type ?? ""), browser_source_url: url, x, y, width, height }];
+  });
 }
 
 /** A config request that failed; `status` is the HTTP status, 0 for a network failure or timeout. */
@@ -72,5 +102,8 @@ export function parseConfig(body: unknown): BrowserSourceConfig {
     alert_set: alertSet as Record<string, unknown> | null,
     goal_bar: goalBar as Record<string, unknown> | null,
     overlay: overlay as Record<string, unknown> | null,
+    chat_rooms: Array.isArray(record.chat_rooms) ? record.chat_rooms.filter((r): r is string => typeof r === "string" && r.endsWith(".chat")) : [],
+    alert_log: Array.isArray(record.alert_log) ? record.alert_log : [],
+    scene_parts: readSceneParts(record.scene_parts),
   };
 }

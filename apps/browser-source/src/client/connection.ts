@@ -8,17 +8,17 @@ export type BrowserSourceSocket = OvationSocket;
 
 /**
  * Opens the page's socket with `@ovation/client/socket`: authenticated with the browser source's
- * access token at the handshake, joining `room()` on every connection, reconnecting with backoff
+ * access token at the handshake, joining `room()` (one room or several) on every connection, reconnecting with backoff
  * (socket.io's for a network drop, 1 s doubling up to 30 s after a server restart or a refused
  * handshake) and getting back the alerts missed meanwhile.
  */
-export function openSocket(bootstrap: BrowserSourceBootstrap, room: () => string | null): BrowserSourceSocket {
+export function openSocket(bootstrap: BrowserSourceBootstrap, room: () => string | readonly string[] | null): BrowserSourceSocket {
   return connect({
     url: bootstrap.socket_url,
     browserSourceToken: bootstrap.access_token,
     rooms: () => {
       const id = room();
-      return id === null ? [] : [id];
+      return id === null ? [] : typeof id === "string" ? [id] : [...id];
     },
     retry: { minDelayMs: 1_000, maxDelayMs: 30_000 },
     io: { reconnectionDelayMax: 10_000 },

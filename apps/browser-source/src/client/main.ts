@@ -2,8 +2,12 @@ import { ROOT_ELEMENT_ID } from "../bootstrap.js";
 import { runAlertsPage } from "./alerts-page.js";
 import { readBootstrap, readNonce } from "./bootstrap-reader.js";
 import { runGoalBarPage } from "./goal-bar-page.js";
+import { runChatPage } from "./overlays/chat-page.js";
+import { runEffectAlertsPage } from "./overlays/effect-alerts-page.js";
+import { runEmotewallPage } from "./overlays/emotewall-page.js";
+import { runEventsPage } from "./overlays/events-page.js";
+import { runScenesPage } from "./overlays/scenes-page.js";
 import { PageStatus } from "./page-state.js";
-import { runStatusPage } from "./status-page.js";
 
 function start(): void {
   const root = document.getElementById(ROOT_ELEMENT_ID);
@@ -11,12 +15,16 @@ function start(): void {
   const status = new PageStatus(root);
   try {
     const bootstrap = readBootstrap(document);
-    const run =
-      bootstrap.type === "alerts"
-        ? runAlertsPage(bootstrap, root, status, readNonce(document))
-        : bootstrap.type === "goalbars"
-          ? runGoalBarPage(bootstrap, root, status)
-          : runStatusPage(bootstrap, root, status);
+    const pages: Record<typeof bootstrap.type, () => Promise<void>> = {
+      alerts: () => runAlertsPage(bootstrap, root, status, readNonce(document)),
+      goalbars: () => runGoalBarPage(bootstrap, root, status),
+      chat: () => runChatPage(bootstrap, root, status),
+      events: () => runEventsPage(bootstrap, root, status),
+      emotewall: () => runEmotewallPage(bootstrap, root, status),
+      "effect-alerts": () => runEffectAlertsPage(bootstrap, root, status),
+      scenes: () => runScenesPage(bootstrap, root, status),
+    };
+    const run = pages[bootstrap.type]();
     run.catch((error: unknown) => {
       status.state("error");
       status.error(error instanceof Error ? error.message : String(error));

@@ -34,6 +34,8 @@ describe("POST /v1/browser-source/generate", () => {
       created_at: expect.stringMatching(/\.\d{6}Z$/),
       updated_at: expect.stringMatching(/\.\d{6}Z$/),
       browser_source_url: `http://127.0.0.1:8080/browser-source/alerts/${record.access_token}`,
+      // Ovation's addition: the source's options with their defaults (docs/overlays.md).
+      settings: { tts: expect.objectContaining({ enabled: false }) },
     });
     const again = await generate({ browser_source_type: "alerts", identifier: String(setId) });
     expect(again.statusCode).toBe(200);
@@ -50,6 +52,26 @@ describe("POST /v1/browser-source/generate", () => {
     expect((await generate({ browser_source_type: "goalbars", identifier: "42" })).statusCode).toBe(201);
     expect((await generate({ browser_source_type: "alerts", identifier: "999999" })).json().errors.identifier).toBeDefined();
     expect((await generate({ browser_source_type: "widgets" })).json().errors.browser_source_type).toBeDefined();
+  });
+
+  test("the overlay types: chat, events and emotewall with or without a name; their options are checked, owned and defaulted", async () => {
+    const chat = (await generate({ browser_source_type: "chat" })).json();
+    expect(chat.settings).toMatchObject({ theme: "dark", max_lines: 50, hide_bot: true });
+    expect((await generate({ browser_source_type: "chat", identifier: "game" })).json().id).not.toBe(chat.id);
+    expect((await generate({ browser_source_type: "events" })).statusCode).toBe(201);
+    expect((await generate({ browser_source_type: "emotewall" })).statusCode).toBe(201);
+    const put = (id: number, settings: unknown, token = alice.token) =>
+      app.inject({ method: "PUT", url: `/v1/browser-source/${id}/settings`, headers: bearer(token), payload: { settings } as object });
+    const bad = await put(chat.id, { fade_after_seconds: -1, unknown_option: true });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors).sort()).toEqual(["settings", "settings.fade_after_seconds"]);
+    const saved = await put(chat.id, { fade_after_seconds: 30 });
+    expect(saved.json().settings).toMatchObject({ fade_after_seconds: 30, theme: "dark" });
+    const bob = seedUser(app, "Bob");
+    expect((await put(chat.id, {}, bob.token)).statusCode).toBe(404);
+    const bobScene = (await generate({ browser_source_type: "scenes", identifier: "s" }, bob.token)).json();
+    const stolen = await put(bobScene.id, { parts: [{ browser_source_id: chat.id, x: 0, y: 0, width: 50, height: 50 }] }, bob.token);
+    expect(Object.keys(stolen.json().errors)).toEqual(["settings.parts.0.browser_source_id"]);
   });
 
   test("a numeric identifier must be sent as a string", async () => {

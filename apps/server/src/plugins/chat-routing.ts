@@ -18,11 +18,13 @@ export function publishChatRoomEvent(services: OvationServices, event: ChatRoomE
     case "message":
       to.emit("message", event.payload);
       return;
+    // The platform rides along so a client in several `.chat` rooms (the `chat` browser source)
+    // knows which platform's lines a deletion or a clear concerns: `channel` is the Ovation channel id.
     case "delete-message":
-      to.emit("delete-message", event.payload);
+      to.emit("delete-message", { ...event.payload, platform: event.platform });
       return;
     case "clear-chat":
-      to.emit("clear-chat", event.payload);
+      to.emit("clear-chat", { ...event.payload, platform: event.platform });
       return;
   }
 }

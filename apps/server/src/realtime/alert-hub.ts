@@ -365,6 +365,16 @@ export class AlertHub {
     this.#io?.to(this.#rooms(userId)).emit("overlay-settings", settings);
   }
 
+  /** Tells the user's alerts sources to read an approved message now (docs/tts.md). */
+  speechApproved(userId: number, notificationId: string): void {
+    this.#io?.to(this.#rooms(userId)).emit("tts-speak", { notification_id: notificationId });
+  }
+
+  /** "Skip speech": the user's alerts sources stop the message being read. */
+  skipSpeech(userId: number): void {
+    this.#io?.to(this.#rooms(userId)).emit("tts-control", { action: "skip" });
+  }
+
   /** Disconnects every socket of a user on every namespace (bearer, browser-source, session, console), on every node. */
   disconnectUser(userId: number): void {
     this.#disconnectUserHere(userId);

@@ -69,6 +69,17 @@ export class BrowserSourcesRepository {
     return this.store.data.browser_sources.filter((b) => b.user_id === userId).map((b) => ({ ...b }));
   }
 
+  /** Saves the source's options (already validated for its type); null when not found. */
+  saveSettings(userId: number, id: number, settings: Record<string, unknown>): BrowserSourceRecord | null {
+    return this.store.update((data) => {
+      const r = data.browser_sources.find((b) => b.id === id && b.user_id === userId);
+      if (!r) return null;
+      r.settings = structuredClone(settings);
+      r.updated_at = timestamp();
+      return { ...r };
+    }, { users: [userId] });
+  }
+
   /** Gives the record a new access token (the old URL stops working); null when not found. */
   regenerate(userId: number, id: number): BrowserSourceRecord | null {
     return this.store.update((data) => {

@@ -54,6 +54,8 @@ export interface BrowserSourceRecord {
   identifier: string | null;
   browser_source_type: BrowserSourceType;
   access_token: string;
+  /** The source's options (docs/overlays.md), as validated when saved; absent on records made before them. */
+  settings?: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import { accountApi } from "./account.js";
 import { alertSetsApi } from "./alert-sets.js";
 import { alertsApi } from "./alerts.js";
 import { browserSourcesApi } from "./browser-sources.js";
+import { ttsApi } from "./tts.js";
 import { commandsApi } from "./commands.js";
 import { countersApi } from "./counters.js";
 import { eatApi } from "./eat.js";
@@ -45,6 +46,7 @@ export function createOvationClient(options: HttpClientOptions) {
     tokens: tokensApi(http),
     eat: eatApi(http),
     security: securityApi(http),
+    tts: ttsApi(http),
   };
 }
 

@@ -20,6 +20,8 @@ export { mediaApi, MEDIA_ROUTES } from "./media.js";
 export type { MediaApi } from "./media.js";
 export { browserSourcesApi, BROWSER_SOURCES_ROUTES } from "./browser-sources.js";
 export type { BrowserSourcesApi, BrowserSource, BrowserSourceConfig } from "./browser-sources.js";
+export { ttsApi, TTS_ROUTES } from "./tts.js";
+export type { TtsApi, HeldSpeech } from "./tts.js";
 export { commandsApi, COMMANDS_ROUTES } from "./commands.js";
 export type { CommandsApi, BotCommandView, BotCommandInput, CommandTestResult, SigningSecret } from "./commands.js";
 export { countersApi, COUNTERS_ROUTES } from "./counters.js";

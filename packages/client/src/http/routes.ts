@@ -15,6 +15,7 @@ import { SERVICE_ROUTES } from "./service.js";
 import { SIMULATOR_ROUTES } from "./simulator.js";
 import { TIMERS_ROUTES } from "./timers.js";
 import { TOKENS_ROUTES } from "./tokens.js";
+import { TTS_ROUTES } from "./tts.js";
 import type { Route } from "./transport.js";
 import { USERS_ROUTES } from "./users.js";
 
@@ -39,5 +40,6 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     tokens: TOKENS_ROUTES,
     eat: EAT_ROUTES,
     security: SECURITY_ROUTES,
+    tts: TTS_ROUTES,
   };
 }

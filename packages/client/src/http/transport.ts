@@ -48,8 +48,8 @@ export interface RequestParts extends CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body (objects, arrays), a `URLSearchParams` sent as a form, or bytes (`Blob`, `ArrayBuffer`, `Uint8Array`) sent as they are with the `content-type` of `headers`. */
   body?: unknown;
-  /** `text` reads the answer as text (HTML pages); default JSON (204 gives undefined). */
-  as?: "json" | "text";
+  /** `text` reads the answer as text (HTML pages), `bytes` as a Uint8Array (audio); default JSON (204 gives undefined). */
+  as?: "json" | "text" | "bytes";
 }
 
 /** The header that carries an Elevated Access Token. */
@@ -125,6 +125,8 @@ export class HttpClient {
     } catch (error) {
       throw new OvationNetworkError(request, error);
     }
+    // Audio and other binary answers are read as bytes (reading them as text would mangle them).
+    if (parts.as === "bytes" && response.ok) return new Uint8Array(await response.arrayBuffer()) as T;
     const text = await response.text();
     const json = (response.headers.get("content-type") ?? "").includes("json");
     let parsed: unknown = text;

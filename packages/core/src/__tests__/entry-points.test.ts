@@ -25,7 +25,7 @@ describe("@ovation/core entry points (built dist)", () => {
   test("package.json exports every area's barrel", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(pkg.exports)).toEqual(
-      expect.arrayContaining([".", "./contracts", "./api", "./alerts", "./templates", "./commands", "./net", "./plugins", "./plugin-kit", "./plugin-kit/testing"]),
+      expect.arrayContaining([".", "./contracts", "./api", "./alerts", "./overlays", "./templates", "./commands", "./net", "./plugins", "./plugin-kit", "./plugin-kit/testing"]),
     );
   });
 

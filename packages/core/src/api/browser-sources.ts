@@ -1,7 +1,11 @@
 import { z } from "zod";
 
-/** The kinds of browser source. */
-export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars"] as const;
+/**
+ * The kinds of browser source: the reference's four (`alerts`, `effect-alerts`, `scenes`, `goalbars`)
+ * and Ovation's overlays `chat` (one chat box for every platform), `events` (the activity feed) and
+ * `emotewall` (docs/overlays.md).
+ */
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall"] as const;
 
 /** A kind of browser source. */
 export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];
@@ -17,6 +21,7 @@ export const browserSourceSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     browser_source_url: z.string(),
+    settings: z.record(z.string(), z.unknown()).describe("The source's options (docs/overlays.md); {} when none were saved"),
   })
   .meta({ id: "BrowserSource" });
 

@@ -22,6 +22,28 @@ export { simulateBodySchema, simulateResultSchema } from "./simulator.js";
 export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";
 export { browserSourceConfigSchema } from "./browser-source-config.js";
+export {
+  OVERLAY_THEMES,
+  OVERLAY_EFFECTS,
+  BROWSER_SOURCE_SETTINGS_SCHEMAS,
+  browserSourceSettingsBodySchema,
+  chatSourceSettingsSchema,
+  eventsSourceSettingsSchema,
+  emotewallSourceSettingsSchema,
+  effectAlertsSourceSettingsSchema,
+  overlayEffectSchema,
+  scenePartSchema,
+  scenesSourceSettingsSchema,
+} from "../overlays/index.js";
+export type {
+  ChatSourceSettings,
+  EventsSourceSettings,
+  EmotewallSourceSettings,
+  EffectAlertsSourceSettings,
+  OverlayEffect,
+  ScenesSourceSettings,
+  ScenePart,
+} from "../overlays/index.js";
 export { commandViewSchema, commandTestBodySchema, commandTestResultSchema, signingSecretSchema } from "./commands.js";
 export {
   COUNTERS_PER_REQUEST,

@@ -98,10 +98,15 @@ export interface ServerToClientEvents {
   "browser-source-updated": (update: BrowserSourceUpdated) => void;
   "queue-control": (control: QueueControl) => void;
   message: (event: ChatEvent) => void;
-  "delete-message": (payload: { id: string; channel: string }) => void;
+  /** A message was deleted; `platform` names the room's platform (the server adds it; `channel` is the Ovation channel id). */
+  "delete-message": (payload: { id: string; channel: string; platform?: string }) => void;
   /** The whole chat was cleared, or only one user's messages when `user_platform_id` is set (timeout/ban). */
-  "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number }) => void;
+  "clear-chat": (payload: { channel: string; user_platform_id?: string; duration_seconds?: number; platform?: string }) => void;
   "ingress-event": (payload: IngressEvent) => void;
+  /** A held read-aloud message was approved in the dashboard: the alerts sources read it (docs/tts.md). */
+  "tts-speak": (payload: { notification_id: string }) => void;
+  /** "Skip speech" in the dashboard: the alerts sources stop the message being read. */
+  "tts-control": (payload: { action: "skip" }) => void;
   /** A goal bar moved or was changed (every browser source of the user; the `goalbars` source of that id redraws). */
   "goal-bar-updated": (goal: GoalBarView) => void;
   /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */

@@ -4,6 +4,7 @@ import { browserSourcesPage } from "./browser-sources.js";
 import { commandEditorPage, commandsPage } from "./commands.js";
 import { connectionsPage } from "./connections.js";
 import { countersPage } from "./counters.js";
+import { overlaysPage } from "./overlays.js";
 import { overviewPage } from "./overview.js";
 import { pluginsPage } from "./plugins.js";
 import { securityPage } from "./security.js";
@@ -37,6 +38,7 @@ export const PAGES: readonly DashboardPage[] = [
   timersPage,
   giveawaysPage,
   moderationPage,
+  overlaysPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */

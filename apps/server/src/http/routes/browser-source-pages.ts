@@ -6,7 +6,13 @@ import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
 import { presentAlertSet } from "./alert-set-view.js";
-import { presentBrowserSource } from "./browser-sources.js";
+import { presentBrowserSource, readBrowserSourceSettings } from "./browser-sources.js";
+import { chatRoomOf } from "../../plugins/chat-routing.js";
+import { presentLogEntry } from "../../realtime/alert-hub.js";
+import type { UserRecord } from "../../store/records.js";
+import { moderateSpeech } from "../../tts/index.js";
+import { speechSettingsSchema } from "@ovation/core/overlays";
+import { speakOrThrow } from "./tts.js";
 import { overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -22,6 +28,9 @@ export interface BrowserSourcePageRenderer {
 
 const tokenParam = z.string().min(1).max(128);
 
+/** How many logged alerts an `events` source gets at start (its own `limit` option is at most 50). */
+const EVENTS_BACKLOG = 50;
+
 /**
  * The browser-source page `GET /browser-source/:type/:token`, its assets and its configuration
  * `GET /browser-source/api/:token/config` (docs/contracts.md). The access token in the path is the
@@ -31,6 +40,38 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
   const { repos, config } = app.ovation;
   const browserSourcePath = new URL(config.browserSourceUrl).pathname.replace(/\/+$/, "");
   const pagePrefix = browserSourcePath === "" ? "" : browserSourcePath;
+
+  /**
+   * The public `.chat` rooms of a user's channels: the console's (`ovation` platform, the user's id),
+   * every channel a loaded platform plugin serves for the user (its platform id known once joined), and
+   * every linked platform account.
+   */
+  const chatRooms = (user: UserRecord): string[] => {
+    const rooms = new Set<string>([chatRoomOf(user.uuid, "ovation", String(user.id))]);
+    if (app.hasDecorator("platformPlugins")) {
+      const host = app.platformPlugins;
+      for (const name of host.names()) {
+        const plugin = host.get(name);
+        const platform = plugin.metadata.platform;
+        for (const channel of plugin.channels()) {
+          if (channel.id === String(user.id) && channel.platform_id !== "") rooms.add(chatRoomOf(user.uuid, platform, channel.platform_id));
+        }
+      }
+    }
+    for (const c of repos.connections.listForUser(user.id)) rooms.add(chatRoomOf(user.uuid, c.platform, c.platform_user_id));
+    return [...rooms];
+  };
+
+  /** The scene's parts that still name one of the user's sources, with their addresses. */
+  const sceneParts = (record: BrowserSourceRecord) => {
+    const parts = (readBrowserSourceSettings(record).parts ?? []) as Array<{ browser_source_id: number; x: number; y: number; width: number; height: number }>;
+    return parts.flatMap((part) => {
+      const target = repos.browserSources.getForUser(record.user_id, part.browser_source_id);
+      if (!target || target.browser_source_type === "scenes") return [];
+      const view = presentBrowserSource(target, config.browserSourceUrl);
+      return [{ ...part, browser_source_type: view.browser_source_type, browser_source_url: view.browser_source_url }];
+    });
+  };
 
   const find = (type: string | null, token: string): BrowserSourceRecord | null => {
     const record = repos.browserSources.findByAccessToken(token);
@@ -75,6 +116,8 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
       const user = record ? repos.users.get(record.user_id) : null;
       if (!record || !user) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
       let alertSet = null;
+      // effect-alerts resolves each alert's display time with the active set, to keep step with the alerts source.
+      if (record.browser_source_type === "effect-alerts") alertSet = repos.alertSets.activeForUser(user.id);
       if (record.browser_source_type === "alerts") {
         alertSet = record.identifier === null ? repos.alertSets.activeForUser(user.id) : repos.alertSets.getForUser(user.id, Number(record.identifier));
       }
@@ -88,7 +131,66 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         alert_set: alertSet ? presentAlertSet(alertSet) : null,
         goal_bar: goalBar ? presentGoalBar(goalBar) : null,
         overlay: overlaySwitches(app.ovation.botModules.system.settings(String(user.id))),
+        chat_rooms: record.browser_source_type === "chat" || record.browser_source_type === "emotewall" ? chatRooms(user) : [],
+        alert_log: record.browser_source_type === "events" ? repos.alertLog.recent(user.id, EVENTS_BACKLOG).map((entry) => presentLogEntry(entry).notification) : [],
+        scene_parts: record.browser_source_type === "scenes" ? sceneParts(record) : [],
       };
+    },
+  );
+
+  app.get(
+    "/browser-source/api/:token/speech/:notification_id",
+    {
+      schema: {
+        tags: ["browser sources"],
+        summary: "The read-aloud audio of an alert for an alerts source (docs/tts.md), authorised by its access token",
+        description:
+          "200 audio/wav with `x-ovation-speech-text` (the moderated text, URL-encoded); 204 when nothing is read (`x-ovation-speech` says why); " +
+          "202 when the message is held for approval (the source gets `tts-speak` once it is approved).",
+        params: z.object({ token: tokenParam, notification_id: z.string().min(1).max(128) }),
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store").header("access-control-allow-origin", "*").header("access-control-expose-headers", "x-ovation-speech, x-ovation-speech-text");
+      const record = find("alerts", request.params.token);
+      const user = record ? repos.users.get(record.user_id) : null;
+      if (!record || !user) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN");
+      const tts = speechSettingsSchema.parse((readBrowserSourceSettings(record) as { tts?: unknown }).tts ?? {});
+      if (!tts.enabled) return reply.code(204).header("x-ovation-speech", "disabled").send();
+      const entry = repos.alertLog.find(user.id, request.params.notification_id);
+      if (!entry) return reply.code(204).header("x-ovation-speech", "unknown_alert").send();
+      const notification = presentLogEntry(entry).notification;
+      const event = notification.event && !Array.isArray(notification.event) ? notification.event : {};
+      const text = (key: string) => (typeof event[key] === "string" ? (event[key] as string) : typeof event[key] === "number" ? String(event[key]) : "");
+      const amountKey = ["amount", "bits", "months", "count", "viewers"].find((key) => text(key) !== "");
+      const decision = moderateSpeech(
+        {
+          type: notification.subscription.type,
+          amount: amountKey === undefined ? 0 : Number(text(amountKey)) || 0,
+          name: text("name") || text("user_name") || text("username"),
+          userId: text("user_id") || null,
+          message: text("message") || text("comment"),
+        },
+        tts,
+        app.ovation.repos.botState.moderation(user.id)?.bad_words.words ?? [],
+      );
+      if (!decision.read) return reply.code(204).header("x-ovation-speech", decision.reason).send();
+      if (tts.approval && !app.ovation.speech.isApproved(user.id, notification.notification.id)) {
+        app.ovation.speech.hold(user.id, {
+          notification_id: notification.notification.id,
+          type: notification.subscription.type,
+          name: text("name") || text("user_name") || "",
+          text: decision.text,
+          held_at: new Date().toISOString(),
+        });
+        return reply.code(202).header("x-ovation-speech", "held").send();
+      }
+      const audio = await speakOrThrow(app.ovation.speech, decision.text, tts.voice);
+      return reply
+        .type("audio/wav")
+        .header("x-ovation-speech", "read")
+        .header("x-ovation-speech-text", encodeURIComponent(decision.text))
+        .send(audio.wav);
     },
   );
 }

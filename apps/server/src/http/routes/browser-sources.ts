@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { browserSourceGenerateBodySchema as generateBodySchema, browserSourceSchema } from "@ovation/core/api";
+import {
+  BROWSER_SOURCE_SETTINGS_SCHEMAS,
+  browserSourceGenerateBodySchema as generateBodySchema,
+  browserSourceSchema,
+  browserSourceSettingsBodySchema,
+} from "@ovation/core/api";
 import { callerOf } from "../authenticate.js";
 import { ApiError, fieldError } from "../../errors.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
@@ -17,7 +22,25 @@ export function presentBrowserSource(record: BrowserSourceRecord, browserSourceU
     created_at: record.created_at,
     updated_at: record.updated_at,
     browser_source_url: `${browserSourceUrl}/${record.browser_source_type}/${record.access_token}`,
+    settings: readBrowserSourceSettings(record),
   };
+}
+
+/** The record's options with every default filled in (a record saved before an option existed reads the same way). */
+export function readBrowserSourceSettings(record: BrowserSourceRecord): Record<string, unknown> {
+  const parsed = BROWSER_SOURCE_SETTINGS_SCHEMAS[record.browser_source_type].safeParse(record.settings ?? {});
+  return parsed.success ? (parsed.data as Record<string, unknown>) : (BROWSER_SOURCE_SETTINGS_SCHEMAS[record.browser_source_type].parse({}) as Record<string, unknown>);
+}
+
+/** A 422 naming every bad option (`settings.<path>`), Laravel style. */
+function settingsError(issues: readonly z.core.$ZodIssue[]): ApiError {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = ["settings", ...issue.path.map(String)].join(".");
+    (errors[field] ??= []).push(`The ${field} field ${issue.message}.`);
+  }
+  const first = Object.values(errors).flat()[0] ?? "The settings field is invalid.";
+  return new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: first, errors });
 }
 
 /** Browser-source generation, listing and regeneration (scope `alerts:manage`). */
@@ -35,7 +58,8 @@ export async function browserSourceRoutes(app: ZodApp): Promise<void> {
         summary: "Generate (or get again) the browser source of a type and identifier",
         description:
           "`alerts`: optional identifier = an alert set id (omitted: the default alert source, which follows the active set). " +
-          "`effect-alerts`: no identifier. `scenes`, `goalbars`: identifier required. The same type and identifier return the same record.",
+          "`effect-alerts`: no identifier. `scenes`, `goalbars`: identifier required. `chat`, `events`, `emotewall`: optional identifier " +
+          "(a name, for several boxes with their own options). The same type and identifier return the same record.",
         security: [{ bearerAuth: [] }],
         body: generateBodySchema,
         response: { 200: browserSourceSchema, 201: browserSourceSchema, ...authErrorResponses },
@@ -47,6 +71,8 @@ export async function browserSourceRoutes(app: ZodApp): Promise<void> {
       if (type === "effect-alerts" && identifier !== undefined) {
         throw fieldError("identifier", "The identifier field must be omitted for effect-alerts.");
       }
+      // chat, events and emotewall take an optional identifier: a name, so one user may keep several
+      // boxes with different options (a chat for the game scene, another for "just chatting").
       if ((type === "scenes" || type === "goalbars") && identifier === undefined) {
         throw fieldError("identifier", `The identifier field is required for ${type} (the ${type === "scenes" ? "scene" : "goal bar"} id).`);
       }
@@ -96,6 +122,48 @@ export async function browserSourceRoutes(app: ZodApp): Promise<void> {
       hub.disconnectBrowserSource(record.id);
       hub.browserSourceUpdated(caller.userId, { browser_source_id: record.id, alert_set_id: null, reason: "browser-source-regenerated" });
       return present(record);
+    },
+  );
+
+  app.put(
+    "/v1/browser-source/:id/settings",
+    {
+      preHandler: auth,
+      schema: {
+        tags: ["browser sources"],
+        summary: "Save a browser source's options (docs/overlays.md); its pages reload them at once",
+        description:
+          "The whole option set of the source's type; a missing option takes its default. `scenes` parts must name your own browser sources (not the scene itself).",
+        security: [{ bearerAuth: [] }],
+        params: z.object({ id: idParam }),
+        body: browserSourceSettingsBodySchema,
+        response: { 200: browserSourceSchema, 404: errorBodySchema, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const record = repos.browserSources.getForUser(caller.userId, request.params.id);
+      if (!record) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_NOT_FOUND");
+      const parsed = BROWSER_SOURCE_SETTINGS_SCHEMAS[record.browser_source_type].safeParse(request.body.settings);
+      if (!parsed.success) throw settingsError(parsed.error.issues);
+      const settings = parsed.data as Record<string, unknown>;
+      if (record.browser_source_type === "scenes") {
+        const parts = (settings.parts ?? []) as Array<{ browser_source_id: number }>;
+        parts.forEach((part, index) => {
+          const target = repos.browserSources.getForUser(caller.userId, part.browser_source_id);
+          if (!target || target.id === record.id || target.browser_source_type === "scenes") {
+            throw fieldError(
+              `settings.parts.${index}.browser_source_id`,
+              `The settings.parts.${index}.browser_source_id field must be the id of one of your browser sources other than a scene (no source ${part.browser_source_id}).`,
+            );
+          }
+        });
+      }
+      const saved = repos.browserSources.saveSettings(caller.userId, record.id, settings);
+      if (!saved) throw new ApiError("OVATION_ERR_BROWSER_SOURCES_NOT_FOUND");
+      await repos.store.persisted();
+      hub.browserSourceUpdated(caller.userId, { browser_source_id: saved.id, alert_set_id: null, reason: "browser-source-updated" });
+      return present(saved);
     },
   );
 }

@@ -19,6 +19,7 @@ import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugins.js";
 import { simulateRoutes } from "./simulate.js";
 import { timerRoutes } from "./timers.js";
+import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./users.js";
 
 const pageRenderer: BrowserSourcePageRenderer = {
@@ -42,6 +43,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
+  await ttsRoutes(app);
   await pluginRoutes(app);
   await simulateRoutes(app);
   await mediaRoutes(app);

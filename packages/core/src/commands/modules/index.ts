@@ -50,7 +50,7 @@ export type { EnforcementResult } from "./moderation/enforce.js";
 export { LexiconToxicityScorer } from "./moderation/toxicity.js";
 export type { ToxicityScorer } from "./moderation/toxicity.js";
 export { foldText, matchingWords, wordVariants } from "./moderation/normalize.js";
-export { DOMAIN_PATTERN, isAllowedHost, linkHosts } from "./moderation/links.js";
+export { DOMAIN_PATTERN, isAllowedHost, linkHosts, stripLinks } from "./moderation/links.js";
 export { BOT_LANGUAGES, botMessage } from "./system/bot-messages.js";
 export type { BotLanguage, BotMessageKey } from "./system/bot-messages.js";
 export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SystemCommands, botSettingsSchema } from "./system/system-commands.js";

@@ -27,3 +27,16 @@ export function linkHosts(text: string): string[] {
 export function isAllowedHost(host: string, domains: readonly string[]): boolean {
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
+
+/** `text` with every link (the same detection as {@link linkHosts}) replaced by `replacement`. */
+export function stripLinks(text: string, replacement = " "): string {
+  if (!/[.:\uFF0E\u3002]/.test(text)) return text;
+  const matches = linkify.match(text) ?? [];
+  let out = "";
+  let cursor = 0;
+  for (const match of matches) {
+    out += text.slice(cursor, match.index) + replacement;
+    cursor = match.lastIndex;
+  }
+  return out + text.slice(cursor);
+}

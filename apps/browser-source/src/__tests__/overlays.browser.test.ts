@@ -1,0 +1,147 @@
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
+import { startPlatformServer } from "./platform-server.js";
+import type { PlatformServer } from "./platform-server.js";
+
+/**
+ * The `events`, `effect-alerts` and `scenes` sources end to end: the REAL server on loopback, alerts
+ * sent with `POST /v1/alerts`, the pages in Debian's Chromium.
+ */
+
+let server: PlatformServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  buildAssets();
+  server = await startPlatformServer("overlays", () => ({ OVATION_PLUGINS: "console" }));
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Source {
+  id: number;
+  browser_source_url: string;
+}
+
+async function generate(type: string, identifier?: string): Promise<Source> {
+  const source = await server.api<Source>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
+  expect(source.status).toBeLessThan(300);
+  return source.body;
+}
+
+async function open(url: string, size = { width: 1280, height: 720 }): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: size });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 15_000 });
+  await page.evaluate(`document.body.style.background = "#1f2430"`);
+  return { page, errors };
+}
+
+async function alert(body: Record<string, unknown>): Promise<string> {
+  const sent = await server.api<{ notification: { id: string } }>("POST", "/v1/alerts", body);
+  expect(sent.status).toBe(201);
+  return sent.body.notification.id;
+}
+
+describe("the events source", () => {
+  it("lists a follow and a sub, newest first, live; the logged ones are there at start", { timeout: 60_000 }, async () => {
+    const before = await alert({ template: "raid", data: { name: "EarlyRaider", viewers: 12 } });
+    const events = await generate("events");
+    const saved = await server.api("PUT", `/v1/browser-source/${events.id}/settings`, { settings: { types: ["follow", "subscribe", "raid"], limit: 5 } });
+    expect(saved.status).toBe(200);
+    const { page, errors } = await open(events.browser_source_url, { width: 480, height: 480 });
+    await page.locator(`.ovation-event[data-id="${before}"]`).waitFor({ timeout: 5_000 });
+
+    const follow = await alert({ template: "follow", data: { name: "Fiona <b>" } });
+    await page.locator(`.ovation-event[data-id="${follow}"]`).waitFor({ timeout: 5_000 });
+    const sub = await alert({ template: "subscribe", data: { name: "Sam", months: 3 } });
+    await page.locator(`.ovation-event[data-id="${sub}"]`).waitFor({ timeout: 5_000 });
+    // A type the source does not list stays out.
+    await alert({ template: "cheer", data: { name: "Bits", amount: 100 } });
+
+    const ids = await page.evaluate(`[...document.querySelectorAll(".ovation-event")].map((row) => row.dataset.id)`);
+    expect(ids).toEqual([sub, follow, before]);
+    expect(await page.locator(`.ovation-event[data-id="${follow}"] .ovation-event-name`).textContent()).toBe("Fiona <b>");
+    expect(await page.locator(`.ovation-event[data-id="${sub}"]`).textContent()).toContain("Sam");
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "events-source.png") });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the effect-alerts source", () => {
+  it("throws confetti on a sub, sized by the set, for the display time of the alert", { timeout: 60_000 }, async () => {
+    const effects = await generate("effect-alerts");
+    const { page, errors } = await open(effects.browser_source_url);
+    const sub = await alert({ template: "subscribe", data: { name: "Sam", months: 3 } });
+    await page.waitForSelector(`#ovation-root[data-effect="confetti"][data-effect-alert="${sub}"]`, { timeout: 10_000 });
+    // Pieces are on the canvas: count the painted pixels of a frame.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(`(() => {
+            const canvas = document.querySelector("canvas.ovation-effects");
+            const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+            let painted = 0;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+            return painted;
+          })()`) as Promise<number>,
+        { timeout: 5_000 },
+      )
+      .toBeGreaterThan(500);
+    await page.waitForTimeout(700);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "effect-alerts-confetti.png") });
+    await page.waitForSelector('#ovation-root[data-effects-played="1"]', { timeout: 15_000 });
+    expect(await page.locator("#ovation-root").getAttribute("data-effect-pieces")).toBe("150");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the scenes source", () => {
+  it("shows its parts at their positions and sizes, and follows a saved layout", { timeout: 90_000 }, async () => {
+    const events = await generate("events");
+    const chat = await generate("chat");
+    const scene = await generate("scenes", "main");
+    const bad = await server.api<{ errors: Record<string, string[]> }>("PUT", `/v1/browser-source/${scene.id}/settings`, {
+      settings: { parts: [{ browser_source_id: scene.id, x: 0, y: 0, width: 10, height: 10 }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(["settings.parts.0.browser_source_id"]);
+    const layout = {
+      parts: [
+        { browser_source_id: events.id, x: 0, y: 0, width: 40, height: 60 },
+        { browser_source_id: chat.id, x: 55, y: 50, width: 45, height: 50 },
+      ],
+    };
+    expect((await server.api("PUT", `/v1/browser-source/${scene.id}/settings`, { settings: layout })).status).toBe(200);
+    await alert({ template: "follow", data: { name: "SceneFollower" } });
+
+    const { page, errors } = await open(scene.browser_source_url);
+    await page.waitForSelector('#ovation-root[data-parts="2"]', { timeout: 10_000 });
+    const box = async (id: number) => page.locator(`iframe.ovation-scene-part[data-browser-source-id="${id}"]`).boundingBox();
+    expect(await box(events.id)).toEqual({ x: 0, y: 0, width: 512, height: 432 });
+    expect(await box(chat.id)).toEqual({ x: 704, y: 360, width: 576, height: 360 });
+    // The parts are live pages of their own: the event list inside the frame shows the follow.
+    const eventsFrame = page.frameLocator(`iframe[data-browser-source-id="${events.id}"]`);
+    await eventsFrame.locator(".ovation-event", { hasText: "SceneFollower" }).waitFor({ timeout: 10_000 });
+    // Outline the frames (transparent pages) so the screenshot shows where each part sits.
+    await page.evaluate(`document.querySelectorAll("iframe").forEach((f) => { f.style.outline = "2px dashed #ffd166"; f.style.outlineOffset = "-2px"; })`);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "scenes-source.png") });
+
+    // Dragging in the dashboard saves a new layout: the scene moves the part at once.
+    const moved = { parts: [{ ...layout.parts[0], x: 60, y: 40 }, layout.parts[1]] };
+    expect((await server.api("PUT", `/v1/browser-source/${scene.id}/settings`, { settings: moved })).status).toBe(200);
+    await expect.poll(() => box(events.id), { timeout: 10_000 }).toEqual({ x: 768, y: 288, width: 512, height: 432 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
