@@ -8,7 +8,7 @@ import { io } from "socket.io-client";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The Twitch plugin keeps its IRC fake beside its own tests (it has no testing entry point).
-import { FakeIrcServer } from "../../../../plugins/twitch/src/__tests__/fake-irc-server.js";
+import { FakeIrcServer } from "@ovation/plugin-twitch/testing";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
 import { startPlatformServer } from "./platform-server.js";
 import type { PlatformServer } from "./platform-server.js";
