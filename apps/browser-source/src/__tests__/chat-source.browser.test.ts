@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The Twitch plugin keeps its IRC fake beside its own tests (it has no testing entry point).
 import { FakeIrcServer } from "@ovation/plugin-twitch/testing";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
-import { startPlatformServer } from "./platform-server.js";
+import { linkChannel, startPlatformServer } from "./platform-server.js";
 import type { PlatformServer } from "./platform-server.js";
 
 /**
@@ -44,6 +44,7 @@ beforeAll(async () => {
   tiktok = await new FakeWebcast().start();
   sender = new KickWebhookSender();
   kick.publicKeyPem = sender.publicKeyPem;
+  const { OVATION_TIKTOK_UNIQUE_ID: tiktokUser, ...tiktokEnv } = tiktok.serverEnv();
   server = await startPlatformServer("chatbox", (base) => {
     sender.url = `${base}/v1/platforms/kick/webhook`;
     return {
@@ -53,9 +54,16 @@ beforeAll(async () => {
       ...google.serverEnv(),
       ...kick.serverEnv(),
       OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
-      ...tiktok.serverEnv(),
+      ...tiktokEnv,
     };
   });
+  // Each platform serves the channel its streamer connected (here: linked as the link flow stores it).
+  const account = kick.accounts[0];
+  const channel = google.channels[0];
+  if (!account || !channel) throw new Error("the fakes have no account");
+  linkChannel(server, { platform: "kick", platform_user_id: String(account.user_id), username: account.name, refreshToken: account.refreshToken });
+  linkChannel(server, { platform: "youtube", platform_user_id: channel.id, username: channel.title, refreshToken: channel.refreshToken });
+  linkChannel(server, { platform: "tiktok", platform_user_id: "open-id-owner", username: tiktokUser ?? "" });
   const owner = server.app.ovation.repos.users.list()[0];
   if (!owner) throw new Error("no user");
   chatToken = server.app.ovation.repos.tokens.create({ user_id: owner.id, name: "console", scopes: ["chatbot:manage"] }).token;
@@ -108,9 +116,10 @@ const line = (page: Page, platform: string, text: string) => page.locator(`.ovat
 
 describe("the chat browser source", () => {
   it("shows console, Twitch, YouTube, Kick and TikTok lines in one box; a deleted line goes; hostile text stays text", { timeout: 90_000 }, async () => {
-    const health = (name: string) => server.app.platformPlugins.health().find((h) => h.name === name);
-    await expect.poll(() => health("youtube")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
-    await expect.poll(() => health("kick")?.detail ?? "", { timeout: 15_000 }).toMatch(/events subscribed/);
+    const served = (name: string) => server.app.platformPlugins.channelStatus(name)[0];
+    await expect.poll(() => served("youtube")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
+    await expect.poll(() => served("kick")?.state ?? "", { timeout: 15_000 }).toBe("serving");
+    await expect.poll(() => served("tiktok")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
     await expect.poll(() => irc.connections.size, { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => server.app.platformPlugins.get("twitch").channels()[0]?.platform_id ?? "", { timeout: 15_000 }).toBe("12345678");
 

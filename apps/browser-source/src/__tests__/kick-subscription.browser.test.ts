@@ -3,7 +3,7 @@ import { FakeKick, KickWebhookSender } from "@ovation/plugin-kick/testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
-import { openAlertsSource, startPlatformServer } from "./platform-server.js";
+import { linkChannel, openAlertsSource, startPlatformServer } from "./platform-server.js";
 import type { PlatformServer } from "./platform-server.js";
 
 /**
@@ -26,6 +26,9 @@ beforeAll(async () => {
     sender.url = `${base}/v1/platforms/kick/webhook`;
     return { OVATION_PLUGINS: "kick", ...kick.serverEnv(), OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem };
   });
+  const account = kick.accounts[0];
+  if (!account) throw new Error("the fake has no account");
+  linkChannel(server, { platform: "kick", platform_user_id: String(account.user_id), username: account.name, refreshToken: account.refreshToken });
   browser = await launchChromium();
 }, 180_000);
 
@@ -41,7 +44,7 @@ describe("a Kick subscription in the browser source", () => {
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await openAlertsSource(server, page);
-    await expect.poll(() => server.app.platformPlugins.health().find((h) => h.name === "kick")?.detail ?? "", { timeout: 15_000 }).toMatch(/events subscribed/);
+    await expect.poll(() => server.app.platformPlugins.channelStatus("kick")[0]?.state ?? "", { timeout: 15_000 }).toBe("serving");
 
     const [forged] = await sender.attack("forged-signature");
     expect(forged?.status).toBe(403);

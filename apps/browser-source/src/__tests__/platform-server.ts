@@ -59,3 +59,17 @@ export async function openAlertsSource(server: PlatformServer, page: Page): Prom
   await page.goto(source.body.browser_source_url);
   await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 15_000 });
 }
+
+/**
+ * Links a platform account to the server's first user as the link flow stores it (the connection,
+ * then its tokens): the store's change feed makes the platform's plugin serve that channel, as a
+ * streamer's "Connect" in the dashboard does. `refreshToken` is one the platform's fake accepts.
+ */
+export function linkChannel(server: PlatformServer, link: { platform: string; platform_user_id: string; username: string; refreshToken?: string }): number {
+  const { users, connections } = server.app.ovation.repos;
+  const owner = users.list()[0];
+  if (!owner) throw new Error("no user to link to");
+  const connection = connections.upsert({ user_id: owner.id, platform: link.platform, platform_user_id: link.platform_user_id, username: link.username });
+  if (link.refreshToken) connections.saveTokens(connection.id, { access_token: null, refresh_token: link.refreshToken, expires_at: 0, scopes: [] });
+  return connection.id;
+}

@@ -3,7 +3,7 @@ import { FakeWebcast, giftStreakMessages, tiktokMessage } from "@ovation/plugin-
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
-import { openAlertsSource, startPlatformServer } from "./platform-server.js";
+import { linkChannel, openAlertsSource, startPlatformServer } from "./platform-server.js";
 import type { PlatformServer } from "./platform-server.js";
 
 /**
@@ -16,11 +16,17 @@ import type { PlatformServer } from "./platform-server.js";
 let fake: FakeWebcast;
 let server: PlatformServer;
 let browser: Browser;
+let username = "";
 
 beforeAll(async () => {
   buildAssets();
   fake = await new FakeWebcast().start();
-  server = await startPlatformServer("tiktok", () => ({ OVATION_PLUGINS: "tiktok", ...fake.serverEnv() }));
+  server = await startPlatformServer("tiktok", () => {
+    const { OVATION_TIKTOK_UNIQUE_ID: uniqueId, ...env } = fake.serverEnv();
+    username = uniqueId ?? "";
+    return { OVATION_PLUGINS: "tiktok", ...env };
+  });
+  linkChannel(server, { platform: "tiktok", platform_user_id: "open-id-owner", username });
   browser = await launchChromium();
 }, 180_000);
 
@@ -38,7 +44,7 @@ describe("a TikTok gift streak in the browser source", () => {
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await openAlertsSource(server, page);
-    await expect.poll(() => server.app.platformPlugins.health().find((h) => h.name === "tiktok")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
+    await expect.poll(() => server.app.platformPlugins.channelStatus("tiktok")[0]?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
     await fake.waitForConnections(1);
 
     for (const step of giftStreakMessages()) fake.push([step]);

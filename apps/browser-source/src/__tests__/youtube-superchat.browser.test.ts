@@ -3,7 +3,7 @@ import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_RESULTS_DIR, buildAssets, launchChromium } from "./chromium.js";
-import { openAlertsSource, startPlatformServer } from "./platform-server.js";
+import { linkChannel, openAlertsSource, startPlatformServer } from "./platform-server.js";
 import type { PlatformServer } from "./platform-server.js";
 
 /**
@@ -20,6 +20,9 @@ beforeAll(async () => {
   google = await FakeGoogle.start();
   google.live = true;
   server = await startPlatformServer("yt", () => ({ OVATION_PLUGINS: "youtube", ...google.serverEnv() }));
+  const channel = google.channels[0];
+  if (!channel) throw new Error("the fake has no channel");
+  linkChannel(server, { platform: "youtube", platform_user_id: channel.id, username: channel.title, refreshToken: channel.refreshToken });
   browser = await launchChromium();
 }, 180_000);
 
@@ -35,7 +38,7 @@ describe("a YouTube Super Chat in the browser source", () => {
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await openAlertsSource(server, page);
-    await expect.poll(() => server.app.platformPlugins.health().find((h) => h.name === "youtube")?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
+    await expect.poll(() => server.app.platformPlugins.channelStatus("youtube")[0]?.detail ?? "", { timeout: 15_000 }).toMatch(/^live/);
 
     google.publish(chatMessage("super-chat"));
     const shown = page.locator(".ovation-alert");
