@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeKick, KickWebhookSender, webhookEvent } from "@ovation/plugin-kick/testing";
 import type { WebhookFixture } from "@ovation/plugin-kick/testing";
 import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
+import { FakeTikTokLogin, FakeWebcast, tiktokFixtures, tiktokMessage } from "@ovation/plugin-tiktok/testing";
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
 import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
 // The server's own helpers and settings, shared rather than copied.
@@ -26,8 +27,9 @@ const PASSWORD = "correct horse battery staple";
  * confirmation) and the bot leaves that channel only. On every platform each streamer's `!hug`
  * is answered in their own channel only and (Twitch, Kick) each follow plays in their own alerts
  * browser source only; the switched-off and the disconnected channel get no answer; one streamer
- * deletes their account and all their channels are released. TikTok has no OAuth fake, so it is
- * not walked; YouTube follows are not checked per channel (the fake's subscriber list is shared).
+ * deletes their account and all their channels are released. The third streamer also connects
+ * TikTok (the Login Kit fake) and a follow on that LIVE plays in their source only. YouTube follows
+ * are not checked per channel (the fake's subscriber list is shared by its channels).
  */
 
 /** The Kick fixture's webhook event, for another broadcaster. */
@@ -56,6 +58,8 @@ describe("three streamers connect their own channels from the dashboard (issue 2
   let kick: FakeKick;
   let google: FakeGoogle;
   let sender: KickWebhookSender;
+  let tiktokLogin: FakeTikTokLogin;
+  let webcast: FakeWebcast;
   const sockets: ClientSocket[] = [];
   const logins = ["annie", "benny", "cathy"];
   const kickAccounts = [
@@ -138,15 +142,22 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     google.live = true;
     google.addChannel("UCsecond0000000000000000", "SecondTuber", true);
     google.addChannel("UCthird00000000000000000", "ThirdTuber", true);
+    // TikTok: the third streamer's account is named as the fake LIVE's room (the plugin follows the linked name).
+    tiktokLogin = await FakeTikTokLogin.start();
+    tiktokLogin.addAccount("open-id-third", tiktokFixtures.room.uniqueId);
+    webcast = await new FakeWebcast().start();
+    const webcastEnv = webcast.serverEnv();
+    delete webcastEnv.OVATION_TIKTOK_UNIQUE_ID;
     const twitchSettings = defaultPlatformSettings("twitch", { clientId: "fake-client", clientSecret: "fake-secret" }, { authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, apiUrl: `${helix.base}/helix` });
     const kickSettings = defaultPlatformSettings("kick", { clientId: kick.clientId, clientSecret: kick.clientSecret }, { authorizeUrl: kick.authorizeUrl, tokenUrl: kick.tokenUrl, apiUrl: kick.apiUrl });
     const youtubeSettings = defaultPlatformSettings("youtube", { clientId: google.clientId, clientSecret: google.clientSecret }, { authorizeUrl: `http://127.0.0.1:${google.port}/o/oauth2/v2/auth`, tokenUrl: google.tokenUrl, apiUrl: google.apiUrl });
-    if (twitchSettings === null || kickSettings === null || youtubeSettings === null) throw new Error("no platform settings");
+    const tiktokSettings = defaultPlatformSettings("tiktok", { clientId: tiktokLogin.clientKey, clientSecret: tiktokLogin.clientSecret }, { authorizeUrl: tiktokLogin.authorizeUrl, tokenUrl: tiktokLogin.tokenUrl, apiUrl: tiktokLogin.apiUrl });
+    if (twitchSettings === null || kickSettings === null || youtubeSettings === null || tiktokSettings === null) throw new Error("no platform settings");
     expect(twitchSettings.scopes).toEqual(TWITCH_BROADCASTER_SCOPES);
     h = await startDashboard({
       platforms: {
         env: {
-          OVATION_PLUGINS: "console,twitch,kick,youtube",
+          OVATION_PLUGINS: "console,twitch,kick,youtube,tiktok",
           OVATION_TWITCH_USERNAME: "ovationbot",
           OVATION_TWITCH_TOKEN: "oauth:good-token",
           OVATION_TWITCH_CLIENT_ID: "fake-client",
@@ -159,9 +170,10 @@ describe("three streamers connect their own channels from the dashboard (issue 2
           OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
           ...google.serverEnv(),
           OVATION_YOUTUBE_DAILY_QUOTA: "9000000",
+          ...webcastEnv,
         },
       },
-      identity: { platforms: [twitchSettings, kickSettings, youtubeSettings] },
+      identity: { platforms: [twitchSettings, kickSettings, youtubeSettings, tiktokSettings] },
     });
     sender.url = `${h.base}/v1/platforms/kick/webhook`;
     streamers.push({ id: h.user.id, uuid: h.app.ovation.repos.users.get(h.user.id)?.uuid ?? "", email: h.user.email, token: h.user.token });
@@ -186,9 +198,11 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     await helix?.close();
     await kick?.close();
     await google?.close();
+    await tiktokLogin?.close();
+    await webcast?.stop();
   });
 
-  it("each streamer connects their own Twitch, Kick and YouTube channel and is served there only (!hug answers, follows in their own browser source); a switched-off or disconnected channel and a deleted account get nothing more", async () => {
+  it("each streamer connects their own Twitch, Kick and YouTube channel (one also TikTok) and is served there only (!hug answers, follows in their own browser source); a switched-off or disconnected channel and a deleted account get nothing more", async () => {
     const pages: Page[] = [];
     for (const [i, streamer] of streamers.entries()) {
       const { page } = await h.open();
@@ -200,10 +214,11 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       await connect(page, "kick", "Kick");
       google.nextChannel = google.channels[i]?.id ?? null;
       await connect(page, "youtube", "YouTube");
+      if (i === 2) await connect(page, "tiktok", "TikTok");
     }
     // Each channel is served without a restart; the page shows it once refreshed.
     for (const [i, page] of pages.entries()) {
-      for (const platform of ["twitch", "kick", "youtube"]) {
+      for (const platform of i === 2 ? ["twitch", "kick", "youtube", "tiktok"] : ["twitch", "kick", "youtube"]) {
         await expect
           .poll(
             async () => {
@@ -230,7 +245,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     }
 
     // Each follow plays in its streamer's own alerts browser source only (Twitch: EventSub; Kick: webhook).
-    const sources = await Promise.all(streamers.map((s, i) => browserSource(s.id, [`${s.uuid}.twitch.${7001 + i}`, `${s.uuid}.kick.${kickAccounts[i]?.user_id ?? 0}`])));
+    const sources = await Promise.all(streamers.map((s, i) => browserSource(s.id, [`${s.uuid}.twitch.${7001 + i}`, `${s.uuid}.kick.${kickAccounts[i]?.user_id ?? 0}`, `${s.uuid}.ovation.${s.id}`])));
     for (const [i, login] of logins.entries()) {
       const follow = eventSubFixture<{ payload: { subscription: { condition: Record<string, string> }; event: Record<string, string> }; metadata: { message_id: string } }>("channel.follow");
       follow.metadata.message_id = `walk-follow-${i}`;
@@ -242,6 +257,14 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     await waitFor(() => sources.every((played) => played.length >= 2), 30_000, "each follow played");
     await h.app.platformPlugins.idle();
     for (const i of [0, 1, 2]) expect([...(sources[i] ?? [])].sort()).toEqual([`follow ${kickAccounts[i]?.user_id ?? 0}`, `follow ${7001 + i}`]);
+    // TikTok (linked by the third streamer only): a follow on the LIVE plays in the third streamer's source only.
+    expect(await card(pages[2] as Page, "tiktok").locator(".connection-name").textContent()).toBe(tiktokFixtures.room.uniqueId);
+    await webcast.waitForConnections(1);
+    webcast.push([tiktokMessage("follow")]);
+    await waitFor(() => (sources[2]?.length ?? 0) >= 3, 30_000, "the TikTok follow");
+    await h.app.platformPlugins.idle();
+    expect(sources[2]?.filter((p) => !p.endsWith(` ${7003}`) && !p.endsWith(` ${kickAccounts[2]?.user_id ?? 0}`))).toEqual([expect.stringMatching(/^follow /)]);
+    expect([sources[0]?.length, sources[1]?.length]).toEqual([2, 2]);
 
     // The second streamer switches the bot off on Kick: the channel is no longer served, the link stays.
     const second = pages[1] as Page;
@@ -269,7 +292,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     expect(chat.received).not.toContain("PART #annie");
     expect(chat.received).not.toContain("PART #benny");
     const left = (await (await fetch(`${h.base}/api/users/@me/connections`, { headers: { authorization: `Bearer ${streamers[2]?.token ?? ""}` } })).json()) as { platform: string }[];
-    expect(left.map((c) => c.platform).sort()).toEqual(["kick", "youtube"]);
+    expect(left.map((c) => c.platform).sort()).toEqual(["kick", "tiktok", "youtube"]);
 
     // The disconnected Twitch channel and the switched-off Kick channel get no answer; the rest still do.
     await waitFor(() => !h.app.platformPlugins.channelStatus("twitch").some((c) => c.platform_user_id === "7003"), 30_000, "cathy's Twitch released");
