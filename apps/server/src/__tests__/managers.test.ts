@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { OvationAuthError, createOvationClient } from "@ovation/client";
 import type { OvationApp } from "../app.js";
 import { readStoredData } from "../store/store.js";
 import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
@@ -157,5 +158,20 @@ describe("managers (real HTTP on loopback)", () => {
     expect(stored.extensions[`manager_grants.${streamer.userId}`]).toEqual([expect.objectContaining({ manager_id: moderator.userId, role: "editor" })]);
     const audit = stored.extensions[`manager_audit.${streamer.userId}`] as { entries: Array<{ action: string }> };
     expect(audit.entries.map((e) => e.action)).toEqual(expect.arrayContaining(["managers.revoke", "managers.change_role"]));
+  });
+
+  test("the client SDK: grant, list, the manager's channels, a call on the streamer's bot, the audit log, revoke", async () => {
+    const owner = createOvationClient({ baseUrl: base, token: streamer.token });
+    const helper = createOvationClient({ baseUrl: base, token: stranger.token });
+    expect(await owner.managers.grant({ user: "Stranger", role: "moderator" })).toMatchObject({ user_id: stranger.userId, role: "moderator" });
+    expect((await owner.managers.list()).data.map((m) => m.name)).toContain("Stranger");
+    const [channel] = (await helper.managers.channels()).data;
+    expect(channel).toMatchObject({ user_id: streamer.userId, role: "moderator" });
+    const timers = await helper.timers.list({ user: channel?.user_id ?? 0 });
+    expect(timers.data.map((t) => t.name)).toEqual(["socials"]);
+    await expect(helper.commands.list({ user: streamer.userId })).rejects.toBeInstanceOf(OvationAuthError);
+    await owner.managers.revoke(stranger.userId);
+    expect((await owner.managers.audit({ limit: 1 })).data).toEqual([expect.objectContaining({ action: "managers.revoke", actor_id: streamer.userId })]);
+    expect((await helper.managers.channels()).data).toEqual([]);
   });
 });
