@@ -13,7 +13,7 @@ import { TableHead } from "../kit/table-head.js";
 import { useLoad } from "../kit/use-load.js";
 
 const ROLES: readonly { value: ManagerRole; label: string }[] = [
-  { value: "editor", label: "Editor: alerts, overlays and commands" },
+  { value: "editor", label: "Editor: commands" },
   { value: "moderator", label: "Moderator: timers, giveaways, moderation and counters" },
 ];
 
@@ -148,7 +148,7 @@ export default function Managers() {
   return (
     <div class="stack">
       <p class="lead">
-        Let other Ovation accounts help run your channel. An <strong>editor</strong> manages alerts, overlays and commands; a <strong>moderator</strong> runs timers, giveaways, auto-moderation and counters. Neither ever reaches your security, tokens, connections or account.
+        Let other Ovation accounts help run your channel. An <strong>editor</strong> manages your commands; a <strong>moderator</strong> runs timers, giveaways, auto-moderation and counters. Neither ever reaches your security, tokens, connections, account or the bot's signing secret, and every change they make is listed below.
       </p>
       <LoadState loaded={loaded} what="Managers">
         {(managers) =>
