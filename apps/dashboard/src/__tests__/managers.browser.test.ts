@@ -119,6 +119,19 @@ describe("dashboard managers (issue 26)", () => {
     await shot(page, "managers-moderator-giveaways.desktop-light");
     expect(errors).toEqual([]);
     await context.close();
+
+    // On a phone: the switcher fits the top bar and the drawer lists the managed pages.
+    const phone = await h.open(VIEWS[2]);
+    await signInAs(phone.page, "mona@example.com", "/timers");
+    await phone.page.getByLabel("Channel").waitFor({ timeout: 30_000 });
+    expect(await phone.page.getByLabel("Channel").inputValue()).toBe("");
+    await phone.page.getByLabel("Channel").selectOption({ label: "streamer (moderator)" });
+    await phone.page.getByRole("button", { name: "Menu" }).click();
+    await expect.poll(() => phone.page.getByTestId("nav-channel").textContent()).toContain("Managing streamer");
+    await shot(phone.page, "managers-switcher.phone-light");
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
   }, 240_000);
 
   it("the streamer reads who changed what, revokes the editor, and the page in every view", async () => {
@@ -132,6 +145,8 @@ describe("dashboard managers (issue 26)", () => {
       expect(rows.some((r) => r.includes("mona") && r.includes("POST /v1/bots/{user}/giveaways"))).toBe(true);
       expect(rows.some((r) => r.includes("managers.grant"))).toBe(true);
       await shot(page, `managers.${view.name}`);
+      // Nothing sticks out sideways at this width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
       expect(errors).toEqual([]);
       await context.close();
     }
