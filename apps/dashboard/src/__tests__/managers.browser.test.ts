@@ -117,6 +117,18 @@ describe("dashboard managers (issue 26)", () => {
     expect(current).toMatchObject({ status: "open" });
     expect(JSON.stringify(current)).toContain("!join");
     await shot(page, "managers-moderator-giveaways.desktop-light");
+
+    // Rules are edited on the page: the moderator turns the links rule on and makes it a timeout.
+    await page.getByRole("link", { name: "Auto-moderation" }).first().click();
+    await expect.poll(() => heading(page).textContent()).toBe("Auto-moderation");
+    await page.getByLabel("Links on").check();
+    await expect.poll(async () => (await h.api<{ settings: { links: { enabled: boolean } } }>("GET", "/v1/bots/@me/moderation")).body.settings.links.enabled, { timeout: 30_000 }).toBe(true);
+    await page.getByLabel("Links action").selectOption("timeout");
+    await page.getByLabel("Links: vip exempt").check();
+    await expect
+      .poll(async () => (await h.api<{ settings: { links: { action: { type: string }; exempt: string[] } } }>("GET", "/v1/bots/@me/moderation")).body.settings.links, { timeout: 30_000 })
+      .toMatchObject({ action: { type: "timeout", seconds: 600 }, exempt: ["broadcaster", "moderator", "vip"] });
+    await shot(page, "moderation-rules-edited.desktop-light");
     expect(errors).toEqual([]);
     await context.close();
 
@@ -143,6 +155,7 @@ describe("dashboard managers (issue 26)", () => {
       const rows = await log.locator("tbody tr").allTextContents();
       expect(rows.some((r) => r.includes("eddie") && r.includes("POST /v1/bots/{user}/commands") && r.includes("Done"))).toBe(true);
       expect(rows.some((r) => r.includes("mona") && r.includes("POST /v1/bots/{user}/giveaways"))).toBe(true);
+      expect(rows.some((r) => r.includes("mona") && r.includes("PUT /v1/bots/{user}/moderation"))).toBe(true);
       expect(rows.some((r) => r.includes("managers.grant"))).toBe(true);
       await shot(page, `managers.${view.name}`);
       // Nothing sticks out sideways at this width.
