@@ -15,6 +15,7 @@ import { TokenVerifierChain } from "./auth/token-verifier-chain.js";
 import type { ServerConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import { authenticate } from "./http/authenticate.js";
+import { registerManagerAudit } from "./http/manager-audit.js";
 import { rateLimitKey } from "./http/rate-limit-key.js";
 import { requireEat, withApiErrors } from "./http/require-eat.js";
 import { createEatValidator } from "./identity/eat/remote.js";
@@ -205,6 +206,9 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   };
   app.decorate("ovation", services);
   app.decorateRequest("principal", null);
+  app.decorateRequest("routeScopes", null);
+  app.decorateRequest("managing", null);
+  registerManagerAudit(app);
 
   const heartbeat = startChatHeartbeat(io, options.chatHeartbeatMs ?? CHAT_HEARTBEAT_INTERVAL_MS);
   app.addHook("onReady", async () => botModules.start());

@@ -185,15 +185,18 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
     await expect.poll(() => heading(page).textContent()).toBe("Auto-moderation");
     const caps = page.locator('tr[data-rule="caps"]');
     await caps.waitFor({ timeout: 30_000 });
-    expect(await caps.textContent()).toContain("timeout 30 s");
-    expect(await caps.textContent()).toContain("broadcaster, moderator");
+    expect(await page.getByLabel("Capital letters action").inputValue()).toBe("timeout");
+    expect(await caps.locator(".cell-sub").textContent()).toBe("30 s");
+    expect(await page.getByLabel("Capital letters: broadcaster exempt").isChecked()).toBe(true);
+    expect(await page.getByLabel("Capital letters: moderator exempt").isChecked()).toBe(true);
+    expect(await page.getByLabel("Capital letters: vip exempt").isChecked()).toBe(false);
     await page.getByLabel("Chat message").fill("THIS IS ALL SHOUTING");
     await page.getByRole("button", { name: "Test", exact: true }).click();
     await expect.poll(() => page.locator("output.moderation-verdict").getAttribute("data-rule"), { timeout: 30_000 }).toBe("caps");
     expect(await page.locator("output.moderation-verdict").textContent()).toMatch(/^Capital letters fires \(.+\): timeout 30 s\.$/);
     await shot(page, "moderation-test.desktop-light");
     // A moderator is exempt from the caps rule.
-    await page.getByLabel("moderator").check();
+    await page.locator("form", { has: page.getByRole("heading", { name: "Test a message" }) }).getByLabel("moderator", { exact: true }).check();
     await page.getByRole("button", { name: "Test", exact: true }).click();
     await expect.poll(() => page.locator("output.moderation-verdict").getAttribute("data-rule"), { timeout: 30_000 }).toBe("none");
     for (const view of VIEWS.filter((v) => v.name !== "desktop-light")) {

@@ -7,6 +7,7 @@ import { CommandsRepository } from "./commands.js";
 import { ConnectionsRepository } from "./connections.js";
 import { CountersService } from "./counters.js";
 import { StoreKeyValueStore } from "./key-value.js";
+import { ManagersRepository } from "./managers.js";
 import { PersonalAccessTokensRepository } from "./personal-access-tokens.js";
 import { QueueStateRepository } from "./queue-state.js";
 import { SigningSecretsRepository } from "./signing-secrets.js";
@@ -34,6 +35,8 @@ export interface Repositories {
   readonly timers: TimersRepository;
   readonly goalBars: GoalBarsRepository;
   readonly botState: BotStateRepository;
+  /** Roles streamers grant other accounts on their channel, and the audit log of those accounts' writes. */
+  readonly managers: ManagersRepository;
 }
 
 /** Builds the repositories of a store. Every new user gets the default alert set (see `UsersRepository`). */
@@ -58,5 +61,6 @@ export function createRepositories(store: Store): Repositories {
     timers: new TimersRepository(store),
     goalBars: new GoalBarsRepository(store),
     botState: new BotStateRepository(store),
+    managers: new ManagersRepository(store),
   });
 }

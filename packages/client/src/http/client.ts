@@ -8,6 +8,7 @@ import { countersApi } from "./counters.js";
 import { eatApi } from "./eat.js";
 import { giveawaysApi } from "./giveaways.js";
 import { goalBarsApi } from "./goal-bars.js";
+import { managersApi } from "./managers.js";
 import { mediaApi } from "./media.js";
 import { moderationApi } from "./moderation.js";
 import { pluginsApi } from "./plugins.js";
@@ -42,6 +43,7 @@ export function createOvationClient(options: HttpClientOptions) {
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),
     simulator: simulatorApi(http),
+    managers: managersApi(http),
     account: accountApi(http),
     tokens: tokensApi(http),
     eat: eatApi(http),

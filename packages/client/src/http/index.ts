@@ -38,6 +38,8 @@ export { pluginsApi, PLUGINS_ROUTES } from "./plugins.js";
 export type { PluginsApi, PluginStatus, PluginsListing } from "./plugins.js";
 export { simulatorApi, SIMULATOR_ROUTES } from "./simulator.js";
 export type { SimulatorApi, SimulateInput, SimulateResult } from "./simulator.js";
+export { managersApi, MANAGERS_ROUTES } from "./managers.js";
+export type { ManagersApi, Manager, ManagedChannel, ManagerAuditEntry, ManagerRole } from "./managers.js";
 export { accountApi, ACCOUNT_ROUTES } from "./account.js";
 export type { AccountApi, Me, Connection, ConnectionStatus, LinkStart } from "./account.js";
 export { tokensApi, TOKENS_ROUTES } from "./tokens.js";

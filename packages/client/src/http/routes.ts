@@ -7,6 +7,7 @@ import { COUNTERS_ROUTES } from "./counters.js";
 import { EAT_ROUTES } from "./eat.js";
 import { GIVEAWAYS_ROUTES } from "./giveaways.js";
 import { GOAL_BARS_ROUTES } from "./goal-bars.js";
+import { MANAGERS_ROUTES } from "./managers.js";
 import { MEDIA_ROUTES } from "./media.js";
 import { MODERATION_ROUTES } from "./moderation.js";
 import { PLUGINS_ROUTES } from "./plugins.js";
@@ -36,6 +37,7 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     goalBars: GOAL_BARS_ROUTES,
     plugins: PLUGINS_ROUTES,
     simulator: SIMULATOR_ROUTES,
+    managers: MANAGERS_ROUTES,
     account: ACCOUNT_ROUTES,
     tokens: TOKENS_ROUTES,
     eat: EAT_ROUTES,

@@ -66,6 +66,8 @@ export {
 } from "./giveaways.js";
 export { goalBarViewSchema, overlaySettingsSchema, goalBarProgressBodySchema } from "./goal-bars.js";
 export { timerViewSchema } from "./timers.js";
+export { MANAGER_ROLES, MANAGER_ROLE_SCOPES, managerGrantBodySchema, managerViewSchema, managedChannelSchema, managerAuditEntrySchema, managerAuditSchema } from "./managers.js";
+export type { ManagerRole } from "./managers.js";
 export { moderationViewSchema, moderationTestBodySchema, moderationTestResultSchema } from "./moderation.js";
 export {
   emailBodySchema,

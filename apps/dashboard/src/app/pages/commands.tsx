@@ -120,6 +120,7 @@ export const commandsPage = definePage({
   path: "/commands",
   title: "Commands",
   nav: { label: "Commands", order: 40, group: "Chat bot" },
+  managedScope: "chatbot:manage:commands",
   component: CommandList,
 });
 
@@ -128,5 +129,6 @@ export const commandEditorPage = definePage({
   id: "command-editor",
   path: "/commands/:id",
   title: (params) => (params["id"] === "new" ? "New command" : "Edit command"),
+  managedScope: "chatbot:manage:commands",
   component: CommandEditor,
 });

@@ -164,5 +164,6 @@ export const countersPage = definePage({
   path: "/counters",
   title: "Counters",
   nav: { label: "Counters", order: 50, group: "Chat bot" },
+  managedScope: "chatbot:manage",
   component: Counters,
 });

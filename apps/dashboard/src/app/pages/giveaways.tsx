@@ -7,5 +7,6 @@ export const giveawaysPage = definePage({
   path: "/giveaways",
   title: "Giveaways",
   nav: { label: "Giveaways", order: 57, group: "Chat bot" },
+  managedScope: "chatbot:manage:giveaways",
   component: lazyPage(() => import("./giveaways/giveaways-view.js")),
 });

@@ -7,5 +7,6 @@ export const moderationPage = definePage({
   path: "/moderation",
   title: "Auto-moderation",
   nav: { label: "Auto-moderation", order: 58, group: "Chat bot" },
+  managedScope: "chatbot:manage:moderation",
   component: lazyPage(() => import("./moderation/moderation-view.js")),
 });

@@ -31,6 +31,12 @@ export interface DashboardPage {
   /** The `<h1>` and document title; a function of the route parameters for detail pages. */
   title: string | ((params: PageParams) => string);
   nav?: PageNav;
+  /**
+   * The scope a manager's role must grant for the page to work on a channel they manage (the bot
+   * pages act on `/v1/bots/{user}/...`). Without it the page is the signed-in user's own: it is
+   * refused while another channel is chosen in the channel switcher.
+   */
+  managedScope?: string;
   component: ComponentType<PageProps>;
 }
 

@@ -14,6 +14,7 @@ import { timersPage } from "./timers.js";
 import { giveawaysPage } from "./giveaways.js";
 import { moderationPage } from "./moderation.js";
 import { tokensPage } from "./tokens.js";
+import { managersPage } from "./managers.js";
 import type { DashboardPage } from "./page.js";
 
 /**
@@ -39,11 +40,12 @@ export const PAGES: readonly DashboardPage[] = [
   giveawaysPage,
   moderationPage,
   overlaysPage,
+  managersPage,
 ];
 
 /** The navigation: groups in the order of their first page, pages by `nav.order`. */
-export function navigationGroups(pages: readonly DashboardPage[] = PAGES): { name: string; pages: DashboardPage[] }[] {
-  const listed = pages.filter((p) => p.nav !== undefined).sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0));
+export function navigationGroups(pages: readonly DashboardPage[] = PAGES, shown: (page: DashboardPage) => boolean = () => true): { name: string; pages: DashboardPage[] }[] {
+  const listed = pages.filter((p) => p.nav !== undefined && shown(p)).sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0));
   const groups = new Map<string, DashboardPage[]>();
   for (const page of listed) {
     const name = page.nav?.group ?? "";

@@ -7,5 +7,6 @@ export const timersPage = definePage({
   path: "/timers",
   title: "Timers",
   nav: { label: "Timers", order: 55, group: "Chat bot" },
+  managedScope: "chatbot:manage:timers",
   component: lazyPage(() => import("./timers/timers-view.js")),
 });

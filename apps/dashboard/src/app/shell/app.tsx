@@ -1,7 +1,9 @@
 import { Route, Router, Switch, useLocation } from "wouter-preact";
 import { AppContext, useApp, useSessionState } from "../app-context.js";
 import type { AppServices } from "../app-context.js";
+import type { TokenSet } from "../auth/oauth.js";
 import { CallbackScreen, SignedOutScreen } from "../auth/callback-screen.js";
+import { ChannelProvider, useChannel } from "../channel.js";
 import { SignInScreen } from "../auth/sign-in-screen.js";
 import { PAGES } from "../pages/registry.js";
 import { pageTitle } from "../pages/page.js";
@@ -15,24 +17,35 @@ function NotFound() {
   return <p>There is no page at this address. Pick one in the navigation.</p>;
 }
 
-/** The signed-in part: every registered page inside the layout. */
+/** The signed-in part: every registered page inside the layout, on the channel chosen in the switcher. */
 function SignedIn() {
   const state = useSessionState();
   const [location] = useLocation();
   if (state.status !== "signed-in") return <SignInScreen message={state.message} returnTo={location} />;
   return (
+    <ChannelProvider>
+      <Pages tokens={state.tokens} />
+    </ChannelProvider>
+  );
+}
+
+function Pages({ tokens }: { tokens: TokenSet }) {
+  const { channel } = useChannel();
+  // A page mounts afresh when the channel changes, so it loads the new channel's data.
+  const channelKey = channel === null ? "own" : String(channel.user_id);
+  return (
     <Switch>
       {PAGES.map((page) => (
         <Route key={page.id} path={page.path}>
           {(params) => (
-            <Layout title={pageTitle(page, params)} tokens={state.tokens}>
-              <page.component params={params} />
+            <Layout title={pageTitle(page, params)} tokens={tokens} page={page}>
+              <page.component key={channelKey} params={params} />
             </Layout>
           )}
         </Route>
       ))}
       <Route>
-        <Layout title="Page not found" tokens={state.tokens}>
+        <Layout title="Page not found" tokens={tokens}>
           <NotFound />
         </Layout>
       </Route>

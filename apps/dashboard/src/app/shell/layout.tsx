@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter-preact";
 import { useApp } from "../app-context.js";
 import type { TokenSet } from "../auth/oauth.js";
+import { useChannel } from "../channel.js";
+import type { DashboardPage } from "../pages/page.js";
 import { navigationGroups } from "../pages/registry.js";
 import { applyTheme, effectiveTheme, storedTheme } from "../ui/theme.js";
 import type { ThemeChoice } from "../ui/theme.js";
@@ -55,9 +57,61 @@ function UserMenu({ tokens }: { tokens: TokenSet }) {
   );
 }
 
+/** The channel switcher: shown to users who manage other channels; it changes which channel the bot pages act on. */
+function ChannelSwitcher() {
+  const { channel, channels, select } = useChannel();
+  if (channels.length === 0) return null;
+  return (
+    <label class="channel-switcher">
+      <span class="visually-hidden">Channel</span>
+      <select
+        aria-label="Channel"
+        data-testid="channel-switcher"
+        value={channel === null ? "" : String(channel.user_id)}
+        onChange={(event) => {
+          const value = (event.currentTarget as HTMLSelectElement).value;
+          select(value === "" ? null : Number(value));
+        }}
+      >
+        <option value="">Your channel</option>
+        {channels.map((c) => (
+          <option key={c.user_id} value={String(c.user_id)}>
+            {c.name} ({c.role})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Whether `page` works on the chosen channel: always on the user's own; on a managed one, when the role grants its scope. */
+export function pageAllowed(page: DashboardPage | null, scopes: readonly string[] | null): boolean {
+  if (scopes === null) return true;
+  return page?.managedScope !== undefined && scopes.includes(page.managedScope);
+}
+
+/** What a manager sees on a page their role on the chosen channel does not cover. */
+function Refused({ title }: { title: string }) {
+  const { channel, select } = useChannel();
+  return (
+    <div class="card stack" role="alert" data-testid="managed-refusal">
+      <p>
+        {title} is not part of what you manage on {channel?.name}'s channel (your role: {channel?.role}). Managers never reach a streamer's security, tokens, connections or account.
+      </p>
+      <div class="actions">
+        <button type="button" class="button secondary" onClick={() => select(null)}>
+          Back to your channel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** Header, navigation (a drawer below 800 px) and the page's main region with its `<h1>`. */
-export function Layout({ title, tokens, children }: { title: string; tokens: TokenSet; children: ComponentChildren }) {
+export function Layout({ title, tokens, page = null, children }: { title: string; tokens: TokenSet; page?: DashboardPage | null; children: ComponentChildren }) {
   const [location] = useLocation();
+  const { channel } = useChannel();
+  const scopes = channel === null ? null : channel.scopes;
   const [navOpen, setNavOpen] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
@@ -93,12 +147,18 @@ export function Layout({ title, tokens, children }: { title: string; tokens: Tok
           Ovation
         </Link>
         <div class="topbar-end">
+          <ChannelSwitcher />
           <ThemeToggle />
           <UserMenu tokens={tokens} />
         </div>
       </header>
       <nav id="primary-nav" class="sidebar" aria-label="Dashboard">
-        {navigationGroups().map((group) => (
+        {channel !== null && (
+          <p class="nav-channel" data-testid="nav-channel">
+            Managing <strong>{channel.name}</strong> as {channel.role}
+          </p>
+        )}
+        {navigationGroups(undefined, (p) => pageAllowed(p, scopes)).map((group) => (
           <div class="nav-group" key={group.name}>
             <p class="nav-group-title" id={`nav-${group.name}`}>
               {group.name}
@@ -123,7 +183,7 @@ export function Layout({ title, tokens, children }: { title: string; tokens: Tok
         <h1 ref={heading} tabIndex={-1} class="page-title">
           {title}
         </h1>
-        {children}
+        {pageAllowed(page, scopes) ? children : <Refused title={title} />}
       </main>
     </div>
   );

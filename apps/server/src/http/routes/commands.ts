@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   botUserParam,
@@ -72,7 +73,9 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
   const { repos } = app.ovation;
   const host = app.ovation.commands;
   const auth = app.ovation.authenticate("chatbot:manage:commands");
-  const authWithEat = [auth, app.ovation.requireEat];
+  // The signing secret is the owner's alone: a manager is refused before any elevated-token check.
+  const ownerOnly = async (request: FastifyRequest): Promise<void> => void resolveUserParam(request, String((request.params as { user?: unknown }).user), { ownerOnly: true });
+  const authWithEat = [auth, ownerOnly, app.ovation.requireEat];
   const security = [{ bearerAuth: [] }];
   const tags = ["bot commands"];
   const userParams = z.object({ user: botUserParam });
@@ -196,7 +199,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
         response: { 200: signingSecretSchema, ...authErrorResponses, 503: errorBodySchema },
       },
     },
-    async (request) => presentSecret(repos.signingSecrets.get(resolveUserParam(request, request.params.user))),
+    async (request) => presentSecret(repos.signingSecrets.get(resolveUserParam(request, request.params.user, { ownerOnly: true }))),
   );
 
   app.post(
@@ -206,7 +209,7 @@ export async function commandRoutes(app: ZodApp): Promise<void> {
       schema: { tags, security, summary: "Replace the signing secret (after a leak)", params: userParams, response: { 200: signingSecretSchema, ...authErrorResponses, 503: errorBodySchema } },
     },
     async (request) => {
-      const userId = resolveUserParam(request, request.params.user);
+      const userId = resolveUserParam(request, request.params.user, { ownerOnly: true });
       const secret = repos.signingSecrets.rotate(userId);
       host.reload(userId);
       await repos.store.persisted();

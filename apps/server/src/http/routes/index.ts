@@ -14,6 +14,7 @@ import { counterRoutes } from "./counters.js";
 import { giveawayRoutes } from "./giveaways.js";
 import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
+import { managerRoutes } from "./managers.js";
 import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugins.js";
@@ -46,6 +47,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await ttsRoutes(app);
   await pluginRoutes(app);
   await simulateRoutes(app);
+  await managerRoutes(app);
   await mediaRoutes(app);
   await browserSourcePageRoutes(app, pageRenderer);
   if (existsSync(pageRenderer.assetsDir)) {

@@ -2,6 +2,7 @@ import type { ModerationView } from "@ovation/client";
 import { useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors.js";
 import { TextField } from "../../ui/field.js";
+import { useToast } from "../../ui/toast.js";
 import { useClient } from "../kit/client.js";
 import { LoadState } from "../kit/load-state.js";
 import { useLoad } from "../kit/use-load.js";
@@ -71,8 +72,35 @@ function TestMessage() {
   );
 }
 
-function Rules({ view }: { view: ModerationView }) {
-  const rules = Object.entries(view.settings) as [string, { enabled: boolean; exempt: readonly string[]; action?: Action }][];
+type RuleSettings = { enabled: boolean; exempt: readonly string[]; action?: Action };
+
+const ACTIONS = ["warn", "delete", "timeout", "ban"] as const;
+
+/**
+ * The rules, each editable in place: on or off, its action (the toxicity rule acts by score) and
+ * who is exempt. A change saves at once (`PUT .../moderation` with every rule, as the API replaces
+ * the whole settings); a refusal puts the row back and says why.
+ */
+function Rules({ view, onSaved }: { view: ModerationView; onSaved: (view: ModerationView) => void }) {
+  const client = useClient();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const rules = Object.entries(view.settings) as [string, RuleSettings][];
+  const save = async (rule: string, change: Partial<RuleSettings>) => {
+    setBusy(true);
+    const settings = { ...view.settings, [rule]: { ...(view.settings as Record<string, RuleSettings>)[rule], ...change } } as ModerationView["settings"];
+    // The choice shows at once; a refusal puts the row back.
+    onSaved({ ...view, settings });
+    try {
+      onSaved(await client.moderation.replace(settings));
+      toast("success", `Saved ${RULE_NAMES[rule] ?? rule}.`);
+    } catch (error) {
+      onSaved(view);
+      toast("error", messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <section class="card stack" aria-labelledby="rules-heading">
       <h2 id="rules-heading">Rules</h2>
@@ -87,20 +115,59 @@ function Rules({ view }: { view: ModerationView }) {
             </tr>
           </thead>
           <tbody>
-            {rules.map(([rule, settings]) => (
-              <tr key={rule} data-rule={rule}>
-                <th scope="row" data-label="Rule">
-                  {RULE_NAMES[rule] ?? rule}
-                </th>
-                <td data-label="On">{settings.enabled ? <span class="badge active">on</span> : <span class="badge">off</span>}</td>
-                <td data-label="Action">{settings.action ? actionText(settings.action) : "by score"}</td>
-                <td data-label="Exempt">{settings.exempt.length === 0 ? "nobody" : settings.exempt.join(", ")}</td>
-              </tr>
-            ))}
+            {rules.map(([rule, settings]) => {
+              const name = RULE_NAMES[rule] ?? rule;
+              const action = settings.action;
+              return (
+                <tr key={rule} data-rule={rule}>
+                  <th scope="row" data-label="Rule">
+                    {name}
+                  </th>
+                  <td data-label="On">
+                    <label>
+                      <input type="checkbox" aria-label={`${name} on`} checked={settings.enabled} disabled={busy} onChange={(e) => void save(rule, { enabled: e.currentTarget.checked })} />{" "}
+                      <span class={settings.enabled ? "badge active" : "badge"}>{settings.enabled ? "on" : "off"}</span>
+                    </label>
+                  </td>
+                  <td data-label="Action">
+                    {action === undefined ? (
+                      "by score"
+                    ) : (
+                      <span class="inline-choices">
+                        <select aria-label={`${name} action`} value={action.type} disabled={busy} onChange={(e) => void save(rule, { action: e.currentTarget.value === "timeout" ? { type: "timeout", seconds: 600 } : { type: e.currentTarget.value } })}>
+                          {ACTIONS.map((type) => (
+                            <option key={type} value={type}>
+                              {type}
+                            </option>
+                          ))}
+                        </select>
+                        {action.type === "timeout" ? <span class="cell-sub">{action.seconds ?? 0} s</span> : null}
+                      </span>
+                    )}
+                  </td>
+                  <td data-label="Exempt">
+                    <span class="inline-choices">
+                      {GROUPS.map((group) => (
+                        <label key={group}>
+                          <input
+                            type="checkbox"
+                            aria-label={`${name}: ${group} exempt`}
+                            checked={settings.exempt.includes(group)}
+                            disabled={busy}
+                            onChange={(e) => void save(rule, { exempt: e.currentTarget.checked ? [...settings.exempt, group] : settings.exempt.filter((g) => g !== group) })}
+                          />{" "}
+                          {group}
+                        </label>
+                      ))}
+                    </span>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
-      <p class="hint">Rules and exemptions are changed through the API for now: PUT /v1/bots/@me/moderation (docs/moderation.md).</p>
+      <p class="hint">Word lists, patterns, allowed domains, lengths and toxicity thresholds are set through the API: PUT /v1/bots/@me/moderation (docs/moderation.md).</p>
     </section>
   );
 }
@@ -114,7 +181,7 @@ export default function Moderation() {
       <p class="lead">What the bot does about messages that break your rules, who is exempt, and which rule a message would break.</p>
       <TestMessage />
       <LoadState loaded={loaded} what="Auto-moderation">
-        {(view) => <Rules view={view} />}
+        {(view) => <Rules view={view} onSaved={(saved) => loaded.set(() => saved)} />}
       </LoadState>
     </div>
   );

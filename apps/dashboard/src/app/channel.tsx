@@ -1,0 +1,94 @@
+import type { ManagedChannel, OvationClient } from "@ovation/client/http";
+import { commandsApi, countersApi, giveawaysApi, moderationApi, timersApi } from "@ovation/client/http";
+import type { HttpClient } from "@ovation/client/http";
+import type { ComponentChildren } from "preact";
+import { createContext } from "preact";
+import { useCallback, useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { useApp } from "./app-context.js";
+
+/** Where the tab keeps the channel it acts on (per tab: two tabs may manage two channels). */
+const STORAGE_KEY = "ovation.dashboard.channel";
+
+/** The channel the pages act on: the signed-in user's own (null), or one they manage. */
+export interface ChannelState {
+  /** The managed channel chosen, or null for the user's own. */
+  channel: ManagedChannel | null;
+  /** Every channel the user manages (empty for most users). */
+  channels: readonly ManagedChannel[];
+  /** Picks a managed channel by its owner's id, or the user's own with null. */
+  select: (userId: number | null) => void;
+  /** Asks the server again (after a grant or a revocation). */
+  reload: () => void;
+}
+
+const ChannelContext = createContext<ChannelState>({ channel: null, channels: [], select: () => undefined, reload: () => undefined });
+
+function storedChoice(): number | null {
+  try {
+    const value = Number(sessionStorage.getItem(STORAGE_KEY));
+    return Number.isSafeInteger(value) && value > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeChoice(userId: number | null): void {
+  try {
+    if (userId === null) sessionStorage.removeItem(STORAGE_KEY);
+    else sessionStorage.setItem(STORAGE_KEY, String(userId));
+  } catch {
+    // Storage refused (private mode): the choice lasts until the page reloads.
+  }
+}
+
+/** Loads the channels the signed-in user manages and keeps the tab's choice. */
+export function ChannelProvider({ children }: { children: ComponentChildren }) {
+  const { api } = useApp();
+  const [channels, setChannels] = useState<readonly ManagedChannel[]>([]);
+  const [chosen, setChosen] = useState<number | null>(storedChoice);
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    api.managers.channels().then(
+      (answer) => !cancelled && setChannels(answer.data),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, generation]);
+  const select = useCallback((userId: number | null) => {
+    storeChoice(userId);
+    setChosen(userId);
+  }, []);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // A choice no longer granted (revoked meanwhile) falls back to the user's own channel.
+  const channel = channels.find((c) => c.user_id === chosen) ?? null;
+  const value = useMemo(() => ({ channel, channels, select, reload }), [channel, channels, select, reload]);
+  return <ChannelContext.Provider value={value}>{children}</ChannelContext.Provider>;
+}
+
+/** The channel the pages act on. */
+export function useChannel(): ChannelState {
+  return useContext(ChannelContext);
+}
+
+/** An HttpClient whose `@me` path parameters name `userId` instead (the bot families' `{user}`). */
+function boundTo(http: HttpClient, userId: number): HttpClient {
+  const bound = Object.create(http) as HttpClient;
+  bound.call = (route, parts = {}) => {
+    const params = parts.params === undefined ? undefined : Object.fromEntries(Object.entries(parts.params).map(([key, value]) => [key, value === "@me" ? userId : value]));
+    return http.call(route, params === undefined ? parts : { ...parts, params });
+  };
+  return bound;
+}
+
+/**
+ * `client` with its bot families (commands, counters, timers, giveaways, moderation) acting on the
+ * managed channel `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
+ */
+export function clientForChannel(client: OvationClient, userId: number): OvationClient {
+  const http = boundTo(client.http, userId);
+  return { ...client, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http) };
+}
+

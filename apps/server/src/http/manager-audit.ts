@@ -1,0 +1,28 @@
+import type { FastifyInstance } from "fastify";
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Records in the streamer's audit log every write a manager makes, or tries, on the streamer's
+ * `{user}` routes (set apart by `resolveUserParam`): actor, role, method and route, path, status.
+ * Dry runs (`.../test`) change nothing and are not recorded.
+ */
+export function registerManagerAudit(app: FastifyInstance): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const managing = request.managing;
+    if (managing === null || READS.has(request.method)) return;
+    const route = request.routeOptions.url ?? "";
+    if (route.endsWith("/test")) return;
+    const principal = request.principal;
+    if (principal === null) return;
+    const { repos } = app.ovation;
+    repos.managers.record(managing.streamerId, {
+      actor_id: principal.userId,
+      actor_name: repos.users.get(principal.userId)?.name ?? `user-${principal.userId}`,
+      role: managing.role,
+      action: `${request.method} ${route.replace(/:(\w+)/g, "{$1}")}`,
+      target: request.url.split("?")[0] ?? request.url,
+      status: reply.statusCode,
+    });
+  });
+}
