@@ -282,7 +282,7 @@ describe("the chat browser source", () => {
     await expect.poll(async () => {
       irc.publish("dallas", twitchLine("OvationBot", "bot shown now"));
       return line(page, "twitch", "bot shown now").count();
-    }, { timeout: 10_000, intervals: [500] }).toBeGreaterThan(0);
+    }, { timeout: 10_000, interval: 500 }).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     await page.close();
   });
