@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { overlayEffectSchema } from "../overlays/settings.js";
+import { overlayEffectSchema } from "../overlays/effects.js";
 import { platformSchema } from "../platforms.js";
 import { ALERT_TYPES } from "./catalog-data.js";
 import { conditionSchema } from "./conditions.js";
