@@ -98,6 +98,34 @@ async function openChat(page: Page): Promise<void> {
   await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 15_000 });
 }
 
+/** A source of `type` under its own identifier, with `settings` saved before the page opens it. */
+async function openSource(page: Page, type: string, identifier: string, settings: Record<string, unknown>): Promise<void> {
+  const source = await server.api<{ id: number; browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: type, identifier });
+  expect(source.status).toBeLessThan(300);
+  const saved = await server.api("PUT", `/v1/browser-source/${source.body.id}/settings`, { settings });
+  expect(saved.status).toBe(200);
+  await page.goto(source.body.browser_source_url);
+  await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 15_000 });
+}
+
+let twitchSerial = 0;
+
+/** A Twitch PRIVMSG as the IRC server sends it, with extra tags (already escaped) before the standard ones. */
+function twitchLine(user: string, text: string, extra: { tags?: string; emotes?: string; badges?: string } = {}): string {
+  twitchSerial += 1;
+  const id = `2b7a3c3b-6c1c-4a2b-9d8e-${String(twitchSerial).padStart(12, "0")}`;
+  const login = user.toLowerCase();
+  const tags = [extra.tags, `badge-info=;badges=${extra.badges ?? ""};color=#00FF7F;display-name=${user};emotes=${extra.emotes ?? ""};id=${id}`]
+    .filter(Boolean)
+    .join(";");
+  return `@${tags};room-id=12345678;tmi-sent-ts=1643904085000;user-id=${6000 + twitchSerial};user-type= :${login}!${login}@${login}.tmi.twitch.tv PRIVMSG #dallas :${text}`;
+}
+
+async function twitchServed(): Promise<void> {
+  await expect.poll(() => irc.connections.size, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => server.app.platformPlugins.get("twitch").channels()[0]?.platform_id ?? "", { timeout: 15_000 }).toBe("12345678");
+}
+
 /** A 1x1 PNG: the emote CDNs answered from the test, since the test machine has no network. */
 const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
@@ -208,6 +236,94 @@ describe("the chat browser source", () => {
       bob.close();
       mallory.close();
     }
+    await page.close();
+  });
+
+  it("fades a line after its fade time, shows replies and highlights, hides the bots' answers", { timeout: 60_000 }, async () => {
+    await twitchServed();
+    const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await openSource(page, "chat", "options", { fade_after_seconds: 1, hide_bot: true, bot_names: ["OvationBot", "nightbot"] });
+    await page.evaluate(`document.body.style.background = "#1f2430"`);
+
+    irc.publish("dallas", twitchLine("Parent", "the first question"));
+    irc.publish(
+      "dallas",
+      twitchLine("Replier", "@Parent yes it is", { tags: "reply-parent-display-name=Parent;reply-parent-msg-body=is\\sthis\\slive?;reply-parent-msg-id=aa11;reply-parent-user-id=6001;reply-parent-user-login=parent" }),
+    );
+    irc.publish("dallas", twitchLine("Shiny", "look at me", { tags: "msg-id=highlighted-message" }));
+    irc.publish("dallas", twitchLine("OvationBot", "answer of our bot"));
+    irc.publish("dallas", twitchLine("Nightbot", "answer of nightbot", { badges: "moderator/1" }));
+    irc.publish("dallas", twitchLine("Viewer", "after the bots"));
+
+    const reply = line(page, "twitch", "yes it is");
+    await reply.waitFor({ timeout: 1_000 });
+    expect(await reply.locator(".ovation-chat-reply").textContent()).toBe("replying to: is this live?");
+    const shiny = line(page, "twitch", "look at me");
+    await shiny.waitFor({ timeout: 1_000 });
+    expect(await shiny.getAttribute("class")).toContain("ovation-chat-highlight");
+    expect(await reply.getAttribute("class")).not.toContain("ovation-chat-highlight");
+    await line(page, "twitch", "after the bots").waitFor({ timeout: 1_000 });
+    // The bots' lines came before the last one, so they were dropped, not late.
+    expect(await page.locator(".ovation-chat-line", { hasText: "answer of" }).count()).toBe(0);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "chat-options.png") });
+
+    // With a 1 s fade every line is gone a little later (generous wait: the machine may be loaded).
+    await line(page, "twitch", "the first question").waitFor({ state: "detached", timeout: 10_000 });
+    await line(page, "twitch", "after the bots").waitFor({ state: "detached", timeout: 10_000 });
+    expect(await page.locator(".ovation-chat-line").count()).toBe(0);
+
+    // Bots shown again when the option is off.
+    const list = await server.api<{ data: Array<{ id: number; browser_source_type: string; identifier: string | null }> }>("GET", "/v1/browser-source");
+    const options = list.body.data.find((s) => s.browser_source_type === "chat" && s.identifier === "options");
+    const saved = await server.api("PUT", `/v1/browser-source/${options?.id}/settings`, { settings: { fade_after_seconds: 0, hide_bot: false, bot_names: ["OvationBot"] } });
+    expect(saved.status).toBe(200);
+    await expect.poll(async () => {
+      irc.publish("dallas", twitchLine("OvationBot", "bot shown now"));
+      return line(page, "twitch", "bot shown now").count();
+    }, { timeout: 10_000, interval: 500 }).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the emotewall source", () => {
+  it("bursts a chat line's emotes as images, no more than the rate cap allows", { timeout: 60_000 }, async () => {
+    await twitchServed();
+    const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const requested = await serveEmoteCdns(page);
+    // Long-lived emotes so every one drawn is still there to count; 4 a second at most.
+    await openSource(page, "emotewall", "wall", { max_per_second: 4, max_per_message: 50, max_on_screen: 500, duration_ms: 20_000, size: 96 });
+    await page.evaluate(`document.body.style.background = "#1f2430"`);
+    const wall = page.locator(".ovation-emotewall");
+    await wall.waitFor({ state: "attached", timeout: 5_000 });
+
+    // One line with 20 Kappas (Twitch emote 25): the bucket holds 4, the other 16 are dropped.
+    const kappas = Array.from({ length: 20 }, () => "Kappa").join(" ");
+    const ranges = Array.from({ length: 20 }, (_, i) => `${i * 6}-${i * 6 + 4}`).join(",");
+    irc.publish("dallas", twitchLine("Emoter", kappas, { emotes: `25:${ranges}` }));
+    await expect.poll(() => wall.getAttribute("data-dropped"), { timeout: 5_000 }).toBe("16");
+    expect(await wall.getAttribute("data-shown")).toBe("4");
+    const images = page.locator("img.ovation-wall-emote");
+    expect(await images.count()).toBe(4);
+    expect(await images.first().getAttribute("src")).toBe("https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/2.0");
+    await expect.poll(() => requested.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "emotewall-source.png") });
+
+    // A bounded burst: 5 more such lines back to back (100 emotes). Whatever the machine's speed, no
+    // more than the bucket's 4 plus 4 a second of the time that passed can have been drawn.
+    const started = Date.now();
+    for (let i = 0; i < 5; i += 1) irc.publish("dallas", twitchLine("Emoter", kappas, { emotes: `25:${ranges}` }));
+    await expect.poll(async () => Number(await wall.getAttribute("data-shown")) + Number(await wall.getAttribute("data-dropped")), { timeout: 10_000 }).toBe(120);
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const shown = Number(await wall.getAttribute("data-shown"));
+    expect(shown).toBeLessThanOrEqual(4 + 4 + Math.ceil(elapsedSeconds * 4));
+    expect(await images.count()).toBe(shown);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

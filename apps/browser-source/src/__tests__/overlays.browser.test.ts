@@ -31,7 +31,7 @@ interface Source {
 
 async function generate(type: string, identifier?: string): Promise<Source> {
   const source = await server.api<Source>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
-  expect(source.status).toBeLessThan(300);
+  expect(source.status, JSON.stringify(source.body)).toBeLessThan(300);
   return source.body;
 }
 
@@ -101,6 +101,58 @@ describe("the effect-alerts source", () => {
     await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "effect-alerts-confetti.png") });
     await page.waitForSelector('#ovation-root[data-effects-played="1"]', { timeout: 15_000 });
     expect(await page.locator("#ovation-root").getAttribute("data-effect-pieces")).toBe("150");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("plays the effect the alert set chooses per type and variation over the source's own", { timeout: 90_000 }, async () => {
+    interface StoredSet {
+      id: number;
+      defaults: Array<Record<string, unknown> & { type: string }>;
+      variations: Array<Record<string, unknown>>;
+      [key: string]: unknown;
+    }
+    const sets = await server.api<{ data: StoredSet[] }>("GET", "/v1/alert-configs");
+    const set = sets.body.data.find((s) => s.active);
+    if (!set) throw new Error("no active alert set");
+    const { id, created_at: _created, updated_at: _updated, user_id: _user, ...body } = set;
+    const subIndex = set.defaults.findIndex((d) => d.type === "subscribe");
+    expect(subIndex).toBeGreaterThanOrEqual(0);
+
+    // A typo in an effect is named, and the stored set is left as it was.
+    const badDefaults = set.defaults.map((d, i) => (i === subIndex ? { ...d, effect: { effect: "lasers" } } : d));
+    const bad = await server.api<{ errors: Record<string, string[]> }>("PUT", `/v1/alert-configs/${id}`, { ...body, defaults: badDefaults });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual([`defaults.${subIndex}.effect.effect`]);
+
+    // Subs: fireworks from the type default; subs of a year or more: hearts from a variation.
+    // Cheers have no effect in the set, so the source's own (emote rain) plays.
+    const defaults = set.defaults.map((d, i) => (i === subIndex ? { ...d, effect: { effect: "fireworks", per_amount: 0, min_pieces: 40, max_pieces: 40 } } : d));
+    const variations = [
+      ...set.variations,
+      { name: "Long subs", conditions: { and: [{ "===": [{ var: "type" }, "subscribe"] }, { ">=": [{ var: "months" }, 12] }] }, effect: { effect: "hearts", per_amount: 0, min_pieces: 25, max_pieces: 25 } },
+    ];
+    const saved = await server.api<StoredSet>("PUT", `/v1/alert-configs/${id}`, { ...body, defaults, variations });
+    expect(saved.status).toBe(200);
+    expect(saved.body.defaults[subIndex]?.effect).toEqual({ effect: "fireworks", per_amount: 0, min_pieces: 40, max_pieces: 40 });
+
+    const effects = await generate("effect-alerts");
+    const { page, errors } = await open(effects.browser_source_url);
+    const root = page.locator("#ovation-root");
+    const short = await alert({ template: "subscribe", data: { name: "Sam", months: 3 } });
+    await page.waitForSelector(`#ovation-root[data-effect="fireworks"][data-effect-alert="${short}"]`, { timeout: 10_000 });
+    await page.waitForTimeout(700);
+    await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "effect-alerts-from-set.png") });
+    await page.waitForSelector('#ovation-root[data-effects-played="1"]', { timeout: 15_000 });
+    expect(await root.getAttribute("data-effect-pieces")).toBe("40");
+
+    const long = await alert({ template: "subscribe", data: { name: "Lena", months: 14 } });
+    await page.waitForSelector(`#ovation-root[data-effect="hearts"][data-effect-alert="${long}"]`, { timeout: 15_000 });
+    await page.waitForSelector('#ovation-root[data-effects-played="2"]', { timeout: 15_000 });
+    expect(await root.getAttribute("data-effect-pieces")).toBe("25");
+
+    const cheer = await alert({ template: "cheer", data: { name: "Bits", amount: 500 } });
+    await page.waitForSelector(`#ovation-root[data-effect="emote-rain"][data-effect-alert="${cheer}"]`, { timeout: 15_000 });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -97,6 +97,16 @@ function userDefaults(resolver: StoredAlertResolver, alertSet: Record<string, un
   return merged;
 }
 
+/** What an alert set resolves a notification from: its type, platform, data and the server's random draw. */
+export function storedInputOf(notification: AlertNotification): StoredAlertInput {
+  return {
+    type: notification.subscription.type,
+    platform: notification.subscription.condition.platform,
+    data: notification.event,
+    random: randomOf(notification.ovation),
+  };
+}
+
 /**
  * Decides how to show a notification: variant 1 (`ovation.template` null) through the alert set,
  * variant 2 (an inline template) as the template itself, variant 3 (inline html/css/js) as a
@@ -109,12 +119,7 @@ export function planAlert(
   nonce: string,
 ): AlertPlan {
   const data = notification.event;
-  const input: StoredAlertInput = {
-    type: notification.subscription.type,
-    platform: notification.subscription.condition.platform,
-    data,
-    random: randomOf(notification.ovation),
-  };
+  const input = storedInputOf(notification);
   const inline = notification.ovation.template;
   if (isCustomTemplate(inline)) {
     const custom = toCustomTemplate(inline);

@@ -57,7 +57,7 @@ export type {
   CompiledCondition,
   CompiledConditionMask,
 } from "./conditions.js";
-export { alertTypeSchema, typeDefaultSchema, variationSchema, alertSetSchema } from "./schemas.js";
+export { alertTypeSchema, alertEffectSchema, typeDefaultSchema, variationSchema, alertSetSchema } from "./schemas.js";
 export type { AlertSet, AlertSetInput, TypeDefault, Variation } from "./schemas.js";
 export {
   alertDataSchema,
@@ -72,10 +72,11 @@ export {
   templateFromCustom,
 } from "./trigger.js";
 export type { AlertData, AlertTrigger, AlertTest, CustomTemplate, CustomCodeTemplate } from "./trigger.js";
-export { resolveAlert, explainAlert, compileAlertSet, buildConditionContext } from "./resolve.js";
+export { resolveAlert, explainAlert, alertSetEffect, compileAlertSet, buildConditionContext } from "./resolve.js";
 export type {
   AlertInput,
   AlertResolution,
+  AlertSetEffect,
   AlertExplanation,
   DisabledReason,
   FieldExplanation,

@@ -324,3 +324,25 @@ export function resolveAlert(config: AlertSetInput | AlertSet, alert: AlertInput
 export function explainAlert(config: AlertSetInput | AlertSet, alert: AlertInput): AlertExplanation {
   return compiledFor(config).explain(alert);
 }
+
+/** An effect as an alert set stores it (see alertEffectSchema); the page fills in what is left out. */
+export type AlertSetEffect = Readonly<Record<string, unknown>> & { readonly effect: string };
+
+/**
+ * The effect the alert set chooses for an alert (docs/overlays.md): the last matching variation that
+ * sets `effect`, else the type default's; null when the set leaves it to the browser source (no
+ * layer sets one, or the alert is disabled).
+ */
+export function alertSetEffect(config: AlertSetInput | AlertSet, alert: AlertInput): AlertSetEffect | null {
+  const resolution = resolveAlert(config, alert);
+  if (resolution.disabled) return null;
+  const chosen = (value: unknown): AlertSetEffect | null =>
+    typeof value === "object" && value !== null && typeof (value as { effect?: unknown }).effect === "string" ? (value as AlertSetEffect) : null;
+  for (let i = resolution.variations.length - 1; i >= 0; i -= 1) {
+    const effect = chosen(config.variations[resolution.variations[i] as number]?.effect);
+    if (effect) return effect;
+  }
+  const platforms = [alert.platform, normalizePlatform(alert.platform)];
+  const typeDefault = config.defaults.find((entry) => entry.type === alert.type && platforms.includes(entry.platform));
+  return chosen(typeDefault?.effect);
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { overlayEffectSchema } from "../overlays/effects.js";
 import { platformSchema } from "../platforms.js";
 import { ALERT_TYPES } from "./catalog-data.js";
 import { conditionSchema } from "./conditions.js";
@@ -6,6 +7,14 @@ import { ALERT_LIMITS } from "./limits.js";
 import { templateLayerSchema } from "./template-settings.js";
 
 const label = z.string().min(1).max(ALERT_LIMITS.labelLength);
+
+/**
+ * The full-screen effect the `effect-alerts` browser source plays for the alerts of a type default or
+ * a variation (docs/overlays.md). An Ovation extension beside the template layer, not a template
+ * field: optional, and absent or `null` leaves the choice to the earlier layer and at last to the
+ * source's own option. `{ effect: "none" }` is a choice too: no effect.
+ */
+export const alertEffectSchema = overlayEffectSchema.nullable().optional();
 
 /** An alert type name of the catalog. */
 export const alertTypeSchema = z.enum(ALERT_TYPES, {
@@ -22,6 +31,7 @@ export const typeDefaultSchema = z.strictObject({
   name: label,
   enabled: z.boolean(),
   default: templateLayerSchema.default({}),
+  effect: alertEffectSchema,
 });
 
 /**
@@ -32,6 +42,7 @@ export const variationSchema = z.strictObject({
   name: label,
   conditions: conditionSchema,
   overrides: templateLayerSchema.default({}),
+  effect: alertEffectSchema,
 });
 
 /**

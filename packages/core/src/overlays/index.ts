@@ -3,16 +3,15 @@
  * `effect-alerts`, `scenes`) as zod schemas with defaults. Depends on zod only, so the browser-source
  * page and the dashboard load it without the rest of the API schemas.
  */
+export { OVERLAY_EFFECTS, overlayEffectSchema } from "./effects.js";
 export {
   OVERLAY_THEMES,
-  OVERLAY_EFFECTS,
   BROWSER_SOURCE_SETTINGS_SCHEMAS,
   browserSourceSettingsBodySchema,
   chatSourceSettingsSchema,
   eventsSourceSettingsSchema,
   emotewallSourceSettingsSchema,
   effectAlertsSourceSettingsSchema,
-  overlayEffectSchema,
   scenePartSchema,
   scenesSourceSettingsSchema,
   speechSettingsSchema,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { overlayEffectSchema } from "./effects.js";
 
 /**
  * Options of the overlay browser sources (docs/overlays.md), saved with
@@ -9,8 +10,6 @@ import { z } from "zod";
 /** Themes of the chat box and the event list. */
 export const OVERLAY_THEMES = ["dark", "light", "bubble", "clean"] as const;
 
-/** Full-screen effects the effect-alerts source plays. */
-export const OVERLAY_EFFECTS = ["none", "confetti", "emote-rain", "fireworks", "hearts"] as const;
 
 const name = z.string().min(1).max(64);
 const platform = z.string().regex(/^[a-z0-9_-]{1,32}$/, "must be a platform id (twitch, youtube, ...)");
@@ -68,15 +67,6 @@ export const emotewallSourceSettingsSchema = z.strictObject({
   platforms: z.array(platform).max(32).default([]),
 });
 
-/** One effect of the effect-alerts source. */
-export const overlayEffectSchema = z.strictObject({
-  effect: z.enum(OVERLAY_EFFECTS),
-  /** Pieces per unit of the alert's amount (bits, gifts, viewers...), for effects sized by amount. */
-  per_amount: z.number().min(0).max(100).default(1),
-  /** Fewest and most pieces one alert throws. */
-  min_pieces: z.number().int().min(0).max(2000).default(60),
-  max_pieces: z.number().int().min(1).max(2000).default(400),
-});
 
 /** `effect-alerts`: the effect played per alert type (`*` for every type without its own). */
 export const effectAlertsSourceSettingsSchema = z.strictObject({

@@ -1,13 +1,13 @@
-import { resolveAlert } from "@ovation/core/alerts";
+import { alertSetEffect, resolveAlert } from "@ovation/core/alerts";
 import type { QueueControl } from "@ovation/core/contracts";
-import { effectAlertsSourceSettingsSchema } from "@ovation/core/overlays";
+import { effectAlertsSourceSettingsSchema, overlayEffectSchema } from "@ovation/core/overlays";
 import type { EffectAlertsSourceSettings, OverlayEffect } from "@ovation/core/overlays";
 import type { BrowserSourceBootstrap } from "../../bootstrap.js";
 import { AlertQueue } from "../alert-queue.js";
 import type { BrowserSourceConfig } from "../config.js";
 import { readOverlaySettings } from "../overlay-switches.js";
 import type { PageStatus } from "../page-state.js";
-import { planAlert, readNotification } from "../resolve.js";
+import { planAlert, readNotification, storedInputOf } from "../resolve.js";
 import type { AlertNotification, StoredAlertResolver } from "../resolve.js";
 import { readAlertEntry } from "./alert-entry.js";
 import { playEffect } from "./effects.js";
@@ -15,9 +15,13 @@ import { readSettings, runOverlay } from "./overlay-runner.js";
 
 const resolveStored: StoredAlertResolver = (alertSet, input) => resolveAlert(alertSet as Parameters<typeof resolveAlert>[0], input);
 
-/** The effect an alert type gets: its own entry, else the `*` entry, else none. */
-export function effectFor(settings: EffectAlertsSourceSettings, type: string): OverlayEffect | null {
-  const chosen = settings.effects[type] ?? settings.effects["*"];
+/**
+ * The effect an alert gets: the one its alert set chooses (the matching variation's, else the type
+ * default's), else the source's entry for the type, else the source's `*` entry, else none.
+ */
+export function effectFor(settings: EffectAlertsSourceSettings, type: string, fromSet: unknown = null): OverlayEffect | null {
+  const set = fromSet === null ? null : overlayEffectSchema.safeParse(fromSet);
+  const chosen = set?.success ? set.data : (settings.effects[type] ?? settings.effects["*"]);
   return chosen && chosen.effect !== "none" ? chosen : null;
 }
 
@@ -56,7 +60,12 @@ export async function runEffectAlertsPage(bootstrap: BrowserSourceBootstrap, sta
       const plan = planAlert(item.notification, config?.alert_set ?? null, resolveStored, "");
       if (plan.kind === "disabled" || !settings) return;
       const entry = readAlertEntry({ ...item.notification, notification: { id: item.id } });
-      const effect = effectFor(settings, item.notification.subscription.type);
+      const alertSet = config?.alert_set ?? null;
+      const fromSet =
+        plan.kind === "standard" && alertSet && item.notification.ovation.template == null
+          ? alertSetEffect(alertSet as Parameters<typeof alertSetEffect>[0], storedInputOf(item.notification))
+          : null;
+      const effect = effectFor(settings, item.notification.subscription.type, fromSet);
       const duration = plan.kind === "standard" ? plan.view.displayMs : 8000;
       const size = entry?.size ?? 1;
       stage.dataset.effect = effect?.effect ?? "none";

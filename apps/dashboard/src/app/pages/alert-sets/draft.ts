@@ -6,8 +6,14 @@ import type { FieldErrors } from "../../ui/errors.js";
 export interface AlertSetDraft {
   name: string;
   default: TemplateLayer;
-  defaults: { platform: string; type: string; name: string; enabled: boolean; default: TemplateLayer }[];
-  variations: { name: string; conditions: unknown; overrides: TemplateLayer }[];
+  /** `effect` (the effect-alerts source's effect, docs/overlays.md) is kept as stored when present. */
+  defaults: { platform: string; type: string; name: string; enabled: boolean; default: TemplateLayer; effect?: unknown }[];
+  variations: { name: string; conditions: unknown; overrides: TemplateLayer; effect?: unknown }[];
+}
+
+/** `{effect}` when the stored entry has one, so a save never drops it. */
+function effectOf(r: Record<string, unknown>): { effect?: unknown } {
+  return r.effect === undefined ? {} : { effect: r.effect };
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -21,11 +27,11 @@ export function draftOf(set: Record<string, unknown>): AlertSetDraft {
     default: record(set.default) as TemplateLayer,
     defaults: (Array.isArray(set.defaults) ? set.defaults : []).map((d) => {
       const r = record(d);
-      return { platform: String(r.platform ?? ""), type: String(r.type ?? ""), name: String(r.name ?? ""), enabled: r.enabled !== false, default: record(r.default) as TemplateLayer };
+      return { platform: String(r.platform ?? ""), type: String(r.type ?? ""), name: String(r.name ?? ""), enabled: r.enabled !== false, default: record(r.default) as TemplateLayer, ...effectOf(r) };
     }),
     variations: (Array.isArray(set.variations) ? set.variations : []).map((v) => {
       const r = record(v);
-      return { name: String(r.name ?? ""), conditions: r.conditions ?? {}, overrides: record(r.overrides) as TemplateLayer };
+      return { name: String(r.name ?? ""), conditions: r.conditions ?? {}, overrides: record(r.overrides) as TemplateLayer, ...effectOf(r) };
     }),
   };
 }
