@@ -82,7 +82,7 @@ describe("dashboard alert sets (issue 18)", () => {
     // An image uploaded from a file becomes a URL on this host (POST /v1/media).
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
     await variation.locator('input[type="file"]').first().setInputFiles({ name: "cheer.png", mimeType: "image/png", buffer: png });
-    await expect.poll(() => variation.getByLabel("Image URL").inputValue()).toMatch(new RegExp(`^${h.base}/media/[0-9a-f]{64}\\.png$`));
+    await expect.poll(() => variation.getByLabel("Image URL").inputValue()).toMatch(new RegExp(`^${h.base}/media/[0-9]+/[0-9a-f]{64}\\.png$`));
 
     // An invalid value is reported at its field before saving.
     await variation.getByLabel("Colour", { exact: true }).fill("red");

@@ -100,7 +100,9 @@ describe("browser sources and alert configs as documented", () => {
     const res = await server.send("POST", "/v1/browser-source/generate", { browser_source_type: "alerts" });
     expect(res.status).toBe(201);
     const record = res.body as Record<string, unknown>;
-    expect(Object.keys(record).sort()).toEqual(["access_token", "browser_source_type", "browser_source_url", "created_at", "id", "identifier", "updated_at", "user_id"]);
+    // The documented record, plus Ovation's `settings` (the source's options; docs/compatibility.md).
+    expect(Object.keys(record).sort()).toEqual(["access_token", "browser_source_type", "browser_source_url", "created_at", "id", "identifier", "settings", "updated_at", "user_id"]);
+    expect(record["settings"]).toBeTypeOf("object");
     expect(record).toMatchObject({ id: expect.any(Number), browser_source_type: "alerts", user_id: String(server.user.userId) });
     expect(record["browser_source_url"]).toBe(`http://127.0.0.1:8080/browser-source/alerts/${String(record["access_token"])}`);
     for (const [type, identifier] of [["effect-alerts", undefined], ["scenes", "490885"], ["goalbars", "42"]] as const) {
