@@ -104,7 +104,8 @@ describe("dashboard Connections page (issue 24)", () => {
     expect(h.app.ovation.repos.users.list().length).toBe(usersBefore);
     await page.getByRole("button", { name: "Create a new Ovation account with Twitch" }).click();
     await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
-    expect(await page.locator(".user-name").textContent()).toBe("newcomer_tv");
+    // The account's name fills in once the shell has loaded the account.
+    await expect.poll(() => page.locator(".user-name").textContent(), { timeout: 30_000 }).toBe("newcomer_tv");
     expect(h.app.ovation.repos.users.list().length).toBe(usersBefore + 1);
     await context.close();
 
@@ -115,7 +116,7 @@ describe("dashboard Connections page (issue 24)", () => {
     twitch.setNextUser({ id: "31337", login: "streamer_tv", display_name: "Streamer_TV", email: null, profile_image_url: "" });
     await again.page.getByRole("link", { name: "Twitch" }).click();
     await again.page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
-    expect(await again.page.locator(".user-name").textContent()).toBe("streamer");
+    await expect.poll(() => again.page.locator(".user-name").textContent(), { timeout: 30_000 }).toBe("streamer");
     expect(h.app.ovation.repos.users.list().length).toBe(usersBefore + 1);
     await again.context.close();
   }, 180_000);
