@@ -184,6 +184,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   botModules.attach(null, {
     goalBarUpdated: (userId, goal) => hub.goalBarUpdated(userId, presentGoalBar(goal)),
     overlaySettings: (userId, settings) => hub.overlaySettings(userId, overlaySwitches(settings)),
+    moduleEvent: (userId, event, payload) => hub.botModuleEvent(userId, event, payload),
   });
   reportCapBreaches(repos, (channel) => commands.keyValues.channelTables(channel), logger);
   const services: OvationServices = {

@@ -1,4 +1,5 @@
 import {
+  BotRuntime,
   CHAT_PATTERN_LIMITS,
   CommandRegex,
   GiveawayModule,
@@ -11,7 +12,7 @@ import {
   goalIncrement,
   storedNumber,
 } from "@ovation/core";
-import type { BotSettings, ChatEvent, GiveawayState, HostAction, ModerationAction, ModerationRule, ModerationSettings, ModerationVerdict, OutgoingMessage } from "@ovation/core";
+import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayState, HostAction, ModerationAction, ModerationRule, ModerationSettings, ModerationVerdict, OutgoingMessage } from "@ovation/core";
 import type { Logger } from "pino";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
@@ -21,6 +22,7 @@ import { answerCounterKeyword } from "./counter-keywords.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
+import { registeredBotModules } from "./registered-modules.js";
 
 /** The key-value table counters live in (`db('counters')` in templates; the counters API). */
 export const COUNTERS_TABLE = "counters";
@@ -33,6 +35,8 @@ const RECENT_MODERATION = 50;
 export interface BotModuleEvents {
   goalBarUpdated(userId: number, goal: GoalBarRecord): void;
   overlaySettings(userId: number, settings: BotSettings): void;
+  /** A bot module's change for the user's browser sources (`BotModuleContext.publish`). */
+  moduleEvent(userId: number, event: string, payload: unknown): void;
 }
 
 /** One auto-moderation outcome, newest first in {@link BotModulesHost.recentModeration}. */
@@ -52,6 +56,8 @@ export interface ModerationOutcome {
 export interface BotModulesHostOptions {
   /** Clock in milliseconds (default `Date.now`); tests move it to make timers due. */
   now?: () => number;
+  /** The bot runtime's modules (default {@link registeredBotModules}). */
+  modules?: readonly BotModule[];
 }
 
 /**
@@ -65,6 +71,8 @@ export class BotModulesHost {
   readonly giveaways: GiveawayModule;
   readonly moderation: ModerationModule;
   readonly system: SystemCommands;
+  /** The bot runtime's modules (engagement and the modules to come), run after the system commands. */
+  readonly runtime: BotRuntime;
   readonly #kv: StoreKeyValueStore;
   readonly #recent = new Map<number, ModerationOutcome[]>();
   /** Per plugin and channel: settles once the latest message's answer is out. */
@@ -96,6 +104,7 @@ export class BotModulesHost {
         this.#events?.overlaySettings(Number(channel), settings);
       },
     });
+    this.runtime = new BotRuntime(this.#moduleContext(options.now ?? Date.now), options.modules ?? registeredBotModules());
     for (const user of repos.users.list()) this.reload(user.id);
     // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
     // Entries another node appended are added as they are (a full reload would re-read every entry).
@@ -104,6 +113,32 @@ export class BotModulesHost {
       for (const userId of reloaded) if (repos.users.get(userId)) this.reload(userId);
       for (const userId of usersOfDocuments(documents, [GIVEAWAY_ENTRIES_KIND])) if (!reloaded.has(userId) && repos.users.get(userId)) this.#catchUpEntries(userId);
     });
+  }
+
+  /** What the runtime's modules see of the server: the store, clock, language, sending and the browser sources. */
+  #moduleContext(now: () => number): BotModuleContext {
+    const runtime = this.commands.runtime;
+    return {
+      store: this.#kv,
+      now,
+      language: (channel) => this.system.language(channel),
+      isLive: (channel) => runtime.isLive(channel),
+      announce: async (channel, text, platform) => {
+        for (const target of this.#output?.channelsOf(channel) ?? []) {
+          if (platform !== undefined && target.platform !== platform) continue;
+          await this.#output?.send(target.plugin, { channel: target.channel, text, send_as: "say", reply_to: null }).catch((err: unknown) => this.logger.warn({ err, channel }, "bot module message not sent"));
+        }
+      },
+      platformAction: async (channel, platform, action) => {
+        const output = this.#output;
+        const target = output?.channelsOf(channel).find((c) => c.platform === platform);
+        if (!output || !target) return { result: "unavailable", reason: `the bot is not in this channel on ${platform}` };
+        if (!output.platformAction) return { result: "unavailable", reason: "the platform plugins offer no platform actions" };
+        return output.platformAction(target.plugin, target.channel, action);
+      },
+      publish: (channel, event, payload) => this.#events?.moduleEvent(Number(channel), event, payload),
+      log: this.logger,
+    };
   }
 
   /** Connects the modules to the platform plugins (sending, moderating) and to the browser sources. */
@@ -141,6 +176,7 @@ export class BotModulesHost {
       if (moderation) this.#loadModerationWithinLimits(channel, moderation);
     }
     this.system.restore(channel, this.repos.botState.settings(userId));
+    void this.runtime.load(channel);
   }
 
   /** Adds the giveaway entries another node stored since this node's last one. */
@@ -267,6 +303,8 @@ export class BotModulesHost {
     const actions: HostAction[] = [];
     if (system) actions.push(toHostAction(system.reply));
     else {
+      const modules = await this.runtime.chat({ event, plugin, channel: event.channel.id });
+      if (modules.handled) return modules.answers;
       const answer = (await this.commands.runtime.handle(event)) ?? (await answerCounterKeyword(this.repos.counters, event));
       if (answer) actions.push(toHostAction(answer));
       await this.refreshCounterGoals(userId);
@@ -284,6 +322,7 @@ export class BotModulesHost {
       await this.#output?.send(target.plugin, { ...post.message, channel: target.channel }).catch((err: unknown) => this.logger.warn({ err, timer: post.timer }, "timer message not sent"));
     }
     for (const user of this.repos.users.list()) await this.refreshCounterGoals(user.id);
+    await this.runtime.tick();
   }
 
   /** Says the bot's own message `text` on every channel of the user (giveaway announcements). */
@@ -312,8 +351,9 @@ export class BotModulesHost {
    * A platform notification of a user: moves the goal bars of the matching kind (until they end),
    * and remembers followers for giveaways open to followers.
    */
-  onNotification(userId: number, type: string, platform: string, data: Readonly<Record<string, unknown>>, platformUserId: string | null): void {
+  onNotification(userId: number, type: string, platform: string, data: Readonly<Record<string, unknown>>, platformUserId: string | null, username: string | null = null): void {
     if (type === "follow" && platformUserId) this.repos.botState.addFollower(userId, platform, platformUserId);
+    void this.runtime.alert({ channel: String(userId), type, platform, platformUserId, username, data });
     const now = Date.now();
     for (const goal of this.repos.goalBars.listForUser(userId)) {
       if (goal.ends_at !== null && Date.parse(goal.ends_at) <= now) continue;

@@ -1,4 +1,4 @@
-import type { ChatChannel, ModerationTarget, OutgoingMessage } from "@ovation/core";
+import type { ChatChannel, ModerationTarget, OutgoingMessage, PlatformAction, PlatformActionResult } from "@ovation/core";
 
 /** A channel where a user's bot is present: which plugin serves it, on which platform. */
 export interface BotChannel {
@@ -17,4 +17,6 @@ export interface BotOutput {
   send(plugin: string, message: OutgoingMessage): Promise<void>;
   /** The plugin's optional moderation part (what it declares, and the actions). */
   moderationTarget(plugin: string): ModerationTarget;
+  /** A platform's own action (shoutout, poll) on a channel, when the plugin offers it. */
+  platformAction?(plugin: string, channel: ChatChannel, action: PlatformAction): Promise<PlatformActionResult>;
 }

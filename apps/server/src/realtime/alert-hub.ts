@@ -365,6 +365,11 @@ export class AlertHub {
     this.#io?.to(this.#rooms(userId)).emit("overlay-settings", settings);
   }
 
+  /** Tells the user's browser sources about a bot module's change (queue, poll...). */
+  botModuleEvent(userId: number, event: string, payload: unknown): void {
+    this.#io?.to(this.#rooms(userId)).emit("bot-module", { event, payload });
+  }
+
   /** Tells the user's alerts sources to read an approved message now (docs/tts.md). */
   speechApproved(userId: number, notificationId: string): void {
     this.#io?.to(this.#rooms(userId)).emit("tts-speak", { notification_id: notificationId });

@@ -26,3 +26,6 @@ export type { TemplateFunctionsOptions } from "./template-functions.js";
 
 // Bot modules: timers, giveaways, auto-moderation, system commands (each usable alone; their own barrel).
 export * from "./modules/index.js";
+
+// The bot runtime: the module contract every bot module implements, and the runner.
+export * from "./runtime/index.js";

@@ -111,6 +111,8 @@ export interface ServerToClientEvents {
   "goal-bar-updated": (goal: GoalBarView) => void;
   /** The overlay switches changed (`!visuals`, `!effects`, `!sounds` or the API). */
   "overlay-settings": (settings: OverlaySettings) => void;
+  /** A bot module's change for the browser sources (`queue.updated`, `poll.updated`...: docs/contracts.md). */
+  "bot-module": (update: { event: string; payload: unknown }) => void;
   /** The alert log or the queue changed (dashboard sockets in a private room; not browser sources). */
   "alert-log": (update: AlertLogUpdate) => void;
   joined: (payload: { room: string }) => void;

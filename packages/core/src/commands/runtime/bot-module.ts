@@ -1,0 +1,141 @@
+import type { ChatEvent } from "../../chat/event.js";
+import type { KeyValueStore } from "../key-value-store.js";
+import type { BotLanguage } from "../modules/system/bot-messages.js";
+
+/**
+ * The bot runtime's module contract. A chat line, an alert and the 15 s tick go through every
+ * registered {@link BotModule} in a fixed order (see {@link BotRuntime}); a module answers, acts
+ * through its {@link BotModuleContext}, keeps its data in the channel's key-value store and may
+ * serve API routes the host mounts under `/v1/`. Channel = the streamer's user id as a string.
+ */
+
+/** One answer to send back where a chat line came from (the plugin host's `HostAction`). */
+export interface BotAnswer {
+  text: string;
+  /** `say`, `reply`, `action`, `announce`. */
+  send_as: string;
+  /** Message id to reply to; defaults to the triggering message for `reply`. */
+  reply_to?: string | null;
+}
+
+/** A chat line as a module sees it. */
+export interface BotChatLine {
+  readonly event: ChatEvent;
+  /** The platform plugin the line came through (answers go back through it). */
+  readonly plugin: string;
+  /** `event.channel.id`: the streamer's user id. */
+  readonly channel: string;
+}
+
+/**
+ * What a module does with a chat line. `handled: true` ends the line's way: later modules and
+ * the custom commands do not see it (a moderation verdict, a giveaway keyword, `!points`).
+ */
+export interface BotChatResult {
+  handled: boolean;
+  answers?: readonly BotAnswer[];
+}
+
+/** A platform notification (follow, subscriber, cheer, tip, raid...) as a module sees it. */
+export interface BotAlert {
+  readonly channel: string;
+  /** The alert type of the catalog: `follow`, `subscriber`, `cheer`, `donation`, `raid`... */
+  readonly type: string;
+  readonly platform: string;
+  /** The viewer's id on the platform, when the notification names one. */
+  readonly platformUserId: string | null;
+  readonly username: string | null;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** A platform's own action a module may ask for (Twitch shoutouts and polls). */
+export type PlatformAction =
+  | { type: "shoutout"; target_platform_id: string; target_username: string }
+  | { type: "poll_start"; title: string; choices: readonly string[]; duration_seconds: number }
+  | { type: "poll_end"; poll_id: string };
+
+/** How a platform action went: `unavailable` when the plugin (or its token) cannot take it. */
+export type PlatformActionResult =
+  | { result: "done"; data?: Readonly<Record<string, unknown>> }
+  | { result: "unavailable"; reason: string }
+  | { result: "failed"; error: string };
+
+/** What the host gives every module. */
+export interface BotModuleContext {
+  /** The channel's key-value store; a module names its tables after itself (`queue`, `quotes`...). */
+  readonly store: KeyValueStore;
+  /** Clock in milliseconds (tests move it). */
+  now(): number;
+  /** The channel's bot language (`!lang`), for the module's messages. */
+  language(channel: string): BotLanguage;
+  /** Whether the channel is live on any platform. */
+  isLive(channel: string): boolean;
+  /** Says `text` on every platform channel of the streamer, or on `platform` only. */
+  announce(channel: string, text: string, platform?: string): Promise<void>;
+  /** Asks the platform plugin of `platform` in this channel for its own action. */
+  platformAction(channel: string, platform: string, action: PlatformAction): Promise<PlatformActionResult>;
+  /** Tells the channel's browser sources about a change (`event` on the user's room). */
+  publish(channel: string, event: string, payload: unknown): void;
+  readonly log: BotModuleLog;
+}
+
+/** The host's logger as modules use it (pino-shaped). */
+export interface BotModuleLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** A request to a module's API route, after the host checked the token, its scope and the user. */
+export interface BotRouteRequest {
+  /** The streamer whose data the route touches. */
+  readonly channel: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly body: unknown;
+}
+
+/**
+ * An API route of a module, mounted by the host at `/v1/<path>` (and `/v1/<path>/{user}` for a
+ * streamer's managers). The host answers a thrown `OvationError` (or a zod error) the Laravel way.
+ */
+export interface BotModuleRoute {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Below `/v1/`, with `:name` parameters: `queue`, `quotes/:id`. */
+  readonly path: string;
+  /** The token scope it needs (`queue:read`, `queue:write`...). */
+  readonly scope: string;
+  /** The least manager role that may call it for a streamer (the streamer always may). */
+  readonly role: "moderator" | "editor";
+  /** One line for the OpenAPI document. */
+  readonly summary: string;
+  handle(request: BotRouteRequest): Promise<unknown> | unknown;
+}
+
+/**
+ * Where a module runs on a chat line:
+ * - `guard`: before everything; may stop the line (auto-moderation);
+ * - `observe`: sees every line that passed the guards; never answers (timers' line counts, points per message);
+ * - `command`: in registration order; the first that handles the line ends its way (giveaway keyword,
+ *   system commands, engagement commands, then the custom commands last).
+ */
+export type BotModuleStage = "guard" | "observe" | "command";
+
+/** A bot module: timers, giveaways, moderation, system commands, points, queue, quotes, polls... */
+export interface BotModule {
+  /** Lowercase `a-z0-9-`, unique in the runtime. */
+  readonly name: string;
+  readonly stage: BotModuleStage;
+  /** A chat line of one of the streamer's channels. */
+  onChat?(line: BotChatLine, ctx: BotModuleContext): Promise<BotChatResult | null> | BotChatResult | null;
+  /** A platform notification of the streamer (after it reached the alert log). */
+  onAlert?(alert: BotAlert, ctx: BotModuleContext): Promise<void> | void;
+  /** Every 15 s (timers, points per minute watched, poll ends). */
+  tick?(ctx: BotModuleContext): Promise<void> | void;
+  /** Loads or reloads a streamer's data (start, a change by another node). */
+  load?(channel: string, ctx: BotModuleContext): Promise<void> | void;
+  /** Drops a streamer's data from memory (account deleted). */
+  forget?(channel: string): void;
+  /** API routes the host mounts. */
+  readonly routes?: readonly BotModuleRoute[];
+}
