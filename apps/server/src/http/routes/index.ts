@@ -6,6 +6,7 @@ import { alertCatalogRoutes } from "./alert-catalog.js";
 import { alertConfigRoutes } from "./alert-configs.js";
 import { alertQueueRoutes } from "./alert-queue.js";
 import { alertRoutes } from "./alerts.js";
+import { botModuleRoutes } from "./bot-module-routes.js";
 import { browserSourcePageRoutes } from "./browser-source-pages.js";
 import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-sources.js";
@@ -44,6 +45,7 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
+  await botModuleRoutes(app);
   await ttsRoutes(app);
   await pluginRoutes(app);
   await simulateRoutes(app);

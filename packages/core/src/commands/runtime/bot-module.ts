@@ -1,3 +1,5 @@
+import type { ZodType } from "zod";
+import { OvationError } from "../../errors.js";
 import type { ChatEvent } from "../../chat/event.js";
 import type { KeyValueStore } from "../key-value-store.js";
 import type { BotLanguage } from "../modules/system/bot-messages.js";
@@ -96,20 +98,43 @@ export interface BotRouteRequest {
 }
 
 /**
- * An API route of a module, mounted by the host at `/v1/<path>` (and `/v1/<path>/{user}` for a
- * streamer's managers). The host answers a thrown `OvationError` (or a zod error) the Laravel way.
+ * An API route of a module, mounted by the host at `/v1/bots/{user}/<path>` behind a bearer token
+ * with `scope` (a streamer's managers reach it when their role's scopes include `scope`). The host
+ * validates `params`, `query` and `body` with their zod schemas (422 naming each field), lists the
+ * route in the OpenAPI document, and answers a thrown {@link BotRouteError} with its status and code.
  */
 export interface BotModuleRoute {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Below `/v1/`, with `:name` parameters: `queue`, `quotes/:id`. */
+  /** Below `/v1/bots/{user}/`, with `:name` parameters: `queue`, `quotes/:id`. */
   readonly path: string;
-  /** The token scope it needs (`queue:read`, `queue:write`...). */
+  /** The token scope it needs (`chatbot:manage:queue`...; listed in the host's scopes). */
   readonly scope: string;
-  /** The least manager role that may call it for a streamer (the streamer always may). */
-  readonly role: "moderator" | "editor";
   /** One line for the OpenAPI document. */
   readonly summary: string;
+  readonly description?: string;
+  /** The `:name` parameters of `path` (strings in, whatever the schema makes of them out). */
+  readonly params?: ZodType;
+  readonly query?: ZodType;
+  readonly body?: ZodType;
+  /** The success answer's schema; with status 204 the handler's result is ignored. */
+  readonly response?: ZodType;
+  /** The success status (default 200). */
+  readonly status?: 200 | 201 | 204;
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
+}
+
+/** An error a module route answers with: `status`, a stable `code` and a message (422: field errors). */
+export class BotRouteError extends OvationError {
+  override readonly name = "BotRouteError";
+
+  constructor(
+    readonly status: 400 | 403 | 404 | 409 | 422 | 429,
+    code: string,
+    message: string,
+    readonly errors?: Readonly<Record<string, string[]>>,
+  ) {
+    super(code, message);
+  }
 }
 
 /**
@@ -136,6 +161,6 @@ export interface BotModule {
   load?(channel: string, ctx: BotModuleContext): Promise<void> | void;
   /** Drops a streamer's data from memory (account deleted). */
   forget?(channel: string): void;
-  /** API routes the host mounts. */
+  /** API routes the host mounts under `/v1/bots/{user}/`. */
   readonly routes?: readonly BotModuleRoute[];
 }

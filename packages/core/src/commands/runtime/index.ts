@@ -1,5 +1,6 @@
 // Barrel of the bot runtime: the module contract and the runner.
 export { BotRuntime } from "./bot-runtime.js";
+export { BotRouteError } from "./bot-module.js";
 export type {
   BotAlert,
   BotAnswer,

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { botUserParam } from "@ovation/core/api";
+import { BotRouteError } from "@ovation/core";
+import type { BotModuleRoute } from "@ovation/core";
+import { resolveUserParam } from "../authenticate.js";
+import { authErrorResponses, errorBodySchema } from "../types.js";
+import type { ZodApp } from "../types.js";
+
+/**
+ * Mounts the API routes the bot runtime's modules declare, at `/v1/bots/{user}/<path>`: the bearer
+ * token needs the route's scope, `{user}` is the caller or a channel they manage with a role covering
+ * that scope, params/query/body are validated with the route's zod schemas, and a thrown
+ * `BotRouteError` answers `{message, code, errors?}` with its status.
+ */
+export async function botModuleRoutes(app: ZodApp): Promise<void> {
+  for (const module of app.ovation.botModules.runtime.modules()) {
+    for (const route of module.routes ?? []) mount(app, module.name, route);
+  }
+}
+
+function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
+  const userParams = z.object({ user: botUserParam });
+  const params = route.params instanceof z.ZodObject ? userParams.extend(route.params.shape) : userParams;
+  const status = route.status ?? 200;
+  const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
+  app.route({
+    method: route.method,
+    url: `/v1/bots/:user/${route.path}`,
+    preHandler: app.ovation.authenticate(route.scope),
+    schema: {
+      tags: [`bot ${moduleName}`],
+      security: [{ bearerAuth: [] }],
+      summary: route.summary,
+      ...(route.description === undefined ? {} : { description: route.description }),
+      params,
+      ...(route.query === undefined ? {} : { querystring: route.query }),
+      ...(route.body === undefined ? {} : { body: route.body }),
+      response,
+    },
+    handler: async (request, reply) => {
+      const { user, ...rest } = request.params as { user: string } & Record<string, string>;
+      const channel = String(resolveUserParam(request, user));
+      try {
+        const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body });
+        return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
+      } catch (error) {
+        if (!(error instanceof BotRouteError)) throw error;
+        return reply
+          .code(error.status)
+          .type("application/json")
+          .send({ message: error.message, code: error.code, ...(error.errors === undefined ? {} : { errors: error.errors }) });
+      }
+    },
+  });
+}
