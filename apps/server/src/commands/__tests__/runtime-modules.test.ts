@@ -14,7 +14,7 @@ const notes: BotModule = {
   name: "notes",
   stage: "command",
   async onChat(line, ctx) {
-    const text = line.event.message.text.trim();
+    const text = line.event.message.trim();
     if (!text.startsWith("!note ")) return null;
     const note = text.slice("!note ".length);
     const count = (await ctx.store.update(line.channel, "notes", "count", (current) => (typeof current === "number" ? current + 1 : 1))) as number;

@@ -17,7 +17,7 @@ function context(errors: string[] = []): BotModuleContext {
 }
 
 function line(text: string): BotChatLine {
-  return { channel: "1", plugin: "console", event: { message: { text } } } as unknown as BotChatLine;
+  return { channel: "1", plugin: "console", event: { message: text } } as unknown as BotChatLine;
 }
 
 describe("BotRuntime", () => {
@@ -28,7 +28,7 @@ describe("BotRuntime", () => {
       stage,
       onChat: (l) => {
         seen.push(name);
-        const text = (l.event as unknown as { message: { text: string } }).message.text;
+        const text = l.event.message;
         return handles(text) ? { handled: true, answers: [{ text: `${name} answers`, send_as: "say" }] } : null;
       },
     });
