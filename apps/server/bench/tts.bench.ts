@@ -1,10 +1,10 @@
-// Read-aloud speed of the embedded eSpeak NG (docs/tts.md): the engine's load time, then 20 distinct
-// messages of 200 characters (no cache hits) synthesised one after the other. Reports synthesis speed
-// as a multiple of real time (audio length / synthesis time) and the p99 time to first audio. The
+// Read-aloud speed of the embedded eSpeak NG (docs/tts.md): the engine's load time, then distinct messages
+// of 200 characters (no cache hits; 100 by default, BENCH_TTS_MESSAGES) synthesised one after the other.
+// Reports synthesis speed as a multiple of real time (audio length / synthesis time) and the p99 time to first audio. The
 // engine answers a whole text at once, so the time to first audio is the time to the whole WAV.
 import { EspeakSpeechProvider } from "@ovation/server";
 
-const MESSAGES = Number(process.env["BENCH_TTS_MESSAGES"] ?? 20);
+const MESSAGES = Number(process.env["BENCH_TTS_MESSAGES"] ?? 100);
 const WORDS = "thanks for the amazing stream today you always make my evening better keep up the great work and say hi to the cat for me please".split(" ");
 
 function message(seed: number): string {
@@ -34,4 +34,8 @@ for (let i = 0; i < MESSAGES; i++) {
 console.log(`eSpeak NG (embedded, ${MESSAGES} messages of 200 characters; loaded machine unless stated)`);
 console.log(`  engine load (first use): ${loadMs.toFixed(0)} ms`);
 console.log(`  speed: ${(audioMs / synthMs).toFixed(2)}x real time (${(audioMs / 1000).toFixed(1)} s of audio in ${(synthMs / 1000).toFixed(1)} s)`);
-console.log(`  time to first audio: p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms`);
+// The first message after the engine loads pays the WebAssembly warm-up, once per server process; it is shown
+// apart so the p99 is the one viewers meet after that.
+const [first = 0, ...warm] = times;
+console.log(`  first message after load: ${first.toFixed(0)} ms`);
+console.log(`  time to first audio, the other ${warm.length}: p50 ${percentile(warm, 50).toFixed(0)} ms, p99 ${percentile(warm, 99).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`);
