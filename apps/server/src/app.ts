@@ -147,14 +147,23 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
   // EATs: checked over HTTP at a remote identity host, or in-process once the local module is ready.
   const remote = config.identity.mode === "remote" ? config.identity : null;
   let eatValidator: EatValidator | null = null;
-  if (remote) {
-    verifiers.register(withApiErrors(new IntrospectionTokenVerifier({ idUrl: remote.idUrl, clientId: remote.clientId, clientSecret: remote.clientSecret })));
+  const introspection = remote ? new IntrospectionTokenVerifier({ idUrl: remote.idUrl, clientId: remote.clientId, clientSecret: remote.clientSecret, cacheMs: remote.recheckMs }) : null;
+  if (remote && introspection) {
+    verifiers.register(withApiErrors(introspection));
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
   const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
   // A revoked personal access token (chat session tokens included) closes its sockets on every node.
   repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
+  // A remote identity host does not tell this server about revocations: its tokens' sockets are
+  // re-checked every OVATION_ID_RECHECK_SECONDS (each node checks its own sockets).
+  if (remote && introspection) {
+    const recheck = setInterval(() => {
+      void hub.closeInvalidSockets(introspection.name, async (token) => (await introspection.recheck(token)) !== null);
+    }, remote.recheckMs).unref();
+    app.addHook("onClose", async () => clearInterval(recheck));
+  }
   const io = createSocketServer({
     httpServer: app.server,
     repos,

@@ -76,6 +76,7 @@ export const envSchema = z.object({
   OVATION_ID_URL: urlSchema.optional(),
   OVATION_ID_CLIENT_ID: z.string().max(256, "must be at most 256 characters").optional(),
   OVATION_ID_CLIENT_SECRET: z.string().max(1024, "must be at most 1024 characters").optional(),
+  OVATION_ID_RECHECK_SECONDS: boundedInt("a number of seconds", 1, 3_600).default(30),
   OVATION_DASHBOARD_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1-128 characters of A-Z a-z 0-9 . _ -").optional(),
 });
 
@@ -85,7 +86,14 @@ export const envSchema = z.object({
  */
 export type IdentityModeConfig =
   | { readonly mode: "local" }
-  | { readonly mode: "remote"; readonly idUrl: string; readonly clientId: string; readonly clientSecret: string };
+  | {
+      readonly mode: "remote";
+      readonly idUrl: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      /** How long an introspection answer is reused, and how often sockets opened with a remote token are re-checked (ms). */
+      readonly recheckMs: number;
+    };
 
 /** The validated, frozen server configuration. */
 export interface ServerConfig {
@@ -172,7 +180,7 @@ function identityMode(e: z.infer<typeof envSchema>): IdentityModeConfig {
   if (e.OVATION_ID_URL === undefined || e.OVATION_ID_CLIENT_ID === undefined || e.OVATION_ID_CLIENT_SECRET === undefined) {
     throw new ConfigError(missing.map((name) => `${name}: is required when OVATION_IDENTITY_MODE is remote`));
   }
-  return Object.freeze({ mode: "remote", idUrl: e.OVATION_ID_URL, clientId: e.OVATION_ID_CLIENT_ID, clientSecret: e.OVATION_ID_CLIENT_SECRET });
+  return Object.freeze({ mode: "remote", idUrl: e.OVATION_ID_URL, clientId: e.OVATION_ID_CLIENT_ID, clientSecret: e.OVATION_ID_CLIENT_SECRET, recheckMs: e.OVATION_ID_RECHECK_SECONDS * 1000 });
 }
 
 /** The variables named in `keys` that are set; an empty variable counts as unset. */

@@ -22,8 +22,14 @@ describe("OVATION_IDENTITY_MODE", () => {
       { OVATION_IDENTITY_MODE: "remote", OVATION_ID_URL: "https://id.example.com/", OVATION_ID_CLIENT_ID: "main-api", OVATION_ID_CLIENT_SECRET: "s3cret" },
       "/srv/ovation",
     );
-    expect(config.identity).toEqual({ mode: "remote", idUrl: "https://id.example.com", clientId: "main-api", clientSecret: "s3cret" });
+    expect(config.identity).toEqual({ mode: "remote", idUrl: "https://id.example.com", clientId: "main-api", clientSecret: "s3cret", recheckMs: 30_000 });
     expect(Object.isFrozen(config.identity)).toBe(true);
+  });
+
+  test("remote re-checks tokens every OVATION_ID_RECHECK_SECONDS; a bad value is named", () => {
+    const env = { OVATION_IDENTITY_MODE: "remote", OVATION_ID_URL: "https://id.example.com/", OVATION_ID_CLIENT_ID: "main-api", OVATION_ID_CLIENT_SECRET: "s3cret" };
+    expect(loadConfig({ ...env, OVATION_ID_RECHECK_SECONDS: "5" }, "/srv/ovation").identity).toMatchObject({ recheckMs: 5_000 });
+    expect(problemsOf({ ...env, OVATION_ID_RECHECK_SECONDS: "0" })[0]).toMatch(/^OVATION_ID_RECHECK_SECONDS: /);
   });
 
   test("remote without its variables names each missing one", () => {

@@ -11,6 +11,7 @@ import { timestamp } from "../store/records.js";
 import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
 import { userRooms } from "./rooms.js";
+import { handshakeBearer } from "./handshake-token.js";
 import { RecentRevocations, isRevokedBy } from "./revoked-credentials.js";
 import type { OvationIo, OvationSocket, RevokedCredential, SocketCredential } from "./socket-types.js";
 
@@ -420,6 +421,35 @@ export class AlertHub {
       }
     }
     if (closed > 0) this.logger.info({ revoked, sockets: closed }, "token revoked: its sockets closed");
+  }
+
+  /**
+   * Closes this node's sockets (every namespace) opened with a token of verifier `kind` that
+   * `stillValid` no longer accepts: the tokens of a remote identity host, whose revocations this
+   * server learns only by asking. A check that fails (the host unreachable) keeps the socket.
+   * Resolves to the number of sockets closed.
+   */
+  async closeInvalidSockets(kind: string, stillValid: (token: string) => Promise<boolean>): Promise<number> {
+    if (!this.#io) return 0;
+    let closed = 0;
+    for (const namespace of this.#io._nsps.values()) {
+      for (const socket of [...namespace.sockets.values()]) {
+        const credential = credentialOfSocket(socket.data);
+        if (credential?.kind !== kind) continue;
+        const token = handshakeBearer(socket.handshake);
+        let valid = true;
+        try {
+          valid = token !== null && (await stillValid(token));
+        } catch (err) {
+          this.logger.warn({ err }, "a socket's token could not be re-checked; the socket stays open");
+        }
+        if (valid || !socket.connected) continue;
+        refuseAndDisconnect(namespace, socket, REVOKED_MESSAGE);
+        closed++;
+      }
+    }
+    if (closed > 0) this.logger.info({ kind, sockets: closed }, "tokens no longer valid at the identity host: their sockets closed");
+    return closed;
   }
 
   /** Whether `credential` was revoked in the last moments (on this node or, announced through Redis, on another). */

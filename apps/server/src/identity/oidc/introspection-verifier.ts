@@ -28,11 +28,20 @@ export class IntrospectionTokenVerifier implements TokenVerifier {
   constructor(private readonly options: IntrospectionVerifierOptions) {}
 
   async verify(rawToken: string): Promise<Principal | null> {
+    return this.#verify(rawToken, false);
+  }
+
+  /** Asks the identity host again, past the cache (the periodic re-check of open sockets). */
+  async recheck(rawToken: string): Promise<Principal | null> {
+    return this.#verify(rawToken, true);
+  }
+
+  async #verify(rawToken: string, fresh: boolean): Promise<Principal | null> {
     if (!maybeOAuthAccessToken(rawToken)) return null;
     const now = (this.options.now ?? Date.now)();
     const key = sha256Hex(rawToken);
     const cached = this.cache.get(key);
-    if (cached !== undefined && cached.until > now) return cached.principal;
+    if (!fresh && cached !== undefined && cached.until > now) return cached.principal;
     let response: Response;
     try {
       response = await fetch(`${this.options.idUrl.replace(/\/+$/, "")}/oauth/introspect`, {
