@@ -89,6 +89,12 @@ describe("dashboard alert sets (issue 18)", () => {
     await expect.poll(() => variation.locator(".field-invalid .field-error").first().textContent()).toContain("#rrggbb");
     await variation.getByLabel("Colour", { exact: true }).fill("#ffcc00");
 
+    // The effect-alerts source's effect for these alerts, sized by the amount (issue 32).
+    await variation.getByLabel("Full-screen effect (effect-alerts source)").selectOption("confetti");
+    await variation.getByLabel("Pieces per unit of amount (bits, gifts, viewers)").fill("0.5");
+    await variation.getByLabel("Full-screen effect (effect-alerts source)").evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await h.screenshot(page, "alert-set-effect");
+
     const titleRow = page.getByTestId("explain").locator('tr[data-field="title"]');
     await expect.poll(() => titleRow.textContent()).toContain("variation “Big cheers”");
     await h.screenshot(page, "alert-set-editor.flow");
@@ -96,7 +102,11 @@ describe("dashboard alert sets (issue 18)", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.locator(".toast", { hasText: "Alert set saved." }).waitFor();
     const stored = await h.api<{ variations: { name: string; overrides: Record<string, unknown> }[] }>("GET", `/v1/alert-configs/${setId}`);
-    expect(stored.body.variations.at(-1)).toMatchObject({ name: "Big cheers", overrides: { title: "BIG CHEER from {{name}}!", font_color: "#ffcc00", image_href: expect.stringContaining("/media/") } });
+    expect(stored.body.variations.at(-1)).toMatchObject({
+      name: "Big cheers",
+      overrides: { title: "BIG CHEER from {{name}}!", font_color: "#ffcc00", image_href: expect.stringContaining("/media/") },
+      effect: { effect: "confetti", per_amount: 0.5 },
+    });
 
     // The tabs answer the arrow keys.
     await page.getByRole("tab", { name: /Variations/ }).focus();

@@ -14,6 +14,7 @@ import { ConditionBuilder } from "./condition-builder.js";
 import { describeCondition } from "./conditions.js";
 import { bodyOf, draftOf, engineSetOf, validateDraft } from "./draft.js";
 import type { AlertSetDraft } from "./draft.js";
+import { EffectField } from "./effect-field.js";
 import { ExplainView } from "./explain.js";
 import { LayerForm } from "./layer-form.js";
 import { AlertPreview } from "./preview.js";
@@ -70,6 +71,7 @@ function TypeDefaults({ draft, setDraft, errors, catalog }: { draft: AlertSetDra
                   <TextField label="Name" name={`defaults.${i}.name`} value={d.name} errors={errors} onChange={(name) => update(i, { name })} />
                   <CheckboxField label="Show this type" name={`defaults.${i}.enabled`} checked={d.enabled} errors={errors} onChange={(enabled) => update(i, { enabled })} />
                 </div>
+                <EffectField name={`defaults.${i}.effect`} value={d.effect} errors={errors} onChange={(effect) => update(i, { effect })} />
                 <LayerForm prefix={`defaults.${i}.default.`} layer={d.default} inherited={inherited} errors={errorsUnder(errors, `defaults.${i}.default.`)} onChange={(layer) => update(i, { default: layer })} />
               </div>
             ) : null}
@@ -135,6 +137,7 @@ function Variations({ draft, setDraft, errors, catalog }: { draft: AlertSetDraft
                 <TextField label="Variation name" name={`variations.${i}.name`} value={v.name} errors={errors} onChange={(name) => update(i, { name })} />
                 <ConditionBuilder name={`variations.${i}.conditions`} value={v.conditions} errors={errors} types={types} platforms={platforms} variables={variables} onChange={(conditions) => update(i, { conditions })} />
                 <h4 class="sub-heading">What it changes</h4>
+                <EffectField name={`variations.${i}.effect`} value={v.effect} errors={errors} onChange={(effect) => update(i, { effect })} />
                 <LayerForm prefix={`variations.${i}.overrides.`} layer={v.overrides} inherited={inherited} errors={errorsUnder(errors, `variations.${i}.overrides.`)} onChange={(overrides) => update(i, { overrides })} />
               </div>
             ) : null}
