@@ -24,8 +24,11 @@ export type { TemplateCacheStore } from "./template-cache.js";
 export { TEMPLATE_FUNCTION_LIMITS, createTemplateFunctions } from "./template-functions.js";
 export type { TemplateFunctionsOptions } from "./template-functions.js";
 
-// Bot modules: timers, giveaways, auto-moderation, system commands (each usable alone; their own barrel).
+// Bot modules: timers, giveaways, auto-moderation, system commands, counters (each usable alone; their own barrel).
 export * from "./modules/index.js";
 
 // The bot runtime: the module contract every bot module implements, and the runner.
 export * from "./runtime/index.js";
+
+// The built-in modules as modules of the bot runtime (storage through their options).
+export * from "./built-in/index.js";
