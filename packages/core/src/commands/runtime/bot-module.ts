@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { OvationError } from "../../errors.js";
 import type { ChatEvent } from "../../chat/event.js";
+import type { SendAs } from "../../plugins/contract.js";
 import type { KeyValueStore } from "../key-value-store.js";
 import type { BotLanguage } from "../modules/system/bot-messages.js";
 
@@ -76,7 +77,7 @@ export interface BotModuleContext {
    * Says `text` on every platform channel of the streamer, or on `platform` only; `sendAs` is the
    * plugin's `send_as` (default `say`; timers post as `action` or `announce` too).
    */
-  announce(channel: string, text: string, platform?: string, sendAs?: string): Promise<void>;
+  announce(channel: string, text: string, platform?: string, sendAs?: SendAs): Promise<void>;
   /** Asks the platform plugin of `platform` in this channel for its own action. */
   platformAction(channel: string, platform: string, action: PlatformAction): Promise<PlatformActionResult>;
   /** Tells the channel's browser sources about a change (`event` on the user's room). */
