@@ -1,6 +1,8 @@
 /**
  * @ovation/core/commands: the bot command runtime (custom `!commands`, cooldowns, points, template
- * functions). Renders templates through @ovation/core/templates and calls out through @ovation/core/net.
+ * functions), the bot modules, the bot runtime that runs them (`BotRuntime`, `BotModule`) and the
+ * built-in modules as modules of it. Renders templates through @ovation/core/templates and calls
+ * out through @ovation/core/net.
  */
 export { COMMAND_ERROR_CODES, CommandError } from "./command-error.js";
 export type { CommandErrorCode } from "./command-error.js";
