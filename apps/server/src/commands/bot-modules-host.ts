@@ -1,35 +1,31 @@
 import {
   BotRuntime,
-  CHAT_PATTERN_LIMITS,
-  CommandRegex,
+  CustomCommandsBotModule,
   GiveawayModule,
+  GiveawaysBotModule,
+  GoalBarsBotModule,
   LexiconToxicityScorer,
+  ModerationBotModule,
   ModerationModule,
+  SystemBotModule,
   SystemCommands,
   TimerModule,
-  botMessage,
-  enforceVerdict,
-  goalIncrement,
-  storedNumber,
+  TimersBotModule,
+  counterValue,
 } from "@ovation/core";
-import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayState, HostAction, ModerationAction, ModerationRule, ModerationSettings, ModerationVerdict, OutgoingMessage } from "@ovation/core";
+import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationAction, ModerationOutcome, ModerationRule, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
 import { usersOfDocuments } from "../store/partitions.js";
-import { answerCounterKeyword } from "./counter-keywords.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
-import { registeredBotModules } from "./registered-modules.js";
+import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
 
-/** The key-value table counters live in (`db('counters')` in templates; the counters API). */
-export const COUNTERS_TABLE = "counters";
-/** How often timers are checked. */
+/** How often the modules tick (timers, counter goals, the modules' own ticks). */
 const TICK_MS = 15_000;
-/** Moderation outcomes remembered per user for the API. */
-const RECENT_MODERATION = 50;
 
 /** Where the bot modules tell the browser sources about changes (the alert hub's rooms). */
 export interface BotModuleEvents {
@@ -39,42 +35,42 @@ export interface BotModuleEvents {
   moduleEvent(userId: number, event: string, payload: unknown): void;
 }
 
-/** One auto-moderation outcome, newest first in {@link BotModulesHost.recentModeration}. */
-export interface ModerationOutcome {
-  at: string;
-  platform: string;
-  user_platform_id: string;
-  username: string;
-  rule: ModerationRule;
-  action: ModerationAction["type"];
-  detail: string;
-  /** `done`; `unavailable` when the platform plugin cannot take the action; `failed` when it tried and failed. */
-  result: "done" | "unavailable" | "failed";
-}
-
 /** Options of {@link BotModulesHost}. */
 export interface BotModulesHostOptions {
   /** Clock in milliseconds (default `Date.now`); tests move it to make timers due. */
   now?: () => number;
-  /** The bot runtime's modules (default {@link registeredBotModules}). */
+  /**
+   * The modules run after the system commands and before the custom commands (default
+   * {@link registeredBotModules}: the engagement modules).
+   */
   modules?: readonly BotModule[];
 }
 
 /**
- * The server's bot modules: timers, giveaways, auto-moderation and system commands for every user
- * (channel id = user id), loaded from the store and kept there; plus goal-bar progress. Chat goes
- * through {@link handleChat} (moderation first; a message that breaks a rule runs nothing else),
- * notifications through {@link onNotification}; {@link start} checks timers every 15 s.
+ * The server's part of the bot runtime (`BotRuntime` of @ovation/core runs every module): storage
+ * and wiring for every user (channel id = user id). It gives the built-in modules the store
+ * (timers, giveaways, moderation, bot settings, goal bars through the repositories; counters and
+ * the modules' tables through the key-value store), the platform plugins (sending, moderating,
+ * platform actions) and the browser sources (events); loads each user's data at start and after a
+ * change by another node; ticks every 15 s; and keeps each channel's answers in the order its
+ * messages came. The order of the modules is in `registered-modules.ts`.
  */
 export class BotModulesHost {
   readonly timers: TimerModule;
   readonly giveaways: GiveawayModule;
   readonly moderation: ModerationModule;
   readonly system: SystemCommands;
-  /** The bot runtime's modules (engagement and the modules to come), run after the system commands. */
+  /** Runs every module: the built-in ones and those of `registered-modules.ts`. */
   readonly runtime: BotRuntime;
+  readonly #builtIn: {
+    moderation: ModerationBotModule;
+    timers: TimersBotModule;
+    goalBars: GoalBarsBotModule<GoalBarRecord>;
+    giveaways: GiveawaysBotModule;
+    system: SystemBotModule;
+    commands: CustomCommandsBotModule;
+  };
   readonly #kv: StoreKeyValueStore;
-  readonly #recent = new Map<number, ModerationOutcome[]>();
   /** Per plugin and channel: settles once the latest message's answer is out. */
   readonly #answerOrder = new Map<string, Promise<void>>();
   #output: BotOutput | null = null;
@@ -83,18 +79,19 @@ export class BotModulesHost {
 
   constructor(
     private readonly repos: Repositories,
-    private readonly commands: CommandHost,
+    commands: CommandHost,
     private readonly logger: Logger,
     options: BotModulesHostOptions = {},
   ) {
     const runtime = commands.runtime;
+    const now = options.now ?? Date.now;
     this.#kv = repos.kv;
-    this.timers = new TimerModule({ templates: runtime, isLive: (channel) => runtime.isLive(channel), ...(options.now ? { now: options.now } : {}) });
+    this.timers = new TimerModule({ templates: runtime, isLive: (channel) => runtime.isLive(channel), now });
     this.giveaways = new GiveawayModule({
       isFollower: (event) => repos.botState.isFollower(Number(event.channel.id), event.platform, event.user.platform_id),
       onChange: (channel, state) => repos.botState.saveGiveaway(Number(channel), state),
       onEntry: (channel, _state, entry) => repos.botState.appendGiveawayEntry(Number(channel), entry),
-      ...(options.now ? { now: options.now } : {}),
+      now,
     });
     this.moderation = new ModerationModule({ scorer: new LexiconToxicityScorer(), budget: commands.chatBudget });
     this.system = new SystemCommands({
@@ -104,7 +101,27 @@ export class BotModulesHost {
         this.#events?.overlaySettings(Number(channel), settings);
       },
     });
-    this.runtime = new BotRuntime(this.#moduleContext(options.now ?? Date.now), options.modules ?? registeredBotModules());
+    const goalBars = new GoalBarsBotModule<GoalBarRecord>({
+      store: {
+        list: (channel) => repos.goalBars.listForUser(Number(channel)),
+        setCurrent: (channel, id, next) => repos.goalBars.update(Number(channel), id, (record) => void (record.current = next(record.current))),
+        channels: () => repos.users.list().map((user) => String(user.id)),
+      },
+      onUpdated: (channel, goal) => this.#events?.goalBarUpdated(Number(channel), goal),
+    });
+    this.#builtIn = {
+      moderation: new ModerationBotModule({
+        moderation: this.moderation,
+        target: (plugin) => this.#output?.moderationTarget(plugin) ?? null,
+        stored: (channel) => repos.botState.moderation(Number(channel)),
+      }),
+      timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
+      goalBars,
+      giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
+      system: new SystemBotModule({ system: this.system, stored: (channel) => repos.botState.settings(Number(channel)) }),
+      commands: new CustomCommandsBotModule({ runtime, afterChat: (channel, ctx) => goalBars.refreshCounters(channel, ctx) }),
+    };
+    this.runtime = new BotRuntime(this.#moduleContext(now, runtime.isLive.bind(runtime)), botModuleOrder(this.#builtIn, options.modules ?? registeredBotModules()));
     for (const user of repos.users.list()) this.reload(user.id);
     // Timers and bot state changed by another node on the same database (several nodes on PostgreSQL).
     // Entries another node appended are added as they are (a full reload would re-read every entry).
@@ -115,18 +132,17 @@ export class BotModulesHost {
     });
   }
 
-  /** What the runtime's modules see of the server: the store, clock, language, sending and the browser sources. */
-  #moduleContext(now: () => number): BotModuleContext {
-    const runtime = this.commands.runtime;
+  /** What the modules see of the server: the store, clock, language, sending and the browser sources. */
+  #moduleContext(now: () => number, isLive: (channel: string) => boolean): BotModuleContext {
     return {
       store: this.#kv,
       now,
       language: (channel) => this.system.language(channel),
-      isLive: (channel) => runtime.isLive(channel),
-      announce: async (channel, text, platform) => {
+      isLive,
+      announce: async (channel, text, platform, sendAs = "say") => {
         for (const target of this.#output?.channelsOf(channel) ?? []) {
           if (platform !== undefined && target.platform !== platform) continue;
-          await this.#output?.send(target.plugin, { channel: target.channel, text, send_as: "say", reply_to: null }).catch((err: unknown) => this.logger.warn({ err, channel }, "bot module message not sent"));
+          await this.#output?.send(target.plugin, { channel: target.channel, text, send_as: sendAs, reply_to: null }).catch((err: unknown) => this.logger.warn({ err, channel }, "bot module message not sent"));
         }
       },
       platformAction: async (channel, platform, action) => {
@@ -147,36 +163,20 @@ export class BotModulesHost {
     if (events) this.#events = events;
   }
 
-  /** Starts checking timers every 15 s. */
+  /** Starts the modules' tick every 15 s. */
   start(): void {
     this.#interval ??= setInterval(() => void this.tick(), TICK_MS).unref();
   }
 
-  /** Stops the timer checks. */
+  /** Stops the tick. */
   stop(): void {
     if (this.#interval) clearInterval(this.#interval);
     this.#interval = null;
   }
 
-  /** Loads a user's timers, giveaway, moderation and bot settings from the store; bad stored data is logged and skipped. */
+  /** Loads a user's data into every module (bad stored data is logged and skipped); the built-in modules load at once. */
   reload(userId: number): void {
-    const channel = String(userId);
-    this.reloadTimers(userId);
-    const giveaway = this.repos.botState.giveaway(userId);
-    try {
-      if (giveaway) this.giveaways.restore(channel, giveaway);
-    } catch (err) {
-      this.logger.error({ err, userId }, "stored giveaway could not be loaded");
-    }
-    const moderation = this.repos.botState.moderation(userId);
-    try {
-      if (moderation) this.moderation.set(channel, moderation);
-    } catch (err) {
-      this.logger.error({ err, userId }, "stored moderation settings could not be loaded; loading them without the patterns over the limits");
-      if (moderation) this.#loadModerationWithinLimits(channel, moderation);
-    }
-    this.system.restore(channel, this.repos.botState.settings(userId));
-    void this.runtime.load(channel);
+    void this.runtime.load(String(userId));
   }
 
   /** Adds the giveaway entries another node stored since this node's last one. */
@@ -189,42 +189,9 @@ export class BotModulesHost {
     }
   }
 
-  /**
-   * Loads stored moderation settings keeping only the patterns that compile within the limits
-   * (in order, while they fit the channel's total): settings saved before the limits stay in force.
-   */
-  #loadModerationWithinLimits(channel: string, settings: ModerationSettings): void {
-    const patterns: string[] = [];
-    let program = 0;
-    for (const source of settings.bad_words.patterns) {
-      try {
-        const size = CommandRegex.compile(source).programSize;
-        if (program + size > CHAT_PATTERN_LIMITS.moderationProgramTotal) continue;
-        program += size;
-        patterns.push(source);
-      } catch {
-        // Left out: the log above names the settings.
-      }
-    }
-    try {
-      this.moderation.set(channel, { ...settings, bad_words: { ...settings.bad_words, patterns } });
-    } catch (err) {
-      this.logger.error({ err, channel }, "stored moderation settings could not be loaded");
-    }
-  }
-
   /** Reloads a user's timers (after a change through the API); a stored timer that no longer compiles is skipped. */
   reloadTimers(userId: number): void {
-    const valid = this.repos.timers.listForUser(userId).filter((record) => {
-      try {
-        this.timers.prepare(timerInput(record));
-        return true;
-      } catch (err) {
-        this.logger.error({ err, userId, timer: record.name }, "stored timer could not be loaded; skipped");
-        return false;
-      }
-    });
-    this.timers.setTimers(String(userId), valid.map(timerInput));
+    this.#builtIn.timers.reload(String(userId), this.logger);
   }
 
   /** Validated and stored moderation settings of a user (replacing the previous ones). */
@@ -266,20 +233,19 @@ export class BotModulesHost {
 
   /** The latest auto-moderation outcomes of a user, newest first. */
   recentModeration(userId: number): ModerationOutcome[] {
-    return [...(this.#recent.get(userId) ?? [])];
+    return this.#builtIn.moderation.recent(String(userId));
   }
 
   /**
-   * One chat message through the modules, then the commands. Returns what to send back on the
-   * plugin the message came from. A message that breaks a moderation rule is acted on (or warned
-   * about) and goes no further.
+   * One chat message through the bot runtime (guards, observers, command modules: see
+   * `registered-modules.ts`). Returns what to send back on the plugin the message came from.
    */
   handleChat(event: ChatEvent, plugin: string): Promise<HostAction[]> {
     // Messages are handled at once, side by side, but their answers come out in the order the
     // messages came in on each channel: a quick system command must not overtake a sandboxed one.
     const key = `${plugin}\u0000${event.channel.id}`;
     const previous = this.#answerOrder.get(key);
-    const work = this.#handleChat(event, plugin);
+    const work = this.runtime.chat({ event, plugin, channel: event.channel.id }).then(({ answers }): HostAction[] => answers);
     const ordered = previous === undefined ? work : previous.then(() => work);
     const settled = ordered.then(
       () => undefined,
@@ -292,122 +258,34 @@ export class BotModulesHost {
     return ordered;
   }
 
-  async #handleChat(event: ChatEvent, plugin: string): Promise<HostAction[]> {
-    const userId = Number(event.channel.id);
-    this.timers.recordChat(event);
-    const verdict = await this.moderation.check(event);
-    if (verdict !== null) return this.#enforce(event, plugin, verdict);
-    const entry = await this.giveaways.enter(event);
-    if (entry.status !== "not_keyword") return [];
-    const system = this.system.handle(event);
-    const actions: HostAction[] = [];
-    if (system) actions.push(toHostAction(system.reply));
-    else {
-      const modules = await this.runtime.chat({ event, plugin, channel: event.channel.id });
-      if (modules.handled) return modules.answers;
-      const answer = (await this.commands.runtime.handle(event)) ?? (await answerCounterKeyword(this.repos.counters, event));
-      if (answer) actions.push(toHostAction(answer));
-      await this.refreshCounterGoals(userId);
-    }
-    return actions;
-  }
-
-  /** Sends the timers that are due and refreshes counter goals; what the 15 s interval runs. */
+  /** Every module's tick (timers due, counter goals, the modules' own); what the 15 s interval runs. */
   async tick(): Promise<void> {
-    const { posts, failures } = await this.timers.tick();
-    for (const failure of failures) this.logger.warn(failure, "timer message failed to render");
-    for (const post of posts) {
-      const target = this.#output?.channelsOf(post.message.channel.id).find((c) => c.platform === post.platform);
-      if (!target) continue;
-      await this.#output?.send(target.plugin, { ...post.message, channel: target.channel }).catch((err: unknown) => this.logger.warn({ err, timer: post.timer }, "timer message not sent"));
-    }
-    for (const user of this.repos.users.list()) await this.refreshCounterGoals(user.id);
     await this.runtime.tick();
   }
 
-  /** Says the bot's own message `text` on every channel of the user (giveaway announcements). */
-  async announce(userId: number, text: string): Promise<void> {
-    for (const target of this.#output?.channelsOf(String(userId)) ?? []) {
-      await this.#output?.send(target.plugin, { channel: target.channel, text, send_as: "say", reply_to: null }).catch((err: unknown) => this.logger.warn({ err, userId }, "announcement not sent"));
-    }
-  }
-
   /** Announces a giveaway change in the channel's language, when the giveaway says to. */
-  async announceGiveaway(userId: number, state: GiveawayState, what: "opened" | "closed" | "winners", winners: readonly string[] = []): Promise<void> {
-    if (!state.settings.announce) return;
-    const language = this.system.language(String(userId));
-    const text =
-      what === "opened"
-        ? botMessage(language, "giveaway_opened", { keyword: state.settings.keyword })
-        : what === "closed"
-          ? botMessage(language, "giveaway_closed", { count: state.entries.length })
-          : winners.length > 0
-            ? botMessage(language, "giveaway_winners", { winners: winners.map((w) => `@${w}`).join(", ") })
-            : botMessage(language, "giveaway_no_entries");
-    await this.announce(userId, text);
+  async announceGiveaway(userId: number, state: GiveawayState, what: GiveawayNews, winners: readonly string[] = []): Promise<void> {
+    await this.#builtIn.giveaways.announce(String(userId), state, what, winners, this.runtime.context);
   }
 
   /**
-   * A platform notification of a user: moves the goal bars of the matching kind (until they end),
-   * and remembers followers for giveaways open to followers.
+   * A platform notification of a user: remembers followers for giveaways open to followers, then
+   * goes to every module (goal bars move).
    */
   onNotification(userId: number, type: string, platform: string, data: Readonly<Record<string, unknown>>, platformUserId: string | null, username: string | null = null): void {
     if (type === "follow" && platformUserId) this.repos.botState.addFollower(userId, platform, platformUserId);
     void this.runtime.alert({ channel: String(userId), type, platform, platformUserId, username, data });
-    const now = Date.now();
-    for (const goal of this.repos.goalBars.listForUser(userId)) {
-      if (goal.ends_at !== null && Date.parse(goal.ends_at) <= now) continue;
-      const step = goalIncrement(goal.kind, type, data);
-      if (step <= 0) continue;
-      const updated = this.repos.goalBars.update(userId, goal.id, (record) => void (record.current = Math.min(1e12, record.current + step)));
-      if (updated) this.#events?.goalBarUpdated(userId, updated);
-    }
   }
 
   /** The current value of a counter (`counters` table of the user's key-value store); 0 when unset. */
-  async counterValue(userId: number, name: string): Promise<number> {
-    const value = (await this.#kv.table(String(userId), COUNTERS_TABLE))[name];
-    if (value !== null && typeof value === "object" && "value" in value) return storedNumber((value as { value: unknown }).value);
-    return storedNumber(value);
+  counterValue(userId: number, name: string): Promise<number> {
+    return counterValue(this.#kv, String(userId), name);
   }
 
   /** Brings counter goals in line with their counters; emits the ones that moved. */
-  async refreshCounterGoals(userId: number): Promise<void> {
-    for (const goal of this.repos.goalBars.listForUser(userId)) {
-      if (goal.kind !== "counter" || goal.counter === null) continue;
-      if (goal.ends_at !== null && Date.parse(goal.ends_at) <= Date.now()) continue;
-      const value = await this.counterValue(userId, goal.counter);
-      if (value === goal.current) continue;
-      const updated = this.repos.goalBars.update(userId, goal.id, (record) => void (record.current = value));
-      if (updated) this.#events?.goalBarUpdated(userId, updated);
-    }
+  refreshCounterGoals(userId: number): Promise<void> {
+    return this.#builtIn.goalBars.refreshCounters(String(userId), this.runtime.context);
   }
-
-  async #enforce(event: ChatEvent, plugin: string, verdict: ModerationVerdict): Promise<HostAction[]> {
-    const userId = Number(event.channel.id);
-    const target = this.#output?.moderationTarget(plugin) ?? null;
-    const { result, warning, error } = await enforceVerdict(event, verdict, target, this.system.language(event.channel.id));
-    const list = this.#recent.get(userId) ?? [];
-    list.unshift({
-      at: new Date().toISOString(),
-      platform: event.platform,
-      user_platform_id: event.user.platform_id,
-      username: event.user.username,
-      rule: verdict.rule,
-      action: verdict.action.type,
-      detail: verdict.detail,
-      result,
-    });
-    this.#recent.set(userId, list.slice(0, RECENT_MODERATION));
-    const log = { err: error ?? undefined, userId, rule: verdict.rule, action: verdict.action.type, result, platform: event.platform };
-    if (result === "done") this.logger.info(log, "auto-moderation");
-    else this.logger.warn(log, result === "unavailable" ? "auto-moderation: the platform cannot take this action" : "auto-moderation action failed");
-    return warning === null ? [] : [{ text: warning, send_as: "say" }];
-  }
-}
-
-function toHostAction(message: OutgoingMessage): HostAction {
-  return { text: message.text, send_as: message.send_as, reply_to: message.reply_to };
 }
 
 /** The timer fields of a stored timer. */

@@ -1,6 +1,8 @@
 /**
  * @ovation/core/commands: the bot command runtime (custom `!commands`, cooldowns, points, template
- * functions). Renders templates through @ovation/core/templates and calls out through @ovation/core/net.
+ * functions), the bot modules, the bot runtime that runs them (`BotRuntime`, `BotModule`) and the
+ * built-in modules as modules of it. Renders templates through @ovation/core/templates and calls
+ * out through @ovation/core/net.
  */
 export { COMMAND_ERROR_CODES, CommandError } from "./command-error.js";
 export type { CommandErrorCode } from "./command-error.js";
@@ -24,8 +26,11 @@ export type { TemplateCacheStore } from "./template-cache.js";
 export { TEMPLATE_FUNCTION_LIMITS, createTemplateFunctions } from "./template-functions.js";
 export type { TemplateFunctionsOptions } from "./template-functions.js";
 
-// Bot modules: timers, giveaways, auto-moderation, system commands (each usable alone; their own barrel).
+// Bot modules: timers, giveaways, auto-moderation, system commands, counters (each usable alone; their own barrel).
 export * from "./modules/index.js";
 
 // The bot runtime: the module contract every bot module implements, and the runner.
 export * from "./runtime/index.js";
+
+// The built-in modules as modules of the bot runtime (storage through their options).
+export * from "./built-in/index.js";

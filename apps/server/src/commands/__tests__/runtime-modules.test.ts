@@ -106,6 +106,18 @@ describe("a bot module of the runtime, served by the server", () => {
     expect(((await taken.json()) as { code: string }).code).toBe("OVATION_ERR_NOTES_TAKEN");
   });
 
+  it("runs every module in the runtime: the built-in ones around the added ones, in the order of registered-modules.ts", () => {
+    expect(app.ovation.botModules.runtime.modules().map((m) => `${m.stage} ${m.name}`)).toEqual([
+      "guard moderation",
+      "observe timers",
+      "observe goal-bars",
+      "command giveaways",
+      "command system",
+      "command notes",
+      "command commands",
+    ]);
+  });
+
   it("checks the token's scope and whose channel it is", async () => {
     expect((await api("GET", "/v1/bots/@me/notes/1", other.token)).status).toBe(403);
     expect((await api("GET", `/v1/bots/${owner.userId}/notes/1`, other.token)).status).toBe(403);

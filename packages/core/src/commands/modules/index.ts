@@ -1,4 +1,4 @@
-// Barrel of the bot modules: timers, giveaways, auto-moderation and system commands. Each module is
+// Barrel of the bot modules: timers, giveaways, auto-moderation, system commands and counters. Each module is
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
@@ -55,3 +55,6 @@ export { BOT_LANGUAGES, botMessage } from "./system/bot-messages.js";
 export type { BotLanguage, BotMessageKey } from "./system/bot-messages.js";
 export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SystemCommands, botSettingsSchema } from "./system/system-commands.js";
 export type { BotSettings, OverlaySwitch, SystemCommandResult, SystemCommandsOptions } from "./system/system-commands.js";
+export { COUNTERS_TABLE, COUNTER_SETTINGS_TABLE, CounterRangeError, KeyValueCounters, counterValue } from "./counters/counters.js";
+export type { Counter, CounterOperation } from "./counters/counters.js";
+export { answerCounterKeyword } from "./counters/counter-keywords.js";

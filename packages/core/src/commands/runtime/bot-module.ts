@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { OvationError } from "../../errors.js";
 import type { ChatEvent } from "../../chat/event.js";
+import type { SendAs } from "../../plugins/contract.js";
 import type { KeyValueStore } from "../key-value-store.js";
 import type { BotLanguage } from "../modules/system/bot-messages.js";
 
@@ -72,8 +73,11 @@ export interface BotModuleContext {
   language(channel: string): BotLanguage;
   /** Whether the channel is live on any platform. */
   isLive(channel: string): boolean;
-  /** Says `text` on every platform channel of the streamer, or on `platform` only. */
-  announce(channel: string, text: string, platform?: string): Promise<void>;
+  /**
+   * Says `text` on every platform channel of the streamer, or on `platform` only; `sendAs` is the
+   * plugin's `send_as` (default `say`; timers post as `action` or `announce` too).
+   */
+  announce(channel: string, text: string, platform?: string, sendAs?: SendAs): Promise<void>;
   /** Asks the platform plugin of `platform` in this channel for its own action. */
   platformAction(channel: string, platform: string, action: PlatformAction): Promise<PlatformActionResult>;
   /** Tells the channel's browser sources about a change (`event` on the user's room). */

@@ -54,16 +54,23 @@ export class BotRuntime {
     return { handled: false, answers: [] };
   }
 
-  /** One platform notification to every module that listens. */
+  /**
+   * One platform notification to every module that listens. Each module's `onAlert` starts at
+   * once, in order (a synchronous one is done before this returns); the promise settles when every
+   * module is done.
+   */
   async alert(alert: BotAlert): Promise<void> {
+    const failed = (module: BotModule) => (err: unknown) => this.context.log.error({ err, module: module.name, channel: alert.channel }, "bot module failed on an alert");
+    const pending: Promise<void>[] = [];
     for (const module of this.modules()) {
-      if (!module.onAlert) continue;
       try {
-        await module.onAlert(alert, this.context);
+        const handling = module.onAlert?.(alert, this.context);
+        if (handling instanceof Promise) pending.push(handling.catch(failed(module)));
       } catch (err) {
-        this.context.log.error({ err, module: module.name, channel: alert.channel }, "bot module failed on an alert");
+        failed(module)(err);
       }
     }
+    await Promise.all(pending);
   }
 
   /** The periodic tick of every module. */
@@ -78,15 +85,23 @@ export class BotRuntime {
     }
   }
 
-  /** Loads a streamer's data in every module. */
+  /**
+   * Loads a streamer's data in every module. Each module's `load` starts at once, in order, so a
+   * module that loads synchronously has its data before this returns; the promise settles when
+   * every module is done.
+   */
   async load(channel: string): Promise<void> {
+    const failed = (module: BotModule) => (err: unknown) => this.context.log.error({ err, module: module.name, channel }, "bot module could not load a channel's data");
+    const pending: Promise<void>[] = [];
     for (const module of this.modules()) {
       try {
-        await module.load?.(channel, this.context);
+        const loading = module.load?.(channel, this.context);
+        if (loading instanceof Promise) pending.push(loading.catch(failed(module)));
       } catch (err) {
-        this.context.log.error({ err, module: module.name, channel }, "bot module could not load a channel's data");
+        failed(module)(err);
       }
     }
+    await Promise.all(pending);
   }
 
   /** Drops a streamer's data from every module's memory. */

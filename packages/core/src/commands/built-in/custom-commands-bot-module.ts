@@ -1,0 +1,43 @@
+import type { CommandRuntime } from "../command-runtime.js";
+import { answerCounterKeyword } from "../modules/counters/counter-keywords.js";
+import { KeyValueCounters } from "../modules/counters/counters.js";
+import type { BotChatLine, BotChatResult, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+import { answerOf } from "./answers.js";
+
+/** Options of {@link CustomCommandsBotModule}. */
+export interface CustomCommandsBotModuleOptions {
+  /** The streamers' `!commands` (templates in the sandbox, cooldowns, permissions). */
+  runtime: CommandRuntime;
+  /** Whether an active counter's `!<keyword>` answers when no command did (default true). */
+  counterKeywords?: boolean;
+  /** After every line this module saw, answered or not (the server brings counter goal bars in line). */
+  afterChat?(channel: string, ctx: BotModuleContext): Promise<void> | void;
+}
+
+/**
+ * The custom commands, then the counters' keywords: the LAST command module, so every other
+ * module's command wins over a custom command of the same name. Counters live in the channel's
+ * key-value store (`ctx.store`), where the templates' `inc('counters', ...)` writes too.
+ */
+export class CustomCommandsBotModule implements BotModule {
+  readonly name = "commands";
+  readonly stage = "command";
+  readonly runtime: CommandRuntime;
+  readonly #options: CustomCommandsBotModuleOptions;
+
+  constructor(options: CustomCommandsBotModuleOptions) {
+    this.runtime = options.runtime;
+    this.#options = options;
+  }
+
+  async onChat(line: BotChatLine, ctx: BotModuleContext): Promise<BotChatResult | null> {
+    const answer =
+      (await this.runtime.handle(line.event)) ?? (this.#options.counterKeywords === false ? null : await answerCounterKeyword(new KeyValueCounters(ctx.store), line.event));
+    await this.#options.afterChat?.(line.channel, ctx);
+    return answer === null ? null : { handled: true, answers: [answerOf(answer)] };
+  }
+
+  forget(channel: string): void {
+    this.runtime.removeChannel(channel);
+  }
+}

@@ -1,0 +1,64 @@
+import { botMessage } from "../modules/system/bot-messages.js";
+import type { GiveawayModule } from "../modules/giveaways/giveaway-module.js";
+import type { GiveawayState } from "../modules/giveaways/giveaway-record.js";
+import type { BotChatLine, BotChatResult, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+
+/** Options of {@link GiveawaysBotModule}. */
+export interface GiveawaysBotModuleOptions {
+  giveaways: GiveawayModule;
+  /** A channel's stored giveaway (what {@link GiveawaysBotModule.load} loads), or null. */
+  stored?(channel: string): unknown;
+}
+
+/** A giveaway change worth telling chat about. */
+export type GiveawayNews = "opened" | "closed" | "winners";
+
+/**
+ * Giveaways as a command module: a line whose first word is the open giveaway's keyword is an
+ * entry (or a refused one) and goes no further; {@link announce} tells chat about a change in the
+ * channel's language.
+ */
+export class GiveawaysBotModule implements BotModule {
+  readonly name = "giveaways";
+  readonly stage = "command";
+  readonly giveaways: GiveawayModule;
+  readonly #stored: ((channel: string) => unknown) | undefined;
+
+  constructor(options: GiveawaysBotModuleOptions) {
+    this.giveaways = options.giveaways;
+    this.#stored = options.stored;
+  }
+
+  async onChat(line: BotChatLine): Promise<BotChatResult | null> {
+    const entry = await this.giveaways.enter(line.event);
+    return entry.status === "not_keyword" ? null : { handled: true };
+  }
+
+  load(channel: string, ctx: BotModuleContext): void {
+    const stored = this.#stored?.(channel) ?? null;
+    try {
+      if (stored !== null) this.giveaways.restore(channel, stored);
+    } catch (err) {
+      ctx.log.error({ err, channel }, "stored giveaway could not be loaded");
+    }
+  }
+
+  forget(channel: string): void {
+    this.giveaways.removeChannel(channel);
+  }
+
+  /** Announces a giveaway change in the channel's language, when the giveaway says to. */
+  async announce(channel: string, state: GiveawayState, what: GiveawayNews, winners: readonly string[], ctx: BotModuleContext): Promise<void> {
+    if (!state.settings.announce) return;
+    const language = ctx.language(channel);
+    const text =
+      what === "opened"
+        ? botMessage(language, "giveaway_opened", { keyword: state.settings.keyword })
+        : what === "closed"
+          ? botMessage(language, "giveaway_closed", { count: state.entries.length })
+          : winners.length > 0
+            ? botMessage(language, "giveaway_winners", { winners: winners.map((w) => `@${w}`).join(", ") })
+            : botMessage(language, "giveaway_no_entries");
+    await ctx.announce(channel, text);
+  }
+}

@@ -1,0 +1,81 @@
+import { goalIncrement, type GoalBarKind } from "../../goals/goal-bar.js";
+import { counterValue } from "../modules/counters/counters.js";
+import type { BotAlert, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+
+/** What the goal-bar module reads of a stored goal bar. */
+export interface StoredGoalBar {
+  readonly id: number;
+  readonly kind: GoalBarKind;
+  /** The counter a `counter` goal follows. */
+  readonly counter: string | null;
+  /** ISO 8601; after it the goal stops moving. */
+  readonly ends_at: string | null;
+  /** The progress. */
+  readonly current: number;
+}
+
+/** Where goal bars are kept (the server's repository; anything with these three calls). */
+export interface GoalBarStore<G extends StoredGoalBar = StoredGoalBar> {
+  /** The goal bars of a channel. */
+  list(channel: string): readonly G[];
+  /** Sets a goal bar's progress to `next(current)`; returns the stored goal bar, or null when it is gone. */
+  setCurrent(channel: string, id: number, next: (current: number) => number): G | null;
+  /** Every channel that may have goal bars (the tick brings their counter goals in line). */
+  channels(): Iterable<string>;
+}
+
+/** Options of {@link GoalBarsBotModule}. */
+export interface GoalBarsBotModuleOptions<G extends StoredGoalBar> {
+  store: GoalBarStore<G>;
+  /** A goal bar moved (tell the browser sources). */
+  onUpdated?(channel: string, goal: G): void;
+}
+
+/** Most a goal's progress can reach. */
+const MAX_PROGRESS = 1e12;
+
+/**
+ * Goal bars: a platform notification of a matching kind moves them (followers, subscribers, bits,
+ * tips), until they end; counter goals follow their counter in the channel's key-value store,
+ * brought in line after each chat line the custom commands saw ({@link refreshCounters}) and on
+ * every tick. It never answers chat.
+ */
+export class GoalBarsBotModule<G extends StoredGoalBar = StoredGoalBar> implements BotModule {
+  readonly name = "goal-bars";
+  readonly stage = "observe";
+  readonly #options: GoalBarsBotModuleOptions<G>;
+
+  constructor(options: GoalBarsBotModuleOptions<G>) {
+    this.#options = options;
+  }
+
+  onAlert(alert: BotAlert, ctx: BotModuleContext): void {
+    const now = ctx.now();
+    for (const goal of this.#options.store.list(alert.channel)) {
+      if (ended(goal, now)) continue;
+      const step = goalIncrement(goal.kind, alert.type, alert.data);
+      if (step <= 0) continue;
+      const updated = this.#options.store.setCurrent(alert.channel, goal.id, (current) => Math.min(MAX_PROGRESS, current + step));
+      if (updated) this.#options.onUpdated?.(alert.channel, updated);
+    }
+  }
+
+  async tick(ctx: BotModuleContext): Promise<void> {
+    for (const channel of this.#options.store.channels()) await this.refreshCounters(channel, ctx);
+  }
+
+  /** Brings the channel's counter goals in line with their counters; tells of the ones that moved. */
+  async refreshCounters(channel: string, ctx: Pick<BotModuleContext, "store" | "now">): Promise<void> {
+    for (const goal of this.#options.store.list(channel)) {
+      if (goal.kind !== "counter" || goal.counter === null || ended(goal, ctx.now())) continue;
+      const value = await counterValue(ctx.store, channel, goal.counter);
+      if (value === goal.current) continue;
+      const updated = this.#options.store.setCurrent(channel, goal.id, () => value);
+      if (updated) this.#options.onUpdated?.(channel, updated);
+    }
+  }
+}
+
+function ended(goal: StoredGoalBar, now: number): boolean {
+  return goal.ends_at !== null && Date.parse(goal.ends_at) <= now;
+}
