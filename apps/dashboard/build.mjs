@@ -44,7 +44,7 @@ export async function buildDashboardAssets(target = path.join(here, "dist", "ass
 
 async function buildInto(outDir) {
   const result = await esbuild.build({
-    entryPoints: { app: path.join(here, "src", "app", "main.tsx") },
+    entryPoints: { app: path.join(here, "src", "app", "shell", "main.tsx") },
     outdir: outDir,
     // ES modules with splitting: pages loaded with import() (pages/lazy-page.tsx) become chunks of
     // their own, fetched when first opened, so they do not weigh on the first load's budget.
