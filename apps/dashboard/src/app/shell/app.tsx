@@ -5,7 +5,7 @@ import type { TokenSet } from "../auth/oauth.js";
 import { CallbackScreen, SignedOutScreen } from "./callback-screen.js";
 import { ChannelProvider, useChannel } from "../channel.js";
 import { PAGES } from "../pages/registry.js";
-import { pageTitle } from "../pages/page.js";
+import { pageTitle } from "../pages/kit/page.js";
 import { ConfirmProvider } from "../ui/confirm.js";
 import type { EatBridge } from "../api.js";
 import { EatProvider } from "../ui/eat-prompt.js";
