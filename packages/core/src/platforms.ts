@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The four streaming platforms plus the service's own platform (tips made through Ovation). */
 export const PLATFORMS = ["twitch", "youtube", "kick", "tiktok", "ovation"] as const;

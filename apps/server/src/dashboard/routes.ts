@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import { DASHBOARD_CLIENT_ID, buildDashboardCsp, dashboardAssetsDir, renderDashboardHtml } from "@ovation/dashboard";
 import type { DashboardBootstrap } from "@ovation/dashboard";
@@ -6,6 +7,20 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { DASHBOARD_PATH, dashboardUrl } from "./client.js";
 
 const HIDDEN = { schema: { hide: true } } as const;
+
+/** A year: the longest lifetime caches honour, for files whose name changes with their content. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/**
+ * Cache-Control of a built dashboard asset, by its path below the assets directory. The chunks under
+ * `chunks/` carry a hash of their content in their name (build.mjs), so a cache may keep them for
+ * good: a new build names its chunks anew. `app.js` and `app.css` keep their names across builds, so
+ * a browser asks again every time (a 304 when unchanged); a stale entry would ask for chunks that a
+ * newer build no longer has.
+ */
+function assetCacheControl(file: string): string {
+  return file.split(path.sep).join("/").startsWith("chunks/") ? IMMUTABLE : "no-cache";
+}
 
 /** What the dashboard routes need from the host. */
 export interface DashboardRouteOptions {
@@ -62,8 +77,14 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
       prefix: `${DASHBOARD_PATH}/assets/`,
       decorateReply: false,
       index: false,
-      maxAge: 3_600_000,
-      setHeaders: (res) => void res.header("x-content-type-options", "nosniff"),
+      // Cache-Control per file (assetCacheControl); ETag and Last-Modified stay, so a revalidation is a 304.
+      cacheControl: false,
+      setHeaders: (res, file) => {
+        res.header("x-content-type-options", "nosniff");
+        res.header("cache-control", assetCacheControl(path.relative(assetsDir, file)));
+        // Module scripts (app.js and its chunks) must come as JavaScript; say which one and its charset.
+        if (file.endsWith(".js")) res.header("content-type", "text/javascript; charset=utf-8");
+      },
     });
   } else {
     app.log.warn({ assetsDir }, "dashboard assets are not built (run npm run build); /dashboard will load without them");

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AlertType } from "./catalog.js";
 import { fontFamilySchema, hexColorSchema, mediaHrefSchema, styleNameSchema } from "./template-settings.js";
 

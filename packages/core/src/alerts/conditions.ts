@@ -1,5 +1,5 @@
 import { LogicEngine } from "json-logic-engine";
-import { z } from "zod";
+import * as z from "zod";
 import { ALERT_LIMITS } from "./limits.js";
 
 /**

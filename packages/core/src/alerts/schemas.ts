@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { overlayEffectSchema } from "../overlays/effects.js";
 import { platformSchema } from "../platforms.js";
 import { ALERT_TYPES } from "./catalog-data.js";

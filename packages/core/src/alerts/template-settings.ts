@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ALERT_LIMITS } from "./limits.js";
 
 const L = ALERT_LIMITS;

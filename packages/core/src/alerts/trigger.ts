@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { platformSchema } from "../platforms.js";
 import { ALERT_LIMITS } from "./limits.js";
 import { alertTypeSchema } from "./schemas.js";

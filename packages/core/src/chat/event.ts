@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Bounds on a chat event at the plugin boundary: generous for real chat, small enough to be safe. */
 export const CHAT_LIMITS = {

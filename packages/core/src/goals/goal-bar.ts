@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** What a goal bar counts. */
 export const GOAL_BAR_KINDS = ["followers", "subscribers", "bits", "tips", "counter"] as const;

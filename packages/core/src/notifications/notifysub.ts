@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Ovation's additions to a notification, kept beside `event` (never inside it) so that the

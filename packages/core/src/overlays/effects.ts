@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The effects of the effect-alerts source, in a module of their own: the alert-set schema

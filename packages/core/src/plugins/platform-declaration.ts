@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { CatalogDefaultTexts, CatalogParameter } from "../alerts/catalog-types.js";
 
 /** One catalog alert type a plugin's platform emits, with its parameters and default texts. */

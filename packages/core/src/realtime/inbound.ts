@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Bounds of what clients may send on sockets. Every inbound event is checked against its schema in

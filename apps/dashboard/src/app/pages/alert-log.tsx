@@ -9,7 +9,6 @@ import { useClient } from "./kit/client.js";
 import { useAlertLogUpdates } from "./kit/live.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
 import { TableHead } from "./kit/table-head.js";
 
 type QueueAction = "skip" | "pause" | "resume" | "clear";
@@ -95,7 +94,8 @@ function QueueControls({ view, onAction }: { view: LogView; onAction: (action: Q
   );
 }
 
-function AlertLog() {
+/** The alert log and queue: recent alerts with replay, pause/resume/skip/clear per source, updated live. */
+export default function AlertLog() {
   const client = useClient();
   const toast = useToast();
   const confirm = useConfirm();
@@ -199,12 +199,3 @@ function AlertLog() {
     </div>
   );
 }
-
-/** The alert log and queue: recent alerts with replay, pause/resume/skip/clear per source, updated live. */
-export const alertLogPage = definePage({
-  id: "alert-log",
-  path: "/alert-log",
-  title: "Alert log and queue",
-  nav: { label: "Alert log", order: 30, group: "Alerts" },
-  component: AlertLog,
-});

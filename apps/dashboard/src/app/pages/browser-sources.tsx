@@ -8,7 +8,6 @@ import { useToast } from "../ui/toast.js";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
 import { formErrorsOf } from "./kit/form-errors.js";
 import { useCopy } from "./kit/copy.js";
 
@@ -138,7 +137,8 @@ function CreateSource({ onCreated, goals }: { onCreated: (source: BrowserSource)
   );
 }
 
-function BrowserSources() {
+/** Browser sources: create per type, copy the address, open a preview, make a new address (with confirmation). */
+export default function BrowserSources() {
   const client = useClient();
   const loaded = useLoad(async () => (await client.browserSources.list()).data, []);
   // Without widgets:manage the list is empty: goal-bar sources are then named by number.
@@ -165,12 +165,3 @@ function BrowserSources() {
     </div>
   );
 }
-
-/** Browser sources: create per type, copy the address, open a preview, make a new address (with confirmation). */
-export const browserSourcesPage = definePage({
-  id: "browser-sources",
-  path: "/browser-sources",
-  title: "Browser sources",
-  nav: { label: "Browser sources", order: 20, group: "Alerts" },
-  component: BrowserSources,
-});

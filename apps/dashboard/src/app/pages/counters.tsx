@@ -8,7 +8,6 @@ import { useToast } from "../ui/toast.js";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
 
 /** The 422 of a one-item request names fields `0.<field>`: the errors of that item, or the message. */
 function itemErrors(error: unknown): FieldErrors {
@@ -133,7 +132,8 @@ function NewCounter({ onCreated }: { onCreated: (counter: Counter) => void }) {
   );
 }
 
-function Counters() {
+/** Counters: values, keywords, on/off in chat, create and delete. */
+export default function Counters() {
   const client = useClient();
   const loaded = useLoad(() => client.counters.list(), []);
   const put = (next: Counter) => loaded.set((list) => [...(list ?? []).filter((c) => c.name !== next.name), next].sort((a, b) => a.name.localeCompare(b.name)));
@@ -157,13 +157,3 @@ function Counters() {
     </div>
   );
 }
-
-/** Counters: values, keywords, on/off in chat, create and delete. */
-export const countersPage = definePage({
-  id: "counters",
-  path: "/counters",
-  title: "Counters",
-  nav: { label: "Counters", order: 50, group: "Chat bot" },
-  managedScope: "chatbot:manage",
-  component: Counters,
-});

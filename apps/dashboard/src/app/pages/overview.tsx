@@ -1,17 +1,17 @@
 import { Link } from "wouter-preact";
 import { useApp } from "../app-context.js";
-import { definePage } from "./page.js";
-import { navigationGroups } from "./registry.js";
+import { navigationGroups } from "./kit/navigation.js";
+import { definePage } from "./kit/page.js";
+import type { DashboardPage } from "./kit/page.js";
 
-function Overview() {
+function Overview({ sections }: { sections: readonly DashboardPage[] }) {
   const { boot } = useApp();
   return (
     <div class="stack">
       <p class="lead">Everything Ovation does for your stream, in one place.</p>
       <div class="card-grid">
-        {navigationGroups()
+        {navigationGroups(sections)
           .flatMap((g) => g.pages)
-          .filter((p) => p.id !== "overview")
           .map((page) => (
             <Link key={page.id} href={page.path} class="card card-link">
               <span class="card-title">{page.nav?.label}</span>
@@ -30,11 +30,17 @@ function Overview() {
   );
 }
 
-/** The dashboard's front page: a card per section. */
-export const overviewPage = definePage({
-  id: "overview",
-  path: "/",
-  title: "Overview",
-  nav: { label: "Overview", order: 0, group: "Dashboard" },
-  component: Overview,
-});
+/**
+ * The dashboard's front page: a card per section, for the pages it is given (the registry passes
+ * the others, so this page imports no page list). It is the landing page, so it is part of the
+ * first load, not a chunk.
+ */
+export function overviewPage(sections: readonly DashboardPage[]): DashboardPage {
+  return definePage({
+    id: "overview",
+    path: "/",
+    title: "Overview",
+    nav: { label: "Overview", order: 0, group: "Dashboard" },
+    component: () => <Overview sections={sections} />,
+  });
+}

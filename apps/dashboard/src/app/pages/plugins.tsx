@@ -2,7 +2,6 @@ import { Link } from "wouter-preact";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   connected: "Connected",
@@ -16,7 +15,8 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
 
 const statusClass = (status: string) => (status === "connected" ? "badge active" : status === "failed" || status === "disconnected" ? "badge bad" : "badge");
 
-function Plugins() {
+/** Plugins (for the operator): each platform plugin's status and what to fix; streamers are sent to Connections. */
+export default function Plugins() {
   const client = useClient();
   const loaded = useLoad(() => client.plugins.list(), []);
   return (
@@ -84,12 +84,3 @@ function Plugins() {
     </div>
   );
 }
-
-/** Plugins (for the operator): each platform plugin's status and what to fix; streamers are sent to Connections. */
-export const pluginsPage = definePage({
-  id: "plugins",
-  path: "/plugins",
-  title: "Plugins",
-  nav: { label: "Plugins", order: 70, group: "Server" },
-  component: Plugins,
-});

@@ -1,55 +1,33 @@
-import { alertSetEditorPage, alertSetsPage } from "./alert-sets/index.js";
-import { alertLogPage } from "./alert-log.js";
-import { browserSourcesPage } from "./browser-sources.js";
-import { commandEditorPage, commandsPage } from "./commands.js";
-import { connectionsPage } from "./connections.js";
-import { countersPage } from "./counters.js";
-import { overlaysPage } from "./overlays.js";
+import { lazyPage } from "./kit/lazy-page.js";
 import { overviewPage } from "./overview.js";
-import { pluginsPage } from "./plugins.js";
-import { securityPage } from "./security.js";
-import { simulatorPage } from "./simulator.js";
-import { goalBarsPage } from "./goal-bars.js";
-import { timersPage } from "./timers.js";
-import { giveawaysPage } from "./giveaways.js";
-import { moderationPage } from "./moderation.js";
-import { tokensPage } from "./tokens.js";
-import { managersPage } from "./managers.js";
-import type { DashboardPage } from "./page.js";
+import type { DashboardPage } from "./kit/page.js";
 
 /**
- * Every page of the dashboard, in no particular order (the navigation sorts by `nav.order`).
- * Adding a page: a new file exporting a `DashboardPage` (see page.ts), and one line here.
+ * Every page but the overview, in no particular order (the navigation sorts by `nav.order`). Each
+ * is one line: what the shell needs to route and list it (see `DashboardPage` in page.ts), and the
+ * module whose default export is its component. The build makes each module a chunk of its own,
+ * fetched when the page first opens (apps/dashboard/README.md, "Adding a page").
  */
-export const PAGES: readonly DashboardPage[] = [
-  overviewPage,
-  connectionsPage,
-  alertSetsPage,
-  alertSetEditorPage,
-  browserSourcesPage,
-  alertLogPage,
-  commandsPage,
-  commandEditorPage,
-  countersPage,
-  pluginsPage,
-  tokensPage,
-  securityPage,
-  simulatorPage,
-  goalBarsPage,
-  timersPage,
-  giveawaysPage,
-  moderationPage,
-  overlaysPage,
-  managersPage,
+const SECTIONS: readonly DashboardPage[] = [
+  lazyPage({ id: "connections", path: "/connections", title: "Connections", nav: { label: "Connections", order: 5, group: "Dashboard" } }, () => import("./connections/connections-view.js")),
+  lazyPage({ id: "alert-sets", path: "/alert-sets", title: "Alert sets", nav: { label: "Alert sets", order: 10, group: "Alerts" } }, () => import("./alert-sets/list.js")),
+  lazyPage({ id: "alert-set-editor", path: "/alert-sets/:id", title: "Edit alert set" }, () => import("./alert-sets/editor.js")),
+  lazyPage({ id: "browser-sources", path: "/browser-sources", title: "Browser sources", nav: { label: "Browser sources", order: 20, group: "Alerts" } }, () => import("./browser-sources.js")),
+  lazyPage({ id: "overlays", path: "/overlays", title: "Overlays", nav: { label: "Overlays", order: 22, group: "Alerts" } }, () => import("./overlays/overlays-view.js")),
+  lazyPage({ id: "goal-bars", path: "/goal-bars", title: "Goal bars", nav: { label: "Goal bars", order: 25, group: "Alerts" } }, () => import("./goal-bars/goal-bars-view.js")),
+  lazyPage({ id: "alert-log", path: "/alert-log", title: "Alert log and queue", nav: { label: "Alert log", order: 30, group: "Alerts" } }, () => import("./alert-log.js")),
+  lazyPage({ id: "simulator", path: "/simulator", title: "Event simulator", nav: { label: "Simulator", order: 35, group: "Alerts" } }, () => import("./simulator/simulator-view.js")),
+  lazyPage({ id: "commands", path: "/commands", title: "Commands", nav: { label: "Commands", order: 40, group: "Chat bot" }, managedScope: "chatbot:manage:commands" }, () => import("./commands/command-list.js")),
+  lazyPage({ id: "command-editor", path: "/commands/:id", title: (params) => (params["id"] === "new" ? "New command" : "Edit command"), managedScope: "chatbot:manage:commands" }, () => import("./commands/command-editor.js")),
+  lazyPage({ id: "counters", path: "/counters", title: "Counters", nav: { label: "Counters", order: 50, group: "Chat bot" }, managedScope: "chatbot:manage" }, () => import("./counters.js")),
+  lazyPage({ id: "timers", path: "/timers", title: "Timers", nav: { label: "Timers", order: 55, group: "Chat bot" }, managedScope: "chatbot:manage:timers" }, () => import("./timers/timers-view.js")),
+  lazyPage({ id: "giveaways", path: "/giveaways", title: "Giveaways", nav: { label: "Giveaways", order: 57, group: "Chat bot" }, managedScope: "chatbot:manage:giveaways" }, () => import("./giveaways/giveaways-view.js")),
+  lazyPage({ id: "moderation", path: "/moderation", title: "Auto-moderation", nav: { label: "Auto-moderation", order: 58, group: "Chat bot" }, managedScope: "chatbot:manage:moderation" }, () => import("./moderation/moderation-view.js")),
+  lazyPage({ id: "plugins", path: "/plugins", title: "Plugins", nav: { label: "Plugins", order: 70, group: "Server" } }, () => import("./plugins.js")),
+  lazyPage({ id: "tokens", path: "/tokens", title: "Access tokens", nav: { label: "Access tokens", order: 80, group: "Account" } }, () => import("./tokens.js")),
+  lazyPage({ id: "managers", path: "/managers", title: "Managers", nav: { label: "Managers", order: 85, group: "Account" } }, () => import("./managers/managers-view.js")),
+  lazyPage({ id: "security", path: "/security", title: "Security", nav: { label: "Security", order: 90, group: "Account" } }, () => import("./security/security-view.js")),
 ];
 
-/** The navigation: groups in the order of their first page, pages by `nav.order`. */
-export function navigationGroups(pages: readonly DashboardPage[] = PAGES, shown: (page: DashboardPage) => boolean = () => true): { name: string; pages: DashboardPage[] }[] {
-  const listed = pages.filter((p) => p.nav !== undefined && shown(p)).sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0));
-  const groups = new Map<string, DashboardPage[]>();
-  for (const page of listed) {
-    const name = page.nav?.group ?? "";
-    groups.set(name, [...(groups.get(name) ?? []), page]);
-  }
-  return [...groups].map(([name, grouped]) => ({ name, pages: grouped }));
-}
+/** Every page of the dashboard: the overview (the landing page, part of the first load) with a card for each section, then the sections. */
+export const PAGES: readonly DashboardPage[] = [overviewPage(SECTIONS), ...SECTIONS];

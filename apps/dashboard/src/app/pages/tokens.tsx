@@ -9,7 +9,6 @@ import { useToast } from "../ui/toast.js";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
 import { formErrorsOf } from "./kit/form-errors.js";
 import { useCopy } from "./kit/copy.js";
 import { TableHead } from "./kit/table-head.js";
@@ -110,7 +109,8 @@ function CreateToken({ onCreated }: { onCreated: (token: PersonalAccessToken) =>
   );
 }
 
-function Tokens() {
+/** Personal access tokens: list, create (behind the EAT prompt, secret shown once), revoke. */
+export default function Tokens() {
   const client = useClient();
   const eat = useEat();
   const confirm = useConfirm();
@@ -166,12 +166,3 @@ function Tokens() {
     </div>
   );
 }
-
-/** Personal access tokens: list, create (behind the EAT prompt, secret shown once), revoke. */
-export const tokensPage = definePage({
-  id: "tokens",
-  path: "/tokens",
-  title: "Access tokens",
-  nav: { label: "Access tokens", order: 80, group: "Account" },
-  component: Tokens,
-});

@@ -2,16 +2,16 @@ import { Route, Router, Switch, useLocation } from "wouter-preact";
 import { AppContext, useApp, useSessionState } from "../app-context.js";
 import type { AppServices } from "../app-context.js";
 import type { TokenSet } from "../auth/oauth.js";
-import { CallbackScreen, SignedOutScreen } from "../auth/callback-screen.js";
+import { CallbackScreen, SignedOutScreen } from "./callback-screen.js";
 import { ChannelProvider, useChannel } from "../channel.js";
-import { SignInScreen } from "../auth/sign-in-screen.js";
 import { PAGES } from "../pages/registry.js";
-import { pageTitle } from "../pages/page.js";
+import { pageTitle } from "../pages/kit/page.js";
 import { ConfirmProvider } from "../ui/confirm.js";
 import type { EatBridge } from "../api.js";
 import { EatProvider } from "../ui/eat-prompt.js";
 import { ToastProvider } from "../ui/toast.js";
 import { Layout } from "./layout.js";
+import { SignInScreen } from "./sign-in-screen.js";
 
 function NotFound() {
   return <p>There is no page at this address. Pick one in the navigation.</p>;

@@ -4,8 +4,9 @@ import { Link, useLocation } from "wouter-preact";
 import { useApp } from "../app-context.js";
 import type { TokenSet } from "../auth/oauth.js";
 import { useChannel } from "../channel.js";
-import type { DashboardPage } from "../pages/page.js";
-import { navigationGroups } from "../pages/registry.js";
+import type { DashboardPage } from "../pages/kit/page.js";
+import { navigationGroups } from "../pages/kit/navigation.js";
+import { PAGES } from "../pages/registry.js";
 import { applyTheme, effectiveTheme, storedTheme } from "../ui/theme.js";
 import type { ThemeChoice } from "../ui/theme.js";
 
@@ -158,7 +159,7 @@ export function Layout({ title, tokens, page = null, children }: { title: string
             Managing <strong>{channel.name}</strong> as {channel.role}
           </p>
         )}
-        {navigationGroups(undefined, (p) => pageAllowed(p, scopes)).map((group) => (
+        {navigationGroups(PAGES, (p) => pageAllowed(p, scopes)).map((group) => (
           <div class="nav-group" key={group.name}>
             <p class="nav-group-title" id={`nav-${group.name}`}>
               {group.name}

@@ -9,7 +9,7 @@ import { errorsUnder, fieldErrorsOf, messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
 import { CheckboxField, FormErrors, SelectField, TextField } from "../../ui/field.js";
 import { useToast } from "../../ui/toast.js";
-import type { PageProps } from "../page.js";
+import type { PageProps } from "../kit/page.js";
 import { ConditionBuilder } from "./condition-builder.js";
 import { describeCondition } from "./conditions.js";
 import { bodyOf, draftOf, engineSetOf, validateDraft } from "./draft.js";
@@ -285,7 +285,7 @@ function Editor({ id, initial, catalog, onSaved }: { id: number; initial: Record
 }
 
 /** `/alert-sets/:id`: edit one set (forms for every layer, conditions, preview, explain, test alert). */
-export function AlertSetEditorPage({ params }: PageProps) {
+export default function AlertSetEditorPage({ params }: PageProps) {
   const api = useApi();
   const toast = useToast();
   const confirm = useConfirm();

@@ -1,4 +1,3 @@
-import { buildDefaultAlertSet } from "@ovation/core/alerts";
 import type { AlertSet } from "@ovation/client/http";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter-preact";
@@ -26,8 +25,8 @@ function CreateDialog({ open, onClose, onCreated }: { open: boolean; onClose: ()
     event.preventDefault();
     try {
       // Starts from the default set of this server's catalog: every type on, one catch-all variation per type.
-      const { id: _id, user_id: _u, active: _a, ...rest } = buildDefaultAlertSet({ id: 1, user_id: 1 }, catalog ? { catalog } : {});
-      onCreated(await api.alertSets.create({ ...rest, name } as Body));
+      const { newAlertSetBody } = await import("./default-set.js");
+      onCreated(await api.alertSets.create(newAlertSetBody(name, catalog) as Body));
     } catch (error) {
       setErrors(fieldErrorsOf(error));
     }
@@ -99,7 +98,7 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
 }
 
 /** `/alert-sets`: every set, with create, duplicate, activate and AE3 import. */
-export function AlertSetsPage() {
+export default function AlertSetsPage() {
   const api = useApi();
   const toast = useToast();
   const [, navigate] = useLocation();

@@ -68,8 +68,8 @@ function Editor({ source, sources, onSaved }: { source: BrowserSource; sources: 
   );
 }
 
-/** The overlays page (loaded on demand by pages/overlays.tsx, in a chunk of its own). */
-export function Overlays() {
+/** Overlays: chat box, event list, emote wall, effect alerts, scenes (drag to lay out) and read-aloud alerts, each with a live preview. */
+export default function Overlays() {
   const client = useClient();
   const toast = useToast();
   const loaded = useLoad(async () => (await client.browserSources.list()).data, []);

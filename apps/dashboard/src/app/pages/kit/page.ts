@@ -19,10 +19,12 @@ export interface PageNav {
 }
 
 /**
- * One page of the dashboard. Adding a page is one new file that exports a `DashboardPage`, plus one
- * line in `pages/registry.ts`. The shell routes `path` (below the dashboard base, wouter patterns
- * such as `/alert-sets/:id`), sets the document title and the page's `<h1>`, moves focus to it on
- * navigation, and lists the page in the navigation when `nav` is given.
+ * One page of the dashboard. Adding a page is one module whose default export is the page's
+ * component, plus one `lazyPage({...}, () => import("./x.js"))` line in `pages/registry.ts` (the
+ * module becomes a chunk of its own, fetched when the page first opens). The shell routes `path`
+ * (below the dashboard base, wouter patterns such as `/alert-sets/:id`), sets the document title and
+ * the page's `<h1>`, moves focus to it on navigation, and lists the page in the navigation when
+ * `nav` is given.
  */
 export interface DashboardPage {
   /** Stable id (used by tests and the navigation's `data-page`). */

@@ -1,16 +1,14 @@
 import type { BotCommandView } from "@ovation/client";
-import { Link, useLocation } from "wouter-preact";
-import { messageOf } from "../ui/errors.js";
-import { useConfirm } from "../ui/confirm.js";
-import { useToast } from "../ui/toast.js";
-import { CommandForm, PERMISSION_OPTIONS } from "./commands/command-form.js";
-import { DryRunPanel } from "./commands/dry-run-panel.js";
-import { useClient } from "./kit/client.js";
-import { LoadState } from "./kit/load-state.js";
-import { useLoad } from "./kit/use-load.js";
-import { definePage } from "./page.js";
-import type { PageProps } from "./page.js";
-import { TableHead } from "./kit/table-head.js";
+import { Link } from "wouter-preact";
+import { messageOf } from "../../ui/errors.js";
+import { useConfirm } from "../../ui/confirm.js";
+import { useToast } from "../../ui/toast.js";
+import { PERMISSION_OPTIONS } from "./command-form.js";
+import { DryRunPanel } from "./dry-run-panel.js";
+import { useClient } from "../kit/client.js";
+import { LoadState } from "../kit/load-state.js";
+import { useLoad } from "../kit/use-load.js";
+import { TableHead } from "../kit/table-head.js";
 
 const permissionLabel = (level: number) => PERMISSION_OPTIONS.find((o) => o.value === String(level))?.label ?? String(level);
 
@@ -19,7 +17,8 @@ function cooldownText(command: BotCommandView): string {
   return parts.length > 0 ? parts.join(", ") : "none";
 }
 
-function CommandList() {
+/** The commands page: list, delete, and a dry run of the saved commands. */
+export default function CommandList() {
   const client = useClient();
   const confirm = useConfirm();
   const toast = useToast();
@@ -86,49 +85,3 @@ function CommandList() {
     </div>
   );
 }
-
-function CommandEditor({ params }: PageProps) {
-  const client = useClient();
-  const [, navigate] = useLocation();
-  const isNew = params["id"] === "new";
-  const id = Number(params["id"]);
-  const loaded = useLoad(async () => (isNew ? null : await client.commands.get(id)), [params["id"]]);
-  const back = () => navigate("/commands");
-  if (isNew) {
-    return (
-      <div class="stack">
-        <CommandForm command={null} onSaved={(saved) => navigate(`/commands/${saved.id}`)} onCancel={back} />
-      </div>
-    );
-  }
-  return (
-    <LoadState loaded={loaded} what="The command">
-      {(command) =>
-        command === null ? null : (
-          <div class="stack">
-            <CommandForm key={command.updated_at} command={command} onSaved={(saved) => loaded.set(() => saved)} onCancel={back} />
-          </div>
-        )
-      }
-    </LoadState>
-  );
-}
-
-/** The commands page: list, delete, and a dry run of the saved commands. */
-export const commandsPage = definePage({
-  id: "commands",
-  path: "/commands",
-  title: "Commands",
-  nav: { label: "Commands", order: 40, group: "Chat bot" },
-  managedScope: "chatbot:manage:commands",
-  component: CommandList,
-});
-
-/** Create (`/commands/new`) or edit a command, with its dry run. */
-export const commandEditorPage = definePage({
-  id: "command-editor",
-  path: "/commands/:id",
-  title: (params) => (params["id"] === "new" ? "New command" : "Edit command"),
-  managedScope: "chatbot:manage:commands",
-  component: CommandEditor,
-});

@@ -1,11 +1,11 @@
 import { render } from "preact";
-import { DASHBOARD_ROOT_ELEMENT_ID } from "../bootstrap.js";
-import { Session } from "./auth/session.js";
-import { readBootstrap } from "./boot.js";
-import { createClients } from "./api.js";
-import type { EatBridge } from "./api.js";
-import { App } from "./shell/app.js";
-import { applyTheme, storedTheme } from "./ui/theme.js";
+import { DASHBOARD_ROOT_ELEMENT_ID } from "../../bootstrap.js";
+import { Session } from "../auth/session.js";
+import { readBootstrap } from "../boot.js";
+import { createClients } from "../api.js";
+import type { EatBridge } from "../api.js";
+import { App } from "./app.js";
+import { applyTheme, storedTheme } from "../ui/theme.js";
 
 function start(): void {
   const root = document.getElementById(DASHBOARD_ROOT_ELEMENT_ID);
