@@ -12,6 +12,9 @@ import { simulatorPage } from "./simulator.js";
 import { goalBarsPage } from "./goal-bars.js";
 import { timersPage } from "./timers.js";
 import { giveawaysPage } from "./giveaways.js";
+import { pollsPage } from "./polls.js";
+import { queuePage } from "./queue.js";
+import { shoutoutsPage } from "./shoutouts.js";
 import { moderationPage } from "./moderation.js";
 import { tokensPage } from "./tokens.js";
 import { managersPage } from "./managers.js";
@@ -38,6 +41,9 @@ export const PAGES: readonly DashboardPage[] = [
   goalBarsPage,
   timersPage,
   giveawaysPage,
+  queuePage,
+  pollsPage,
+  shoutoutsPage,
   moderationPage,
   overlaysPage,
   managersPage,
