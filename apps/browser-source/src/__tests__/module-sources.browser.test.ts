@@ -120,8 +120,10 @@ describe("poll and queue browser sources", () => {
     expect((await api("POST", "/v1/bots/@me/queue/open")).status).toBe(200);
     await page.waitForFunction(`document.querySelector(".ovation-queue-head")?.textContent === "Queue · 0 waiting · !join"`, undefined, { timeout: 10_000 });
     const names = ["PixelPia", "Nico", "Sam_the_Sub", "Lou", "Kai"];
-    for (const name of names) await (await viewer(name, name === "Sam_the_Sub" ? ["subscriber"] : []))(name === "Nico" ? "!join NicoGamer#42" : "!join");
-    await page.waitForFunction(`document.querySelectorAll(".ovation-queue-entry").length === 5`, undefined, { timeout: 10_000 });
+    for (const [i, name] of names.entries()) {
+      await (await viewer(name, name === "Sam_the_Sub" ? ["subscriber"] : []))(name === "Nico" ? "!join NicoGamer#42" : "!join");
+      await page.waitForFunction(`document.querySelectorAll(".ovation-queue-entry").length === ${i + 1}`, undefined, { timeout: 10_000 });
+    }
     expect(await page.locator(".ovation-queue-entry .ovation-queue-name").allTextContents()).toEqual(names);
     expect(await page.locator(".ovation-queue-note").allTextContents()).toEqual(["NicoGamer#42"]);
     expect((await api("POST", "/v1/bots/@me/queue/pick", { mode: "next" })).status).toBe(200);

@@ -110,13 +110,18 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
     expect(started.json()).toMatchObject({ status: "open", total: 0, native: [], native_unavailable: [{ platform: "twitch", reason: "the bot is not in this channel on twitch" }] });
     await streamer.heard("Poll: Which map? — 1) Dust, 2) Mirage, 3) Inferno. Type !vote 1 to 3");
     expect((await call("POST", "/v1/bots/@me/polls", { title: "Again", choices: ["a", "b"] })).json().code).toBe("OVATION_ERR_POLLS_ALREADY_OPEN");
+    // Lines are handled side by side: wait for each step's votes before the next.
+    const current = async () => (await call("GET", "/v1/bots/@me/polls")).json().current as { total: number; choices: { votes: number }[] };
     await voters[0]!.say("!vote 2");
     await voters[1]!.say("!vote 2");
     await voters[2]!.say("!vote 1");
+    await waitFor(async () => (await current()).total === 3, 10_000, "three votes");
     await voters[3]!.say("!vote 9");
     await streamer.heard("@v4 type !vote 1 to 3.");
     await voters[2]!.say("!vote 2"); // changes their vote
+    await waitFor(async () => (await current()).choices[1]?.votes === 3, 10_000, "the changed vote");
     await voters[3]!.say("!vote 3");
+    await waitFor(async () => (await current()).total === 4, 10_000, "four votes");
     await streamer.say("!poll");
     await streamer.heard("Poll: Which map? — 1) Dust: 0, 2) Mirage: 3, 3) Inferno: 1. Type !vote 1 to 3");
     clock += 61_000;
@@ -140,7 +145,7 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
     await streamer.say("!so @another");
     await streamer.heard("Shoutouts are cooling down: try again in 120 s.");
     const listed = (await call("GET", "/v1/bots/@me/shoutouts")).json();
-    expect(listed.recent).toMatchObject([{ login: "friend", platform: "ovation", native: "unavailable", by: "Streamer" }]);
+    expect(listed.recent).toMatchObject([{ login: "friend", platform: "ovation", url: "", category: "", native: "unavailable", text: "Go check out friend!" }]);
     expect(streamer.said.filter((o) => o.text.includes("rando") || o.text.includes("friend")).length).toBe(1); // the viewer's !so stayed quiet
   });
 
