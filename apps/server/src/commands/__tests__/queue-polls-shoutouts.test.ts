@@ -43,8 +43,8 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
     // A browser source of the user hears every change.
     const source = await connect(url, { browserSourceToken: app.ovation.repos.browserSources.findOrCreate(owner.userId, "queue", null).record.access_token });
     await join(source, `${owner.uuid}.ovation.${owner.userId}`);
-    const updates: { event: string; payload: { count: number } }[] = [];
-    source.on("bot-module", (update: { event: string; payload: { count: number } }) => updates.push(update));
+    const updates: { event: string; payload: unknown }[] = [];
+    source.on("bot-module", (update) => void updates.push(update));
 
     await viewers[0]!.say("!join");
     await streamer.heard("The queue is closed.");
@@ -58,7 +58,7 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
     await streamer.heard("@ben you are already in the queue at position 2.");
     await viewers[3]!.say("!position");
     await streamer.heard("@dee you are number 4 of 5 in the queue.");
-    await waitFor(() => updates.some((u) => u.event === "queue.updated" && u.payload.count === 5), 10_000, "the source hearing five viewers");
+    await waitFor(() => updates.some((u) => u.event === "queue.updated" && (u.payload as { count: number }).count === 5), 10_000, "the source hearing five viewers");
 
     // A viewer cannot pick; the broadcaster can, in chat and through the API.
     await viewers[4]!.say("!queue next");
