@@ -40,7 +40,7 @@ beforeAll(async () => {
   });
   await app.listen({ host: "127.0.0.1", port });
   const user = app.ovation.repos.users.create({ name: "Streamer", email: "modules@example.test" });
-  token = app.ovation.repos.tokens.create({ user_id: user.id, name: "e2e", scopes: ["widgets:manage", "chatbot:manage:polls", "chatbot:manage:queue"] }).token;
+  token = app.ovation.repos.tokens.create({ user_id: user.id, name: "e2e", scopes: ["alerts:manage", "chatbot:manage:polls", "chatbot:manage:queue"] }).token;
   browser = await launchChromium();
 }, 180_000);
 
@@ -92,7 +92,7 @@ describe("poll and queue browser sources", () => {
     const voters = await Promise.all(["ann", "bob", "cid", "dot", "eve"].map((name) => viewer(name)));
     const choices = ["2", "2", "1", "2", "3"];
     for (const [i, vote] of voters.entries()) await vote(`!vote ${choices[i]}`);
-    await page.waitForFunction(`document.querySelector(".ovation-poll-foot")?.textContent === "5 votes · !vote 1-3"`, undefined, { timeout: 10_000 });
+    await expect.poll(() => page.locator(".ovation-poll-foot").textContent(), { timeout: 10_000 }).toBe("5 votes · !vote 1-3");
     expect(await votesOf(page)).toEqual(["20% · 1", "60% · 3", "20% · 1"]);
     await page.waitForTimeout(600); // the bars' width transition settles before the picture
     await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "poll-open.png") });
@@ -118,11 +118,11 @@ describe("poll and queue browser sources", () => {
     const { page, errors } = await openSource("queue");
     expect(await page.locator(".ovation-queue-head").textContent()).toBe("Queue closed · 0 waiting");
     expect((await api("POST", "/v1/bots/@me/queue/open")).status).toBe(200);
-    await page.waitForFunction(`document.querySelector(".ovation-queue-head")?.textContent === "Queue · 0 waiting · !join"`, undefined, { timeout: 10_000 });
+    await expect.poll(() => page.locator(".ovation-queue-head").textContent(), { timeout: 10_000 }).toBe("Queue · 0 waiting · !join");
     const names = ["PixelPia", "Nico", "Sam_the_Sub", "Lou", "Kai"];
     for (const [i, name] of names.entries()) {
       await (await viewer(name, name === "Sam_the_Sub" ? ["subscriber"] : []))(name === "Nico" ? "!join NicoGamer#42" : "!join");
-      await page.waitForFunction(`document.querySelectorAll(".ovation-queue-entry").length === ${i + 1}`, undefined, { timeout: 10_000 });
+      await expect.poll(() => page.locator(".ovation-queue-entry").count(), { timeout: 10_000 }).toBe(i + 1);
     }
     expect(await page.locator(".ovation-queue-entry .ovation-queue-name").allTextContents()).toEqual(names);
     expect(await page.locator(".ovation-queue-note").allTextContents()).toEqual(["NicoGamer#42"]);
