@@ -2,7 +2,7 @@
  * The kinds of browser source (`browser_source_type`): the spec's four and Ovation's overlays
  * `chat`, `events` and `emotewall` (docs/overlays.md).
  */
-export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall"] as const;
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall", "queue", "poll"] as const;
 
 /** A kind of browser source. */
 export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];

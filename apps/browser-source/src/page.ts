@@ -50,6 +50,8 @@ const TITLES: Record<BrowserSourceBootstrap["type"], string> = {
   chat: "Ovation chat",
   events: "Ovation events",
   emotewall: "Ovation emote wall",
+  queue: "Ovation viewer queue",
+  poll: "Ovation poll",
 };
 
 /**

@@ -3,7 +3,7 @@
  * plugin contract, socket event maps, errors, platforms). Depends on zod only.
  */
 export { OvationError } from "./errors.js";
-export { SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
+export { SCOPES, OVATION_SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
 export type { Scope } from "./scopes.js";
 export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";
 export type { Platform } from "./platforms.js";
@@ -80,12 +80,14 @@ export type {
   PluginStatusReport,
   EmitResult,
   PlatformLookups,
+  PlatformActions,
   PluginContext,
   PlatformPlugin,
   ServedChannel,
   ChannelState,
   ChannelStatusReport,
 } from "./plugins/contract.js";
+export type { PlatformAction, PlatformActionResult } from "./commands/runtime/bot-module.js";
 export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
 export type { PluginErrorCode } from "./plugins/errors.js";
 export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/platform-declaration.js";

@@ -39,8 +39,11 @@ export type Scope = (typeof SCOPES)[number];
 /** The wildcard scope: requesting `*` grants every scope, present and future. */
 export const WILDCARD_SCOPE = "*";
 
+/** Ovation's own scopes, for bot modules the reference has no scope for (docs/identity.md). */
+export const OVATION_SCOPES = ["chatbot:manage:queue", "chatbot:manage:polls", "chatbot:manage:shoutouts"] as const;
+
 /** Every scope value the authorization server accepts. */
-export const ALL_SCOPE_VALUES: readonly string[] = [...SCOPES, WILDCARD_SCOPE];
+export const ALL_SCOPE_VALUES: readonly string[] = [...SCOPES, ...OVATION_SCOPES, WILDCARD_SCOPE];
 
 /** True when `granted` (a token's scopes) covers `needed`; `*` covers everything. */
 export function hasScope(granted: readonly string[], needed: string): boolean {

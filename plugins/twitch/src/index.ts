@@ -27,4 +27,6 @@ export { twitchFactory, twitchSettingsSchema, default } from "./factory.js";
 export type { TwitchSettings } from "./factory.js";
 export { TWITCH_BROADCASTER_SCOPES, TWITCH_BROADCASTER_SCOPE_REASONS, missingEventSubScopes } from "./channels/scopes.js";
 export { BroadcasterEventSub, VALIDATE_EVERY_MS } from "./channels/broadcaster.js";
+export { TWITCH_POLL_LIMITS, TwitchPlatformActions } from "./actions/platform-actions.js";
+export type { ActionAccess } from "./actions/platform-actions.js";
 export { JoinQueue, TWITCH_JOINS_PER_WINDOW, TWITCH_JOIN_WINDOW_MS } from "./irc/join-queue.js";

@@ -6,6 +6,7 @@ import type {
   PluginCredentials,
   ServedChannel,
   OutgoingMessage,
+  PlatformActions,
   PlatformLookups,
   PlatformPlugin,
   PluginCapabilities,
@@ -14,6 +15,8 @@ import type {
 } from "@ovation/core/contracts";
 import tmi from "tmi.js";
 import type { z } from "zod";
+import { TwitchPlatformActions } from "./actions/platform-actions.js";
+import type { ActionAccess } from "./actions/platform-actions.js";
 import { BroadcasterEventSub } from "./channels/broadcaster.js";
 import { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";
 import { JoinQueue, TWITCH_JOIN_WINDOW_MS } from "./irc/join-queue.js";
@@ -97,7 +100,10 @@ export class TwitchPlugin implements PlatformPlugin {
   };
   readonly capabilities: PluginCapabilities;
   readonly lookups?: PlatformLookups;
+  /** Twitch's own shoutouts and polls, with the linked channel's token (or the bot's for a configured channel). */
+  readonly platformActions: PlatformActions = { perform: (channel, action) => this.#actions.perform(this.#actionAccess(channel), action) };
 
+  readonly #actions = new TwitchPlatformActions();
   readonly #options: ParsedOptions;
   readonly #helix: HelixClient | null;
   readonly #channels = new Map<string, ChatChannel>();
@@ -513,6 +519,18 @@ export class TwitchPlugin implements PlatformPlugin {
       if (served.id === channel.id && (channel.username === "" || served.username === channel.username.toLowerCase())) return served;
     }
     throw new PluginError(PLUGIN_ERROR_CODES.notFound, `The Twitch plugin does not serve channel ${channel.username || channel.id}`);
+  }
+
+  /** The Helix access of a channel's platform actions: the broadcaster's token when linked, else the bot's. */
+  #actionAccess(channel: ChatChannel): ActionAccess | null {
+    const linked = [...this.#linked.values()].find((l) => l.served.id === channel.id && l.broadcaster !== null);
+    if (linked?.broadcaster) {
+      const id = linked.served.platform_user_id;
+      return { helix: linked.broadcaster.helix, broadcasterId: id, moderatorId: id, scopes: linked.broadcaster.scopes, broadcasterToken: true };
+    }
+    const served = [...this.#channels.values()].find((c) => c.id === channel.id && c.platform_id !== "");
+    if (!served || !this.#helix || !this.#selfId) return null;
+    return { helix: this.#helix, broadcasterId: served.platform_id, moderatorId: this.#selfId, scopes: null, broadcasterToken: served.platform_id === this.#selfId };
   }
 
   #requireHelix(): HelixClient {

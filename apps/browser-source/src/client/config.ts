@@ -17,6 +17,8 @@ export interface BrowserSourceConfig {
   alert_log: unknown[];
   /** `scenes`: the parts, each another source's address at a place in percent of the scene. */
   scene_parts: ScenePartView[];
+  /** `queue`, `poll`: the bot module's state at start (checked by the page that reads it), or null. */
+  module_state: unknown;
 }
 
 /** One part of a scene as the config gives it. */
@@ -105,5 +107,6 @@ export function parseConfig(body: unknown): BrowserSourceConfig {
     chat_rooms: Array.isArray(record.chat_rooms) ? record.chat_rooms.filter((r): r is string => typeof r === "string" && r.endsWith(".chat")) : [],
     alert_log: Array.isArray(record.alert_log) ? record.alert_log : [],
     scene_parts: readSceneParts(record.scene_parts),
+    module_state: record.module_state ?? null,
   };
 }

@@ -8,6 +8,8 @@ import { runEmotewallPage } from "./overlays/emotewall-page.js";
 import { runEventsPage } from "./overlays/events-page.js";
 import { runScenesPage } from "./overlays/scenes-page.js";
 import { PageStatus } from "./page-state.js";
+import { runPollPage } from "./modules/poll-page.js";
+import { runQueuePage } from "./modules/queue-page.js";
 
 function start(): void {
   const root = document.getElementById(ROOT_ELEMENT_ID);
@@ -23,6 +25,8 @@ function start(): void {
       emotewall: () => runEmotewallPage(bootstrap, root, status),
       "effect-alerts": () => runEffectAlertsPage(bootstrap, root, status),
       scenes: () => runScenesPage(bootstrap, root, status),
+      queue: () => runQueuePage(bootstrap, root, status),
+      poll: () => runPollPage(bootstrap, root, status),
     };
     const run = pages[bootstrap.type]();
     run.catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import type { ManagedChannel, OvationClient } from "@ovation/client/http";
-import { commandsApi, countersApi, giveawaysApi, moderationApi, timersApi } from "@ovation/client/http";
+import { commandsApi, countersApi, giveawaysApi, moderationApi, pollsApi, queueApi, shoutoutsApi, timersApi } from "@ovation/client/http";
 import type { HttpClient } from "@ovation/client/http";
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
@@ -89,6 +89,16 @@ function boundTo(http: HttpClient, userId: number): HttpClient {
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
   const http = boundTo(client.http, userId);
-  return { ...client, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http) };
+  return {
+    ...client,
+    commands: commandsApi(http),
+    counters: countersApi(http),
+    timers: timersApi(http),
+    giveaways: giveawaysApi(http),
+    moderation: moderationApi(http),
+    queue: queueApi(http),
+    polls: pollsApi(http),
+    shoutouts: shoutoutsApi(http),
+  };
 }
 

@@ -18,6 +18,9 @@ export const DEFAULT_CLI_SCOPES = [
   "chatbot:manage:timers",
   "chatbot:manage:giveaways",
   "chatbot:manage:moderation",
+  "chatbot:manage:queue",
+  "chatbot:manage:polls",
+  "chatbot:manage:shoutouts",
   "widgets:manage",
   "user:read",
 ] as const;

@@ -1,3 +1,4 @@
+import { PollModule, QueueModule, ShoutoutModule } from "@ovation/core";
 import type { BotModule } from "@ovation/core";
 
 /**
@@ -5,7 +6,11 @@ import type { BotModule } from "@ovation/core";
  * {@link botModuleOrder}), in this order. Adding a module: its own folder, and one line here.
  */
 export function registeredBotModules(): BotModule[] {
-  return [];
+  return [
+    new QueueModule(),
+    new PollModule(),
+    new ShoutoutModule(),
+  ];
 }
 
 /** The built-in modules; `BotModulesHost` makes them (they keep their data through the server's repositories). */

@@ -19,5 +19,6 @@ export function pluginBotOutput(host: PluginHost, active: (name: string) => bool
     },
     send: (plugin, message) => host.send(plugin, message),
     moderationTarget: (plugin) => host.moderationTarget(plugin),
+    platformAction: (plugin, channel, action) => host.platformAction(plugin, channel, action),
   };
 }

@@ -7,6 +7,9 @@ import { commandsApi } from "./commands.js";
 import { countersApi } from "./counters.js";
 import { eatApi } from "./eat.js";
 import { giveawaysApi } from "./giveaways.js";
+import { pollsApi } from "./polls.js";
+import { queueApi } from "./queue.js";
+import { shoutoutsApi } from "./shoutouts.js";
 import { goalBarsApi } from "./goal-bars.js";
 import { managersApi } from "./managers.js";
 import { mediaApi } from "./media.js";
@@ -39,6 +42,9 @@ export function createOvationClient(options: HttpClientOptions) {
     counters: countersApi(http),
     timers: timersApi(http),
     giveaways: giveawaysApi(http),
+    queue: queueApi(http),
+    polls: pollsApi(http),
+    shoutouts: shoutoutsApi(http),
     moderation: moderationApi(http),
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),

@@ -6,6 +6,9 @@ import { COMMANDS_ROUTES } from "./commands.js";
 import { COUNTERS_ROUTES } from "./counters.js";
 import { EAT_ROUTES } from "./eat.js";
 import { GIVEAWAYS_ROUTES } from "./giveaways.js";
+import { POLLS_ROUTES } from "./polls.js";
+import { QUEUE_ROUTES } from "./queue.js";
+import { SHOUTOUTS_ROUTES } from "./shoutouts.js";
 import { GOAL_BARS_ROUTES } from "./goal-bars.js";
 import { MANAGERS_ROUTES } from "./managers.js";
 import { MEDIA_ROUTES } from "./media.js";
@@ -33,6 +36,9 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     counters: COUNTERS_ROUTES,
     timers: TIMERS_ROUTES,
     giveaways: GIVEAWAYS_ROUTES,
+    queue: QUEUE_ROUTES,
+    polls: POLLS_ROUTES,
+    shoutouts: SHOUTOUTS_ROUTES,
     moderation: MODERATION_ROUTES,
     goalBars: GOAL_BARS_ROUTES,
     plugins: PLUGINS_ROUTES,

@@ -28,4 +28,7 @@ export const browserSourceConfigSchema = z.object({
       }),
     )
     .describe("scenes: the parts that still exist, in drawing order; [] for other types"),
+  module_state: z
+    .unknown()
+    .describe("queue, poll: the state the bot module gives a new source (docs/queue.md, docs/polls.md); null for other types"),
 });

@@ -1,11 +1,11 @@
 import { z } from "zod";
 
 /**
- * The kinds of browser source: the reference's four (`alerts`, `effect-alerts`, `scenes`, `goalbars`)
- * and Ovation's overlays `chat` (one chat box for every platform), `events` (the activity feed) and
- * `emotewall` (docs/overlays.md).
+ * The kinds of browser source: the reference's four (`alerts`, `effect-alerts`, `scenes`, `goalbars`),
+ * Ovation's overlays `chat` (one chat box for every platform), `events` (the activity feed) and
+ * `emotewall` (docs/overlays.md), and the bot modules' `queue` (docs/queue.md) and `poll` (docs/polls.md).
  */
-export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall"] as const;
+export const BROWSER_SOURCE_TYPES = ["alerts", "effect-alerts", "scenes", "goalbars", "chat", "events", "emotewall", "queue", "poll"] as const;
 
 /** A kind of browser source. */
 export type BrowserSourceType = (typeof BROWSER_SOURCE_TYPES)[number];

@@ -134,6 +134,8 @@ export const BROWSER_SOURCE_SETTINGS_SCHEMAS = {
   scenes: scenesSourceSettingsSchema,
   alerts: alertsSourceSettingsSchema,
   goalbars: z.strictObject({}),
+  queue: z.strictObject({}),
+  poll: z.strictObject({}),
 } as const;
 
 /** Body of `PUT /v1/browser-source/{id}/settings`: the whole option set (missing fields take their defaults). */

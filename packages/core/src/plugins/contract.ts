@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ChatChannel, ChatEvent } from "../chat/event.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 import type { PlatformDeclaration } from "./platform-declaration.js";
+import type { PlatformAction, PlatformActionResult } from "../commands/runtime/bot-module.js";
 
 /** How a bot answer is sent: a plain message, a reply to a message id, a `/me` action, an announcement. */
 export const SEND_AS = ["say", "reply", "action", "announce"] as const;
@@ -45,6 +46,16 @@ export interface ModerationActions {
 /** One plugin's moderation part with what it declares (`PluginHost.moderationTarget`); auto-moderation acts through it. */
 export interface ModerationTarget extends ModerationActions {
   support(): Required<ModerationCapabilities>;
+}
+
+/**
+ * The optional platform-actions part of the plugin contract: the platform's own shoutouts and polls
+ * (and the channel lookup a shoutout needs), which the bot modules ask for through the host
+ * (`PluginHost.platformAction`). A plugin answers `unavailable` with the reason for an action its
+ * platform, its token's scopes or the platform's limits do not allow, and `failed` when it tried.
+ */
+export interface PlatformActions {
+  perform(channel: ChatChannel, action: PlatformAction): Promise<PlatformActionResult>;
 }
 
 /** What a plugin can do, declared up front and checked by the host before it routes an action. */
@@ -181,6 +192,8 @@ export interface PlatformPlugin extends Partial<ModerationActions> {
   send(message: OutgoingMessage): Promise<void>;
   /** Optional platform lookups for the template functions `user()` and `channel()`. */
   readonly lookups?: PlatformLookups;
+  /** Optional platform actions (shoutouts, polls) for the bot modules. */
+  readonly platformActions?: PlatformActions;
   /**
    * The platform `metadata.platform` names, for a platform that is not built in: display name and
    * the catalog alert types it emits. Optional: a plugin without it gets the platform-neutral types.

@@ -5,6 +5,7 @@ import type { ChatChannel, ChatEvent } from "../chat/event.js";
 import { notifySubSchema } from "../notifications/notifysub.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
+import type { PlatformAction, PlatformActionResult } from "../commands/runtime/bot-module.js";
 import type {
   ChannelState,
   ChannelStatusReport,
@@ -416,6 +417,26 @@ export class PluginHost {
       timeout: (channel, user, seconds, reason) => this.timeout(name, channel, user, seconds, reason),
       ban: (channel, user, reason) => this.ban(name, channel, user, reason),
     };
+  }
+
+  /**
+   * A platform's own action (shoutout, poll) through the plugin serving `channel`: `unavailable`
+   * when the plugin has no platform actions or does not serve that channel, `failed` (with the
+   * reason) when the plugin threw; otherwise what the plugin answered.
+   */
+  async platformAction(name: string, channel: ChatChannel, action: PlatformAction): Promise<PlatformActionResult> {
+    const entry = this.#entry(name);
+    const actions = entry.plugin.platformActions;
+    if (!actions) return { result: "unavailable", reason: `the ${entry.metadata.platform} plugin offers no platform actions` };
+    if (!entry.plugin.channels().some((c) => c.id === channel.id && (channel.platform_id === "" || c.platform_id === channel.platform_id))) {
+      return { result: "unavailable", reason: `the ${entry.metadata.platform} plugin does not serve this channel` };
+    }
+    try {
+      return await actions.perform(channel, action);
+    } catch (err) {
+      entry.logger.warn({ err, action: action.type }, "platform action failed");
+      return { result: "failed", error: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   #entry(name: string): Entry {

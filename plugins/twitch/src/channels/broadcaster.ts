@@ -62,6 +62,16 @@ export class BroadcasterEventSub {
     });
   }
 
+  /** The Helix client on the broadcaster's token (platform actions: shoutouts, polls). */
+  get helix(): HelixClient {
+    return this.#helix;
+  }
+
+  /** The scopes the broadcaster's token holds, as last validated. */
+  get scopes(): readonly string[] {
+    return this.#scopes;
+  }
+
   /** Validates the token, then opens the session and subscribes; resolves once subscribed (or refused). */
   async start(): Promise<void> {
     if (!(await this.validate())) return;

@@ -15,6 +15,8 @@ export const TWITCH_BROADCASTER_SCOPE_REASONS: Readonly<Record<string, string>> 
   "moderator:read:shoutouts": "shoutout alerts (channel.shoutout.create and .receive)",
   "channel:read:redemptions": "channel point reward and redemption alerts (channel.channel_points_*)",
   "channel:read:charity": "charity donation alerts (channel.charity_campaign.donate)",
+  "channel:manage:polls": "Twitch's own polls for the bot's polls (Create Poll, End Poll, Get Polls)",
+  "moderator:manage:shoutouts": "Twitch's own shoutout for the bot's !so (Send a Shoutout)",
 };
 
 /** The scopes a Twitch link asks for (the keys of {@link TWITCH_BROADCASTER_SCOPE_REASONS}). */

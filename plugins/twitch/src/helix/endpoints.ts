@@ -1,4 +1,5 @@
 import type { PlatformLookups } from "@ovation/core/contracts";
+import { TWITCH_ERROR_CODES, TwitchError } from "../errors.js";
 import type { HelixClient } from "./client.js";
 
 /** A Twitch user as the plugin needs it. */
@@ -115,4 +116,59 @@ export function helixLookups(helix: HelixClient): PlatformLookups {
       };
     },
   };
+}
+
+/** A channel's information (`GET /channels`): what it streams and its title; null when there is none. */
+export async function getChannelInformation(helix: HelixClient, broadcasterId: string): Promise<{ login: string; name: string; category: string; title: string } | null> {
+  const [raw] = await helix.list("/channels", { broadcaster_id: broadcasterId });
+  if (!raw) return null;
+  return { login: text(raw.broadcaster_login), name: text(raw.broadcaster_name), category: text(raw.game_name), title: text(raw.title) };
+}
+
+/** `POST /chat/shoutouts` (scope moderator:manage:shoutouts; Twitch answers 204). */
+export async function sendShoutout(helix: HelixClient, fromId: string, toId: string, moderatorId: string): Promise<void> {
+  await helix.call("POST", "/chat/shoutouts", { from_broadcaster_id: fromId, to_broadcaster_id: toId, moderator_id: moderatorId });
+}
+
+/** A Twitch poll as the plugin reads it. */
+export interface TwitchPoll {
+  id: string;
+  /** `ACTIVE`, `COMPLETED`, `TERMINATED`, `ARCHIVED`, `MODERATED`, `INVALID`. */
+  status: string;
+  choices: { title: string; votes: number }[];
+}
+
+function toPoll(raw: Record<string, unknown> | undefined): TwitchPoll | null {
+  if (!raw || typeof raw.id !== "string") return null;
+  const choices = Array.isArray(raw.choices) ? raw.choices : [];
+  return {
+    id: raw.id,
+    status: text(raw.status),
+    choices: choices.map((c: unknown) => {
+      const choice = (c ?? {}) as Record<string, unknown>;
+      return { title: text(choice.title), votes: typeof choice.votes === "number" ? choice.votes : 0 };
+    }),
+  };
+}
+
+function firstPoll(body: unknown, what: string): TwitchPoll {
+  const data = body !== null && typeof body === "object" && Array.isArray((body as { data?: unknown }).data) ? (body as { data: Record<string, unknown>[] }).data : [];
+  const poll = toPoll(data[0]);
+  if (!poll) throw new TwitchError(TWITCH_ERROR_CODES.helix, `Helix ${what} answered without a poll`);
+  return poll;
+}
+
+/** `POST /polls` (scope channel:manage:polls, the broadcaster's own token). */
+export async function createPoll(helix: HelixClient, broadcasterId: string, title: string, choices: readonly string[], durationSeconds: number): Promise<TwitchPoll> {
+  return firstPoll(await helix.call("POST", "/polls", {}, { broadcaster_id: broadcasterId, title, choices: choices.map((c) => ({ title: c })), duration: durationSeconds }), "POST /polls");
+}
+
+/** `PATCH /polls` with status `TERMINATED`: ends the poll, its results stay visible on Twitch. */
+export async function endPoll(helix: HelixClient, broadcasterId: string, pollId: string): Promise<TwitchPoll> {
+  return firstPoll(await helix.call("PATCH", "/polls", {}, { broadcaster_id: broadcasterId, id: pollId, status: "TERMINATED" }), "PATCH /polls");
+}
+
+/** `GET /polls?id=`: one poll with its votes. */
+export async function getPoll(helix: HelixClient, broadcasterId: string, pollId: string): Promise<TwitchPoll> {
+  return firstPoll(await helix.call("GET", "/polls", { broadcaster_id: broadcasterId, id: pollId }), "GET /polls");
 }

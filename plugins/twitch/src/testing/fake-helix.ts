@@ -13,12 +13,31 @@ export interface HelixCall {
   clientId: string | null;
 }
 
+/** A poll as Helix answers it (Create Poll, End Poll, Get Polls). */
+export interface HelixPoll {
+  id: string;
+  broadcaster_id: string;
+  broadcaster_name: string;
+  broadcaster_login: string;
+  title: string;
+  choices: { id: string; title: string; votes: number; channel_points_votes: number; bits_votes: number }[];
+  bits_voting_enabled: boolean;
+  bits_per_vote: number;
+  channel_points_voting_enabled: boolean;
+  channel_points_per_vote: number;
+  status: "ACTIVE" | "COMPLETED" | "TERMINATED" | "ARCHIVED" | "MODERATED" | "INVALID";
+  duration: number;
+  started_at: string;
+  ended_at?: string;
+}
+
 /** Subscription types Twitch creates only with the broadcaster's own token (or a moderator's, for follows). */
 const BROADCASTER_ONLY = new Set(["channel.subscribe", "channel.subscription.gift", "channel.subscription.message", "channel.cheer", "channel.channel_points_custom_reward_redemption.add"]);
 
 /**
  * A Helix + OAuth stub over real HTTP on loopback: users, channels, EventSub subscriptions,
- * announcements, message deletion, bans; and id.twitch.tv's `/oauth2/authorize` (auto-approved as
+ * announcements, message deletion, bans, shoutouts (with Twitch's 2 min / 60 min limits) and polls
+ * (votes cast with {@link vote}); and id.twitch.tv's `/oauth2/authorize` (auto-approved as
  * {@link nextUser}), `/oauth2/token` (code and refresh grants) and `/oauth2/validate`. Tokens not
  * in `validTokens` get Twitch's 401 body; `forbiddenTypes` answers 403 for those subscription types;
  * a broadcaster-only type asked with another issued user's token is refused 403, as Twitch does.
@@ -36,6 +55,14 @@ export class FakeHelix {
   ]);
   /** Whose each token is and what it may do (tokens without an entry act as the bot, all scopes). */
   readonly tokenOwners = new Map<string, { userId: string; scopes: string[] }>();
+  /** What each user's channel streams (`GET /channels`), by user id; users without an entry stream "Just Chatting". */
+  readonly channelInfo = new Map<string, { game_name: string; title: string }>([["12345678", { game_name: "Chess", title: "Chess all day" }]]);
+  /** Shoutouts given (`POST /chat/shoutouts`), oldest first. */
+  readonly shoutouts: { from: string; to: string; moderator: string; at: number }[] = [];
+  /** Polls by id, in Helix's wire shape. */
+  readonly polls = new Map<string, HelixPoll>();
+  /** Clock of the shoutout limits and poll times (tests move it). */
+  now: () => number = Date.now;
   /** The user the next authorize step signs in as (a login; default dallas). */
   nextUser = "dallas";
   /** `/oauth2/validate` calls per token. */
@@ -74,6 +101,13 @@ export class FakeHelix {
     return user.id;
   }
 
+  /** Casts `count` votes for choice `index` (0-based) of an active poll, as viewers on Twitch would. */
+  vote(pollId: string, index: number, count = 1): void {
+    const choice = this.polls.get(pollId)?.choices[index];
+    if (!choice || this.polls.get(pollId)?.status !== "ACTIVE") throw new Error(`fake Helix: no active poll ${pollId} with choice ${index}`);
+    choice.votes += count;
+  }
+
   /** Revokes every token of a user (the streamer disconnected the app on twitch.tv). */
   revokeUser(login: string): void {
     const id = this.idOf(login);
@@ -99,6 +133,91 @@ export class FakeHelix {
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** The user id and scopes of a token; tokens set up by hand act as the bot with every scope. */
+  #owner(token: string): { userId: string; scopes: string[] | null } {
+    const owner = this.tokenOwners.get(token);
+    return owner ? { userId: owner.userId, scopes: owner.scopes } : { userId: "999", scopes: null };
+  }
+
+  /** Send a Shoutout: the moderator must be the token's user with the scope; 2 min per channel, 60 min per target. */
+  #shoutout(call: HelixCall, token: string, json: (status: number, body?: unknown) => void): void {
+    const from = call.query.get("from_broadcaster_id") ?? "";
+    const to = call.query.get("to_broadcaster_id") ?? "";
+    const moderator = call.query.get("moderator_id") ?? "";
+    const owner = this.#owner(token);
+    if (!from || !to || !moderator) return json(400, { error: "Bad Request", status: 400, message: "Missing required parameter" });
+    if (owner.userId !== moderator) return json(401, { error: "Unauthorized", status: 401, message: "The ID in moderator_id must match the user ID in the access token." });
+    if (owner.scopes && !owner.scopes.includes("moderator:manage:shoutouts")) return json(401, { error: "Unauthorized", status: 401, message: "Missing scope: moderator:manage:shoutouts." });
+    if (from === to) return json(400, { error: "Bad Request", status: 400, message: "The broadcaster may not give themselves a Shoutout." });
+    const now = this.now();
+    const mine = this.shoutouts.filter((s) => s.from === from);
+    if (mine.some((s) => now - s.at < 2 * 60_000)) return json(429, { error: "Too Many Requests", status: 429, message: "The broadcaster may not send a Shoutout more than once every 2 minutes." });
+    if (mine.some((s) => s.to === to && now - s.at < 60 * 60_000)) {
+      return json(429, { error: "Too Many Requests", status: 429, message: "The broadcaster may not send a Shoutout to the same broadcaster more than once within 60 minutes." });
+    }
+    this.shoutouts.push({ from, to, moderator, at: now });
+    json(204);
+  }
+
+  /** Create, End and Get Polls, in Helix's shapes; only the broadcaster's own token with channel:manage:polls (or channel:read:polls to read). */
+  #poll(call: HelixCall, token: string, json: (status: number, body?: unknown) => void): void {
+    const body = (call.body ?? {}) as { broadcaster_id?: unknown; title?: unknown; choices?: unknown; duration?: unknown; id?: unknown; status?: unknown };
+    const broadcaster = String(call.method === "GET" ? (call.query.get("broadcaster_id") ?? "") : (body.broadcaster_id ?? ""));
+    const owner = this.#owner(token);
+    if (owner.userId !== broadcaster) return json(401, { error: "Unauthorized", status: 401, message: "The ID in broadcaster_id must match the user ID found in the request's OAuth token." });
+    if (owner.scopes && !owner.scopes.includes("channel:manage:polls") && !(call.method === "GET" && owner.scopes.includes("channel:read:polls"))) {
+      return json(401, { error: "Unauthorized", status: 401, message: "Missing scope: channel:manage:polls." });
+    }
+    const user = [...this.users.values()].find((u) => u.id === broadcaster);
+    const now = this.now();
+    for (const poll of this.polls.values()) {
+      if (poll.status === "ACTIVE" && Date.parse(poll.started_at) + poll.duration * 1000 <= now) {
+        poll.status = "COMPLETED";
+        poll.ended_at = new Date(now).toISOString();
+      }
+    }
+    if (call.method === "GET") {
+      const ids = call.query.getAll("id");
+      const polls = [...this.polls.values()].filter((p) => p.broadcaster_id === broadcaster && (ids.length === 0 || ids.includes(p.id)));
+      return json(200, { data: polls, pagination: {} });
+    }
+    if (call.method === "PATCH") {
+      const poll = typeof body.id === "string" ? this.polls.get(body.id) : undefined;
+      if (!poll || poll.broadcaster_id !== broadcaster) return json(404, { error: "Not Found", status: 404, message: "poll not found" });
+      if (body.status !== "TERMINATED" && body.status !== "ARCHIVED") return json(400, { error: "Bad Request", status: 400, message: "The value in the status field is not valid." });
+      if (poll.status !== "ACTIVE") return json(400, { error: "Bad Request", status: 400, message: "The poll must be active to end it." });
+      poll.status = body.status;
+      poll.ended_at = new Date(now).toISOString();
+      return json(200, { data: [poll] });
+    }
+    const choices = Array.isArray(body.choices) ? body.choices.map((c: unknown) => String((c as { title?: unknown } | null)?.title ?? "")) : [];
+    const duration = typeof body.duration === "number" ? body.duration : 0;
+    if (typeof body.title !== "string" || body.title.length < 1 || body.title.length > 60 || choices.length < 2 || choices.length > 5 || choices.some((c) => c.length < 1 || c.length > 25) || duration < 15 || duration > 1800) {
+      return json(400, { error: "Bad Request", status: 400, message: "The title, choices or duration is not valid." });
+    }
+    if ([...this.polls.values()].some((p) => p.broadcaster_id === broadcaster && p.status === "ACTIVE")) {
+      return json(400, { error: "Bad Request", status: 400, message: "The broadcaster already has a poll that's running." });
+    }
+    const id = `poll-${this.polls.size + 1}-${broadcaster}`;
+    const poll: HelixPoll = {
+      id,
+      broadcaster_id: broadcaster,
+      broadcaster_name: user?.display_name ?? "",
+      broadcaster_login: user?.login ?? "",
+      title: body.title,
+      choices: choices.map((title, i) => ({ id: `${id}-choice-${i + 1}`, title, votes: 0, channel_points_votes: 0, bits_votes: 0 })),
+      bits_voting_enabled: false,
+      bits_per_vote: 0,
+      channel_points_voting_enabled: false,
+      channel_points_per_vote: 0,
+      status: "ACTIVE",
+      duration,
+      started_at: new Date(now).toISOString(),
+    };
+    this.polls.set(id, poll);
+    json(200, { data: [poll] });
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -183,11 +302,23 @@ export class FakeHelix {
       }
       case "GET /channels": {
         const id = url.searchParams.get("broadcaster_id");
+        const user = [...this.users.values()].find((u) => u.id === id);
+        const info = id === null ? undefined : (this.channelInfo.get(id) ?? { game_name: "Just Chatting", title: `${user?.display_name ?? ""} live` });
         json(200, {
-          data: id === "12345678" ? [{ broadcaster_id: id, broadcaster_login: "dallas", broadcaster_name: "Dallas", broadcaster_language: "en", game_name: "Chess", title: "Chess all day" }] : [],
+          data: user && info
+            ? [{ broadcaster_id: user.id, broadcaster_login: user.login, broadcaster_name: user.display_name, broadcaster_language: "en", game_id: "509658", game_name: info.game_name, title: info.title, delay: 0, tags: [], content_classification_labels: [], is_branded_content: false }]
+            : [],
         });
         return;
       }
+      case "POST /chat/shoutouts":
+        this.#shoutout(call, token, json);
+        return;
+      case "POST /polls":
+      case "PATCH /polls":
+      case "GET /polls":
+        this.#poll(call, token, json);
+        return;
       case "POST /eventsub/subscriptions": {
         const body = call.body as { type: string; version: string; condition: unknown; transport: unknown };
         // Tokens set up by hand (validTokens) stand for the broadcaster's own; issued ones are checked.

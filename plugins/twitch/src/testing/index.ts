@@ -4,7 +4,7 @@
  * fixtures/twitch/, for tests of this plugin and of hosts that load it. Not for production use.
  */
 export { FakeHelix } from "./fake-helix.js";
-export type { HelixCall } from "./fake-helix.js";
+export type { HelixCall, HelixPoll } from "./fake-helix.js";
 export { FakeIrcServer, privmsgLine } from "./fake-irc-server.js";
 export { FakeEventSubServer } from "./fake-eventsub-server.js";
 export { eventSubFixture, ircLine } from "./fixtures.js";

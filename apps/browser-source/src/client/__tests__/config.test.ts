@@ -7,8 +7,8 @@ const bootstrap = { type: "alerts" as const, access_token: "tok-1", api_base: "h
 describe("parseConfig", () => {
   it("accepts the contract's shape", () => {
     const body = { browser_source: { id: 1 }, room: "u.ovation.1", alert_set: null };
-    // The overlays' lists (chat rooms, the alert log, scene parts) default to empty when absent.
-    const lists = { chat_rooms: [], alert_log: [], scene_parts: [] };
+    // The overlays' lists (chat rooms, the alert log, scene parts) default to empty when absent; module_state to null.
+    const lists = { chat_rooms: [], alert_log: [], scene_parts: [], module_state: null };
     expect(parseConfig(body)).toEqual({ ...body, goal_bar: null, overlay: null, ...lists });
     const goal = { ...body, goal_bar: { id: 2 }, overlay: { sounds: false } };
     expect(parseConfig(goal)).toEqual({ ...goal, ...lists });

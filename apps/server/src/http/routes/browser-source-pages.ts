@@ -73,6 +73,13 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
     });
   };
 
+  /** The state a bot module gives a new source of its kind (`queue`, `poll`); null for other kinds. */
+  const moduleSourceState = async (type: string, channel: string): Promise<unknown> => {
+    const runtime = app.ovation.botModules.runtime;
+    const feed = runtime.modules().find((m) => m.sources?.[type] !== undefined)?.sources?.[type];
+    return feed ? ((await feed(channel, runtime.context)) ?? null) : null;
+  };
+
   const find = (type: string | null, token: string): BrowserSourceRecord | null => {
     const record = repos.browserSources.findByAccessToken(token);
     if (!record || (type !== null && record.browser_source_type !== type)) return null;
@@ -134,6 +141,7 @@ export async function browserSourcePageRoutes(app: ZodApp, renderer: BrowserSour
         chat_rooms: record.browser_source_type === "chat" || record.browser_source_type === "emotewall" ? chatRooms(user) : [],
         alert_log: record.browser_source_type === "events" ? repos.alertLog.recent(user.id, EVENTS_BACKLOG).map((entry) => presentLogEntry(entry).notification) : [],
         scene_parts: record.browser_source_type === "scenes" ? sceneParts(record) : [],
+        module_state: await moduleSourceState(record.browser_source_type, String(user.id)),
       };
     },
   );

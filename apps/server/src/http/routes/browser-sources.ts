@@ -58,7 +58,7 @@ export async function browserSourceRoutes(app: ZodApp): Promise<void> {
         summary: "Generate (or get again) the browser source of a type and identifier",
         description:
           "`alerts`: optional identifier = an alert set id (omitted: the default alert source, which follows the active set). " +
-          "`effect-alerts`: no identifier. `scenes`, `goalbars`: identifier required. `chat`, `events`, `emotewall`: optional identifier " +
+          "`effect-alerts`, `queue`, `poll`: no identifier needed. `scenes`, `goalbars`: identifier required. `chat`, `events`, `emotewall`: optional identifier " +
           "(a name, for several boxes with their own options). The same type and identifier return the same record.",
         security: [{ bearerAuth: [] }],
         body: generateBodySchema,

@@ -31,7 +31,9 @@ export class GiveawaysBotModule implements BotModule {
 
   async onChat(line: BotChatLine): Promise<BotChatResult | null> {
     const entry = await this.giveaways.enter(line.event);
-    return entry.status === "not_keyword" ? null : { handled: true };
+    // The keyword is the giveaway's only while it is open: once closed, `!join` reaches the viewer
+    // queue or a custom command again.
+    return entry.status === "not_keyword" || entry.status === "closed" ? null : { handled: true };
   }
 
   load(channel: string, ctx: BotModuleContext): void {

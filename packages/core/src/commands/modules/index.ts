@@ -58,3 +58,17 @@ export type { BotSettings, OverlaySwitch, SystemCommandResult, SystemCommandsOpt
 export { COUNTERS_TABLE, COUNTER_SETTINGS_TABLE, CounterRangeError, KeyValueCounters, counterValue } from "./counters/counters.js";
 export type { Counter, CounterOperation } from "./counters/counters.js";
 export { answerCounterKeyword } from "./counters/counter-keywords.js";
+export { QUEUE_LIMITS, queueEntrySchema, queuePickSchema, queueSettingsSchema, queueStateSchema, queueView, orderedEntries } from "./queue/queue-record.js";
+export type { QueueEntry, QueueEntryView, QueuePick, QueueSettings, QueueState, QueueView } from "./queue/queue-record.js";
+export { QUEUE_KEY, QUEUE_TABLE, QUEUE_UPDATED, QueueModule } from "./queue/queue-module.js";
+export type { QueueJoinOutcome, QueueModuleOptions, QueuePickMode } from "./queue/queue-module.js";
+export { queueViewSchema } from "./queue/queue-routes.js";
+export { POLL_LIMITS, pollInputSchema, pollStateSchema, pollView } from "./polls/poll-record.js";
+export type { PollChoiceView, PollInput, PollState, PollView } from "./polls/poll-record.js";
+export { POLLS_TABLE, POLL_CURRENT, POLL_HISTORY, POLL_UPDATED, PollModule, resultText as pollResultText } from "./polls/poll-module.js";
+export type { PollModuleOptions, PollStartOutcome } from "./polls/poll-module.js";
+export { pollViewSchema } from "./polls/poll-routes.js";
+export { PROFILE_URLS, SHOUTOUT_LIMITS, shoutoutRecordSchema, shoutoutSettingsSchema, shoutoutStateSchema } from "./shoutouts/shoutout-record.js";
+export type { ShoutoutRecord, ShoutoutSettings, ShoutoutState } from "./shoutouts/shoutout-record.js";
+export { SHOUTOUTS_TABLE, ShoutoutModule } from "./shoutouts/shoutout-module.js";
+export type { ShoutoutOutcome } from "./shoutouts/shoutout-module.js";

@@ -51,11 +51,18 @@ export interface BotAlert {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** A platform's own action a module may ask for (Twitch shoutouts and polls). */
+/**
+ * A platform's own action a module may ask for (Twitch shoutouts and polls). `channel_info` reads a
+ * user's channel on the platform (answers `data` {user_id, login, display_name, category, title, url});
+ * `poll_start` answers `data.poll_id`; `poll_end` and `poll_results` answer `data` {poll_id, status,
+ * choices: [{title, votes}]} (status `running` or `ended`).
+ */
 export type PlatformAction =
   | { type: "shoutout"; target_platform_id: string; target_username: string }
+  | { type: "channel_info"; username: string }
   | { type: "poll_start"; title: string; choices: readonly string[]; duration_seconds: number }
-  | { type: "poll_end"; poll_id: string };
+  | { type: "poll_end"; poll_id: string }
+  | { type: "poll_results"; poll_id: string };
 
 /** How a platform action went: `unavailable` when the plugin (or its token) cannot take it. */
 export type PlatformActionResult =
@@ -124,7 +131,8 @@ export interface BotModuleRoute {
   readonly response?: ZodType;
   /** The success status (default 200). */
   readonly status?: 200 | 201 | 204;
-  handle(request: BotRouteRequest): Promise<unknown> | unknown;
+  /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
+  handle(request: BotRouteRequest, ctx: BotModuleContext): Promise<unknown> | unknown;
 }
 
 /** An error a module route answers with: `status`, a stable `code` and a message (422: field errors). */
@@ -167,4 +175,9 @@ export interface BotModule {
   forget?(channel: string): void;
   /** API routes the host mounts under `/v1/bots/{user}/`. */
   readonly routes?: readonly BotModuleRoute[];
+  /**
+   * The browser source kinds this module feeds (`queue`, `poll`), each with the state a source of
+   * that kind starts from (the config's `module_state`); later changes come as `bot-module` events.
+   */
+  readonly sources?: Readonly<Record<string, (channel: string, ctx: BotModuleContext) => Promise<unknown> | unknown>>;
 }

@@ -65,5 +65,10 @@ export type BotMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The bot's own message `key` in `language`, with `{name}` placeholders filled from `params`. */
 export function botMessage(language: BotLanguage, key: BotMessageKey, params: Params = {}): string {
-  return MESSAGES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+  return fillPlaceholders(MESSAGES[language][key], params);
+}
+
+/** `text` with its `{name}` placeholders filled from `params` (unknown names stay as written). */
+export function fillPlaceholders(text: string, params: Params = {}): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
