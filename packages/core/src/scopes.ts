@@ -14,6 +14,8 @@ export const SCOPES = [
   "chatbot:manage:commands",
   "chatbot:manage:moderation",
   "chatbot:manage:timers",
+  "chatbot:manage:points",
+  "chatbot:manage:quotes",
   "chatbot:manage:giveaways",
   "connections",
   "donations:read",

@@ -16,6 +16,8 @@ export const DEFAULT_CLI_SCOPES = [
   "chatbot:manage",
   "chatbot:manage:commands",
   "chatbot:manage:timers",
+  "chatbot:manage:points",
+  "chatbot:manage:quotes",
   "chatbot:manage:giveaways",
   "chatbot:manage:moderation",
   "widgets:manage",

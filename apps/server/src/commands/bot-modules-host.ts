@@ -22,6 +22,7 @@ import { answerCounterKeyword } from "./counter-keywords.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
+import { linkedAccount } from "./points-wallets.js";
 import { registeredBotModules } from "./registered-modules.js";
 
 /** The key-value table counters live in (`db('counters')` in templates; the counters API). */
@@ -138,6 +139,11 @@ export class BotModulesHost {
       },
       publish: (channel, event, payload) => this.#events?.moduleEvent(Number(channel), event, payload),
       log: this.logger,
+      linkedAccount: (platform, platformUserId) => linkedAccount(this.repos, platform, platformUserId),
+      streamInfo: async (_channel, platform, platformChannelId) => {
+        const info = await this.commands.lookups?.(platform)?.channel(platformChannelId);
+        return info ? { title: info.title, game: info.game } : null;
+      },
     };
   }
 

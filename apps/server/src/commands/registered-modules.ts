@@ -1,3 +1,4 @@
+import { pointsModules, quotesModule } from "@ovation/core";
 import type { BotModule } from "@ovation/core";
 
 /**
@@ -5,5 +6,8 @@ import type { BotModule } from "@ovation/core";
  * Adding a module: its own folder, and one line here.
  */
 export function registeredBotModules(): BotModule[] {
-  return [];
+  return [
+    ...pointsModules(),
+    quotesModule(),
+  ];
 }

@@ -14,7 +14,7 @@ export type ManagerRole = (typeof MANAGER_ROLES)[number];
  */
 export const MANAGER_ROLE_SCOPES: Readonly<Record<ManagerRole, readonly string[]>> = {
   editor: ["alerts:manage", "widgets:manage", "chatbot:manage:commands"],
-  moderator: ["chatbot:read", "chatbot:manage", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation"],
+  moderator: ["chatbot:read", "chatbot:manage", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "chatbot:manage:points", "chatbot:manage:quotes"],
 };
 
 const roleSchema = z.enum(MANAGER_ROLES, { error: () => `must be one of ${MANAGER_ROLES.join(", ")}` });

@@ -23,6 +23,8 @@ const SCOPES = [
   ["chatbot:manage:timers", "Manage your chat-bot's timers"],
   ["chatbot:manage:moderation", "Manage your chat-bot's moderation"],
   ["chatbot:manage:giveaways", "Manage your chat-bot's giveaways"],
+  ["chatbot:manage:points", "Manage your chat-bot's loyalty points"],
+  ["chatbot:manage:quotes", "Manage your chat-bot's quotes"],
   ["widgets:manage", "Manage your widgets and goal bars"],
   ["user:read", "Read your profile"],
   ["connections", "See your linked platform accounts"],

@@ -79,6 +79,13 @@ export interface BotModuleContext {
   /** Tells the channel's browser sources about a change (`event` on the user's room). */
   publish(channel: string, event: string, payload: unknown): void;
   readonly log: BotModuleLog;
+  /**
+   * The Ovation account a viewer's platform account is connected to (so one viewer is one person
+   * across platforms), or null: not connected, or the host does not link accounts (then absent).
+   */
+  linkedAccount?(platform: string, platformUserId: string): number | null;
+  /** The title and category of the streamer's channel on `platform` now (the platform's lookups); null when unknown. */
+  streamInfo?(channel: string, platform: string, platformChannelId: string): Promise<{ title: string; game: string } | null>;
 }
 
 /** The host's logger as modules use it (pino-shaped). */
@@ -95,6 +102,8 @@ export interface BotRouteRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly body: unknown;
+  /** The same context the module's chat, alert and tick hooks get (its store, clock...). */
+  readonly context: BotModuleContext;
 }
 
 /**
