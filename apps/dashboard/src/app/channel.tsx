@@ -84,11 +84,12 @@ function boundTo(http: HttpClient, userId: number): HttpClient {
 }
 
 /**
- * `client` with its bot families (commands, counters, timers, giveaways, moderation) acting on the
- * managed channel `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
+ * `client` with its bot families (commands, counters, timers, giveaways, moderation) and its `http`
+ * calls of `/v1/bots/{user}/...` routes (the bot modules' pages) acting on the managed channel
+ * `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
   const http = boundTo(client.http, userId);
-  return { ...client, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http) };
+  return { ...client, http, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http) };
 }
 

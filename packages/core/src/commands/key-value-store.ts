@@ -63,6 +63,19 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
+    return this.#change(this.#fields(channel, table), key, change);
+  }
+
+  async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
+    const fields = this.#fields(channel, table);
+    for (const key of keys) this.#change(fields, key, (current) => change(key, current));
+  }
+
+  async field(channel: string, table: string, key: string): Promise<unknown> {
+    return this.#channels.get(channel)?.get(table)?.get(key);
+  }
+
+  #fields(channel: string, table: string): Map<string, unknown> {
     let tables = this.#channels.get(channel);
     if (tables === undefined) {
       tables = new Map();
@@ -73,18 +86,14 @@ export class InMemoryKeyValueStore implements KeyValueStore {
       fields = new Map();
       tables.set(table, fields);
     }
+    return fields;
+  }
+
+  #change(fields: Map<string, unknown>, key: string, change: (current: unknown) => unknown): unknown {
     const next = change(fields.get(key));
     if (next === undefined) fields.delete(key);
     else fields.set(key, next);
     return next;
-  }
-
-  async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
-    for (const key of keys) await this.update(channel, table, key, (current) => change(key, current));
-  }
-
-  async field(channel: string, table: string, key: string): Promise<unknown> {
-    return this.#channels.get(channel)?.get(table)?.get(key);
   }
 }
 

@@ -12,6 +12,8 @@ import { simulatorPage } from "./simulator.js";
 import { goalBarsPage } from "./goal-bars.js";
 import { timersPage } from "./timers.js";
 import { giveawaysPage } from "./giveaways.js";
+import { pointsPage } from "./points.js";
+import { quotesPage } from "./quotes.js";
 import { moderationPage } from "./moderation.js";
 import { tokensPage } from "./tokens.js";
 import { managersPage } from "./managers.js";
@@ -38,6 +40,8 @@ export const PAGES: readonly DashboardPage[] = [
   goalBarsPage,
   timersPage,
   giveawaysPage,
+  pointsPage,
+  quotesPage,
   moderationPage,
   overlaysPage,
   managersPage,

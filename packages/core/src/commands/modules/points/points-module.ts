@@ -290,7 +290,8 @@ export class PointsModule {
     state.seen.set(wallet, { at: now, subscriber: isSubscriber(event) });
     if (state.named.get(wallet) !== event.user.username) state.names.set(wallet, { name: event.user.username, platform: event.platform });
     const { per_message, message_cooldown_seconds } = state.settings;
-    if (per_message > 0 && ctx.isLive(line.channel)) {
+    // A command earns nothing: typing `!points` over and over must not pay.
+    if (per_message > 0 && ctx.isLive(line.channel) && event.message.trimStart().charCodeAt(0) !== 33) {
       const last = state.messageAwardedAt.get(wallet);
       if (last === undefined || now - last >= message_cooldown_seconds * 1000) {
         state.messageAwardedAt.set(wallet, now);
