@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { POINTS_TABLE } from "../../key-value-store.js";
 
 /**
- * The loyalty points' stored shapes. Balances live in {@link POINTS_TABLE} (the table a command's
+ * The loyalty points' stored shapes. Balances live in table `points` (the table a command's
  * `price` spends from: key = the viewer's wallet, value = an integer); the other tables are the
  * module's own, named after it.
  */
@@ -15,7 +14,6 @@ export const POINTS_CONFIG_TABLE = "points_config";
 export const POINTS_HISTORY_TABLE = "points_history";
 export const POINTS_SETTINGS_KEY = "settings";
 export const POINTS_HISTORY_KEY = "log";
-export { POINTS_TABLE };
 
 /** Limits of the points module. */
 export const POINTS_LIMITS = {
