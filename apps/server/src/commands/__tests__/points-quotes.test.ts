@@ -126,12 +126,12 @@ describe("loyalty points and quotes through the console and a platform plugin", 
     await tick(0);
     expect(await balance("ovation:console-alice")).toBe(11 + 5 * 2 + 1);
     expect(await balance("ovation:console-bob")).toBe(26);
-    await tick(7);
-    expect(await balance("ovation:console-alice")).toBe(22 + 7 * 2);
+    await tick(4);
+    expect(await balance("ovation:console-alice")).toBe(22 + 4 * 2);
 
     await alice.say("!treat");
     await alice.heard("Here is your treat");
-    expect(await balance("ovation:console-alice")).toBe(36 - 25);
+    expect(await balance("ovation:console-alice")).toBe(30 - 25);
 
     const owned = await TestConsole.open(url, { token });
     consoles.push(owned);
@@ -149,7 +149,7 @@ describe("loyalty points and quotes through the console and a platform plugin", 
     const reasons = history.data.map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(["watch", "message", "price"]));
     expect(history.data.find((e) => e.reason === "price")).toMatchObject({ viewer: "ovation:console-alice", delta: -25 });
-    expect(history.data.find((e) => e.reason === "watch")).toMatchObject({ viewers: 1, delta: 14 });
+    expect(history.data.find((e) => e.reason === "watch")).toMatchObject({ viewers: 1, delta: 8 });
     app.ovation.commands.runtime.setLive(String(userId), false);
   });
 
@@ -158,7 +158,7 @@ describe("loyalty points and quotes through the console and a platform plugin", 
     const viewer = await open("dave");
     await chat(mod, "hello chat");
     await viewer.say("!points @alice");
-    await viewer.heard("@alice has 11 cookies.");
+    await viewer.heard("@alice has 5 cookies.");
     await viewer.say("!points @nobody");
     await viewer.heard("I have not seen @nobody in chat yet.");
 
@@ -167,13 +167,13 @@ describe("loyalty points and quotes through the console and a platform plugin", 
     expect(await balance("ovation:console-dave")).toBe(0);
 
     await mod.say("!addpoints @alice 100");
-    await mod.heard("@alice now has 111 cookies (+100).");
+    await mod.heard("@alice now has 105 cookies (+100).");
     await mod.say("!removepoints @alice 500");
-    await mod.heard("@alice now has 0 cookies (-111).");
+    await mod.heard("@alice now has 0 cookies (-105).");
     await mod.say("!addpoints @alice lots");
     await mod.heard("Usage: !addpoints @user amount");
     const history = (await (await api("GET", "/v1/bots/@me/points/history?reason=remove")).json()) as { data: unknown[] };
-    expect(history.data[0]).toMatchObject({ reason: "remove", viewer: "ovation:console-alice", delta: -111, balance: 0, by: "moddy" });
+    expect(history.data[0]).toMatchObject({ reason: "remove", viewer: "ovation:console-alice", delta: -105, balance: 0, by: "moddy" });
 
     const current = (await (await api("GET", "/v1/bots/@me/points/settings")).json()) as Record<string, unknown>;
     expect((await api("PUT", "/v1/bots/@me/points/settings", { ...current, follow: 50, cheer_per_100: 10 })).status).toBe(200);

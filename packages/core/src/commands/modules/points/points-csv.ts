@@ -106,10 +106,11 @@ export function parsePointsCsv(text: string, mode: "set" | "add"): PointsCsvPars
   const [header, ...lines] = parsed.records;
   if (header === undefined) return { ok: false, errors: { csv: ["is empty: the first line must be the header viewer,name,platform,points"] } };
   const columns = header.fields.map((name) => name.trim().toLowerCase());
-  for (const name of columns) if (!(POINTS_CSV_COLUMNS as readonly string[]).includes(name)) fail(header.line, `unknown column "${name}" (columns: ${POINTS_CSV_COLUMNS.join(", ")})`);
-  for (const name of ["viewer", "points"]) if (!columns.includes(name)) fail(header.line, `the header has no "${name}" column`);
-  if (new Set(columns).size !== columns.length) fail(header.line, "a column is named twice");
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const headerProblems: string[] = [];
+  for (const name of columns) if (!(POINTS_CSV_COLUMNS as readonly string[]).includes(name)) headerProblems.push(`unknown column "${name}" (columns: ${POINTS_CSV_COLUMNS.join(", ")})`);
+  for (const name of ["viewer", "points"]) if (!columns.includes(name)) headerProblems.push(`the header has no "${name}" column`);
+  if (new Set(columns).size !== columns.length) headerProblems.push("a column is named twice");
+  if (headerProblems.length > 0) return { ok: false, errors: { [`line ${header.line}`]: headerProblems } };
   if (lines.length > POINTS_LIMITS.csvLines) return { ok: false, errors: { csv: [`has more than ${POINTS_LIMITS.csvLines} lines`] } };
   const at = (fields: string[], name: string) => {
     const index = columns.indexOf(name);

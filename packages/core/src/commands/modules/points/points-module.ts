@@ -161,6 +161,8 @@ export class PointsModule {
     const report: PointsTickReport = { channels: 0, viewers: 0, writes: 0 };
     for (const [channel, loading] of this.#channels) {
       const state = await loading;
+      // Settings saved through another node reach this one within a tick.
+      state.settings = await loadPointsSettings(ctx.store, channel);
       const now = ctx.now();
       const settings = state.settings;
       const since = now - settings.active_minutes * 60_000;
