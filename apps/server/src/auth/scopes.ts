@@ -1,7 +1,7 @@
 import { ALL_SCOPE_VALUES } from "@ovation/core/contracts";
 
 /**
- * The scopes a token may carry: core's list of the 24 documented scopes
+ * The scopes a token may carry: core's list of the 24 documented scopes and Ovation's own
  * (docs/identity.md) plus `*`, which grants all. One list serves the CLI, the API and OAuth.
  */
 export const KNOWN_SCOPES: readonly string[] = ALL_SCOPE_VALUES;
