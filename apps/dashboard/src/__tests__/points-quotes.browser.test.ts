@@ -84,7 +84,7 @@ describe("dashboard points and quotes pages (issue 27)", () => {
     expect(await first.locator("blockquote").textContent()).toBe("What a jump");
 
     const form = page.locator("form", { has: page.getByRole("heading", { name: "New quote" }) });
-    await form.getByLabel("Quote").fill("I meant to do that");
+    await form.getByLabel("Quote", { exact: true }).fill("I meant to do that");
     await form.getByLabel("Game or category").fill("Celeste");
     await form.getByRole("button", { name: "Add quote" }).click();
     const second = page.locator('li[data-quote="2"]');
@@ -92,7 +92,7 @@ describe("dashboard points and quotes pages (issue 27)", () => {
     expect(await second.locator(".cell-sub").textContent()).toBe("Celeste");
 
     await page.getByRole("button", { name: "Edit quote #2" }).click();
-    await second.getByLabel("Quote").fill("I totally meant to do that");
+    await second.getByLabel("Quote", { exact: true }).fill("I totally meant to do that");
     await second.getByLabel("Stream title").fill("Chapter 7");
     await second.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => second.locator("blockquote").textContent()).toBe("I totally meant to do that");
