@@ -1,5 +1,5 @@
 import type { ManagedChannel, OvationClient } from "@ovation/client/http";
-import { commandsApi, countersApi, giveawaysApi, moderationApi, timersApi } from "@ovation/client/http";
+import { commandsApi, countersApi, giveawaysApi, moderationApi, pointsApi, quotesApi, timersApi } from "@ovation/client/http";
 import type { HttpClient } from "@ovation/client/http";
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
@@ -84,12 +84,11 @@ function boundTo(http: HttpClient, userId: number): HttpClient {
 }
 
 /**
- * `client` with its bot families (commands, counters, timers, giveaways, moderation) and its `http`
- * calls of `/v1/bots/{user}/...` routes (the bot modules' pages) acting on the managed channel
- * `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
+ * `client` with its bot families (commands, counters, timers, giveaways, moderation, points, quotes) acting on the
+ * managed channel `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
   const http = boundTo(client.http, userId);
-  return { ...client, http, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http) };
+  return { ...client, commands: commandsApi(http), counters: countersApi(http), timers: timersApi(http), giveaways: giveawaysApi(http), moderation: moderationApi(http), points: pointsApi(http), quotes: quotesApi(http) };
 }
 

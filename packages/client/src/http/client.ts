@@ -12,6 +12,8 @@ import { managersApi } from "./managers.js";
 import { mediaApi } from "./media.js";
 import { moderationApi } from "./moderation.js";
 import { pluginsApi } from "./plugins.js";
+import { pointsApi } from "./points.js";
+import { quotesApi } from "./quotes.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
 import { simulatorApi } from "./simulator.js";
@@ -40,6 +42,8 @@ export function createOvationClient(options: HttpClientOptions) {
     timers: timersApi(http),
     giveaways: giveawaysApi(http),
     moderation: moderationApi(http),
+    points: pointsApi(http),
+    quotes: quotesApi(http),
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),
     simulator: simulatorApi(http),

@@ -1,4 +1,4 @@
-import type { PointsHistoryEntry, PointsSettings, PointsStanding } from "@ovation/core/commands";
+import type { PointsHistoryView as PointsHistoryEntry, PointsSettingsView as PointsSettings } from "@ovation/client/http";
 import { useState } from "preact/hooks";
 import type { FieldErrors } from "../../ui/errors.js";
 import { fieldErrorsOf, messageOf } from "../../ui/errors.js";
@@ -10,17 +10,6 @@ import { LoadState } from "../kit/load-state.js";
 import { TableHead } from "../kit/table-head.js";
 import { useLoad } from "../kit/use-load.js";
 
-/** The points routes the bot module declares (`/v1/bots/{user}/points...`, scope `chatbot:manage:points`). */
-const ROUTES = {
-  settings: { method: "GET", path: "/v1/bots/{user}/points/settings" },
-  saveSettings: { method: "PUT", path: "/v1/bots/{user}/points/settings" },
-  leaderboard: { method: "GET", path: "/v1/bots/{user}/points/leaderboard" },
-  history: { method: "GET", path: "/v1/bots/{user}/points/history" },
-  adjust: { method: "POST", path: "/v1/bots/{user}/points/viewers/{viewer}/adjust" },
-  export: { method: "GET", path: "/v1/bots/{user}/points/export" },
-  import: { method: "POST", path: "/v1/bots/{user}/points/import" },
-} as const;
-const ME = { user: "@me" };
 /** Rows of the leaderboard the page loads (the search filters them). */
 const BOARD_SIZE = 500;
 
@@ -46,7 +35,7 @@ function Settings({ initial, onSaved }: { initial: PointsSettings; onSaved: (set
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      const saved = await client.http.call<PointsSettings>(ROUTES.saveSettings, { params: ME, body: draft });
+      const saved = await client.points.saveSettings(draft);
       setDraft(saved);
       setErrors({});
       onSaved(saved);
@@ -94,7 +83,7 @@ function Adjust({ viewer, setViewer, currency, onDone }: { viewer: string; setVi
   const adjust = async (event: Event) => {
     event.preventDefault();
     try {
-      const after = await client.http.call<{ name: string | null; points: number }>(ROUTES.adjust, { params: { ...ME, viewer }, body: { amount: amount ?? 0 } });
+      const after = await client.points.adjust(viewer, amount ?? 0);
       setErrors({});
       toast("success", `${after.name ?? viewer} now has ${after.points} ${currency}.`);
       onDone();
@@ -127,7 +116,7 @@ function Csv({ onImported }: { onImported: () => void }) {
   const [lines, setLines] = useState<FieldErrors>({});
   const download = async () => {
     try {
-      const { csv } = await client.http.call<{ csv: string }>(ROUTES.export, { params: ME });
+      const { csv } = await client.points.export();
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
       link.download = "points.csv";
@@ -141,7 +130,7 @@ function Csv({ onImported }: { onImported: () => void }) {
     event.preventDefault();
     if (file === null) return;
     try {
-      const done = await client.http.call<{ imported: number }>(ROUTES.import, { params: ME, body: { csv: await file.text(), mode } });
+      const done = await client.points.import(await file.text(), mode === "add" ? "add" : "set");
       setLines({});
       toast("success", `Imported ${done.imported} balance${done.imported === 1 ? "" : "s"}.`);
       onImported();
@@ -206,9 +195,9 @@ function describe(entry: PointsHistoryEntry, currency: string): string {
 /** Loyalty points: the leaderboard with a search, changes, the settings, and CSV import/export. */
 export default function Points() {
   const client = useClient();
-  const settings = useLoad(() => client.http.call<PointsSettings>(ROUTES.settings, { params: ME }), [client]);
-  const board = useLoad(() => client.http.call<{ data: PointsStanding[]; total: number }>(ROUTES.leaderboard, { params: ME, query: { limit: BOARD_SIZE } }), [client]);
-  const history = useLoad(async () => (await client.http.call<{ data: PointsHistoryEntry[] }>(ROUTES.history, { params: ME, query: { limit: 30 } })).data, [client]);
+  const settings = useLoad(() => client.points.settings(), [client]);
+  const board = useLoad(() => client.points.leaderboard({ limit: BOARD_SIZE }), [client]);
+  const history = useLoad(async () => (await client.points.history({ limit: 30 })).data, [client]);
   const [search, setSearch] = useState("");
   const [viewer, setViewer] = useState("");
   const currency = settings.data?.currency ?? "points";

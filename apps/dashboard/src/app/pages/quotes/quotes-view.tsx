@@ -1,4 +1,4 @@
-import type { Quote } from "@ovation/core/commands";
+import type { QuoteView as Quote } from "@ovation/client/http";
 import { useState } from "preact/hooks";
 import type { FieldErrors } from "../../ui/errors.js";
 import { messageOf } from "../../ui/errors.js";
@@ -9,15 +9,6 @@ import { useClient } from "../kit/client.js";
 import { formErrorsOf } from "../kit/form-errors.js";
 import { LoadState } from "../kit/load-state.js";
 import { useLoad } from "../kit/use-load.js";
-
-/** The quotes routes the bot module declares (`/v1/bots/{user}/quotes...`, scope `chatbot:manage:quotes`). */
-const ROUTES = {
-  list: { method: "GET", path: "/v1/bots/{user}/quotes" },
-  create: { method: "POST", path: "/v1/bots/{user}/quotes" },
-  replace: { method: "PUT", path: "/v1/bots/{user}/quotes/{id}" },
-  delete: { method: "DELETE", path: "/v1/bots/{user}/quotes/{id}" },
-} as const;
-const ME = { user: "@me" };
 
 interface Draft {
   text: string;
@@ -50,7 +41,7 @@ function NewQuote({ onCreated }: { onCreated: (quote: Quote) => void }) {
   const create = async (event: Event) => {
     event.preventDefault();
     try {
-      const quote = await client.http.call<Quote>(ROUTES.create, { params: ME, body: body(draft) });
+      const quote = await client.quotes.create(body(draft));
       onCreated(quote);
       setDraft(emptyDraft);
       setErrors({});
@@ -82,7 +73,7 @@ function QuoteCard({ quote, onChanged, onDeleted }: { quote: Quote; onChanged: (
     event.preventDefault();
     if (editing === null) return;
     try {
-      onChanged(await client.http.call<Quote>(ROUTES.replace, { params: { ...ME, id: quote.id }, body: body(editing) }));
+      onChanged(await client.quotes.replace(quote.id, body(editing)));
       setEditing(null);
       setErrors({});
     } catch (error) {
@@ -92,7 +83,7 @@ function QuoteCard({ quote, onChanged, onDeleted }: { quote: Quote; onChanged: (
   const remove = async () => {
     if (!(await confirm({ title: `Delete quote #${quote.id}?`, message: "Its number is not given to another quote.", confirmLabel: "Delete", danger: true }))) return;
     try {
-      await client.http.call<void>(ROUTES.delete, { params: { ...ME, id: quote.id } });
+      await client.quotes.delete(quote.id);
       onDeleted();
     } catch (error) {
       toast("error", messageOf(error));
@@ -141,7 +132,7 @@ function QuoteCard({ quote, onChanged, onDeleted }: { quote: Quote; onChanged: (
 /** Quotes: the channel's quote book; `!quote add` in chat and this page fill it. */
 export default function Quotes() {
   const client = useClient();
-  const loaded = useLoad(async () => (await client.http.call<{ data: Quote[] }>(ROUTES.list, { params: ME })).data, [client]);
+  const loaded = useLoad(async () => (await client.quotes.list()).data, [client]);
   return (
     <div class="stack">
       <div class="toolbar">
