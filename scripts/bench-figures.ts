@@ -46,7 +46,7 @@ export function benchRounds(fallback = MIN_ROUNDS): number {
 }
 
 /** How a figure's value is printed. */
-export type Unit = "msg/s" | "msg/CPU-s" | "ms" | "µs" | "x" | "/s" | "/CPU-s" | "KiB";
+export type Unit = "msg/s" | "msg/CPU-s" | "ms" | "µs" | "x" | "/s" | "/CPU-s" | "KiB" | "writes";
 
 /** `1234567` -> `1,234,567`; ratios and milliseconds keep two decimals. */
 export function formatValue(value: number, unit: Unit): string {

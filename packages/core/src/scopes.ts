@@ -1,5 +1,6 @@
 /**
- * The 24 documented scopes an access token can carry (listed in docs/identity.md). Shared by the
+ * The scopes an access token can carry: the reference's 24 documented ones and Ovation's own bot-module
+ * scopes (`chatbot:manage:points`, `chatbot:manage:quotes`), listed in docs/identity.md. Shared by the
  * server (tokens, OAuth, socket rooms) and clients, so it lives below both.
  * A scope that guards nothing here is still granted and listed on the token.
  */
@@ -14,6 +15,8 @@ export const SCOPES = [
   "chatbot:manage:commands",
   "chatbot:manage:moderation",
   "chatbot:manage:timers",
+  "chatbot:manage:points",
+  "chatbot:manage:quotes",
   "chatbot:manage:giveaways",
   "connections",
   "donations:read",

@@ -1,4 +1,4 @@
-import { fillPlaceholders } from "@ovation/core/alerts";
+import { fillMessage } from "@ovation/core/alerts";
 
 /** A variant 3 inline template: custom HTML/CSS/JS with `{key}` custom fields. */
 export interface CustomTemplate {
@@ -62,7 +62,7 @@ export function substituteFields(
   context: FieldContext,
 ): string {
   return source.replace(/\{([A-Za-z_][\w-]*)\}/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(fields, key) ? escapeFieldValue(fillPlaceholders(fields[key] ?? "", data), context) : whole,
+    Object.prototype.hasOwnProperty.call(fields, key) ? escapeFieldValue(fillMessage(fields[key] ?? "", data), context) : whole,
   );
 }
 

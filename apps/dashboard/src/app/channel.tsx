@@ -1,5 +1,5 @@
 import type { ManagedChannel, OvationClient } from "@ovation/client/http";
-import { commandsApi, countersApi, giveawaysApi, moderationApi, pollsApi, queueApi, shoutoutsApi, timersApi } from "@ovation/client/http";
+import { commandsApi, countersApi, giveawaysApi, moderationApi, pointsApi, pollsApi, queueApi, quotesApi, shoutoutsApi, timersApi } from "@ovation/client/http";
 import type { HttpClient } from "@ovation/client/http";
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
@@ -84,7 +84,7 @@ function boundTo(http: HttpClient, userId: number): HttpClient {
 }
 
 /**
- * `client` with its bot families (commands, counters, timers, giveaways, moderation) acting on the
+ * `client` with its bot families (commands, counters, timers, giveaways, moderation, points, quotes) acting on the
  * managed channel `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
@@ -96,6 +96,8 @@ export function clientForChannel(client: OvationClient, userId: number): Ovation
     timers: timersApi(http),
     giveaways: giveawaysApi(http),
     moderation: moderationApi(http),
+    points: pointsApi(http),
+    quotes: quotesApi(http),
     queue: queueApi(http),
     polls: pollsApi(http),
     shoutouts: shoutoutsApi(http),

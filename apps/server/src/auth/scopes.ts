@@ -1,7 +1,7 @@
 import { ALL_SCOPE_VALUES } from "@ovation/core/contracts";
 
 /**
- * The scopes a token may carry: core's list of the 24 documented scopes
+ * The scopes a token may carry: core's list of the 24 documented scopes and Ovation's own
  * (docs/identity.md) plus `*`, which grants all. One list serves the CLI, the API and OAuth.
  */
 export const KNOWN_SCOPES: readonly string[] = ALL_SCOPE_VALUES;
@@ -16,6 +16,8 @@ export const DEFAULT_CLI_SCOPES = [
   "chatbot:manage",
   "chatbot:manage:commands",
   "chatbot:manage:timers",
+  "chatbot:manage:points",
+  "chatbot:manage:quotes",
   "chatbot:manage:giveaways",
   "chatbot:manage:moderation",
   "chatbot:manage:queue",

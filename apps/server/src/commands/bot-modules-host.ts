@@ -22,6 +22,7 @@ import { usersOfDocuments } from "../store/partitions.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
+import { linkedAccount } from "./points-wallets.js";
 import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
 
 /** How often the modules tick (timers, counter goals, the modules' own ticks). */
@@ -71,6 +72,7 @@ export class BotModulesHost {
     commands: CustomCommandsBotModule;
   };
   readonly #kv: StoreKeyValueStore;
+  readonly #commandHost: CommandHost;
   /** Per plugin and channel: settles once the latest message's answer is out. */
   readonly #answerOrder = new Map<string, Promise<void>>();
   #output: BotOutput | null = null;
@@ -84,6 +86,7 @@ export class BotModulesHost {
     options: BotModulesHostOptions = {},
   ) {
     const runtime = commands.runtime;
+    this.#commandHost = commands;
     const now = options.now ?? Date.now;
     this.#kv = repos.kv;
     this.timers = new TimerModule({ templates: runtime, isLive: (channel) => runtime.isLive(channel), now });
@@ -154,6 +157,11 @@ export class BotModulesHost {
       },
       publish: (channel, event, payload) => this.#events?.moduleEvent(Number(channel), event, payload),
       log: this.logger,
+      linkedAccount: (platform, platformUserId) => linkedAccount(this.repos, platform, platformUserId),
+      streamInfo: async (_channel, platform, platformChannelId) => {
+        const info = await this.#commandHost.lookups?.(platform)?.channel(platformChannelId);
+        return info ? { title: info.title, game: info.game } : null;
+      },
     };
   }
 

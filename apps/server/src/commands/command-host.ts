@@ -6,6 +6,7 @@ import { commandFields } from "../store/commands.js";
 import { usersOfDocuments } from "../store/partitions.js";
 import { SIGNING_SECRETS_EXTENSION } from "../store/signing-secrets.js";
 import type { CommandRecord } from "../store/records.js";
+import { commandPoints } from "./points-wallets.js";
 
 /** The input form of a stored command (what the runtime validates and compiles). */
 export function commandInput(record: CommandRecord): BotCommandInput {
@@ -45,7 +46,7 @@ export class CommandHost {
     private readonly repos: Repositories,
     private readonly logger: Logger,
     outboundAllowlist: readonly string[] = [],
-    lookups?: (platform: string) => PlatformLookups | undefined,
+    readonly lookups?: (platform: string) => PlatformLookups | undefined,
     selfPorts?: () => readonly number[],
     shared: Pick<CommandRuntimeOptions, "cooldowns" | "cache"> = {},
   ) {
@@ -67,6 +68,7 @@ export class CommandHost {
       renderer: this.#sandbox,
       http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),
       logger,
+      points: commandPoints(repos),
       ...(lookups === undefined ? {} : { lookups }),
       ...shared,
     });

@@ -1,4 +1,4 @@
-import { PollModule, QueueModule, ShoutoutModule } from "@ovation/core";
+import { PollModule, QueueModule, ShoutoutModule, pointsModules, quotesModule } from "@ovation/core";
 import type { BotModule } from "@ovation/core";
 
 /**
@@ -7,6 +7,8 @@ import type { BotModule } from "@ovation/core";
  */
 export function registeredBotModules(): BotModule[] {
   return [
+    ...pointsModules(),
+    quotesModule(),
     new QueueModule(),
     new PollModule(),
     new ShoutoutModule(),

@@ -20,6 +20,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "analytics:read": "Read your analytics",
   "chatbot:manage:moderation": "Manage your chat-bot's moderation",
   "chatbot:manage:timers": "Manage your chat-bot's timers",
+  "chatbot:manage:points": "Manage your chat-bot's loyalty points",
+  "chatbot:manage:quotes": "Manage your chat-bot's quotes",
   "chatbot:manage:giveaways": "Manage your chat-bot's giveaways",
   "chatbot:manage:queue": "Manage your chat-bot's viewer queue",
   "chatbot:manage:polls": "Start and end your chat-bot's polls",

@@ -1,7 +1,7 @@
 import type { KeyValueStore } from "@ovation/core";
 import { KV_EXTENSION } from "./partitions.js";
 import type { Store } from "./store.js";
-import { USER_CAPS } from "./user-caps.js";
+import { USER_CAPS, VIEWER_TABLES } from "./user-caps.js";
 
 type Tables = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -10,7 +10,8 @@ type Tables = Record<string, Record<string, Record<string, unknown>>>;
  * kept under `extensions.kv` and written as one document per channel. Updates are synchronous on
  * the data, so each field changes atomically. A new table or key beyond the user's caps
  * (`USER_CAPS.kvTables`, `USER_CAPS.kvKeys`) is refused with an error naming the cap, before
- * anything changes.
+ * anything changes. The viewers' points tables (`points`, `points_viewers`: one key per viewer) have a
+ * cap of their own per table (`USER_CAPS.pointsViewers`) instead of counting against `kvKeys`.
  */
 export class StoreKeyValueStore implements KeyValueStore {
   constructor(private readonly store: Store) {}
@@ -39,7 +40,7 @@ export class StoreKeyValueStore implements KeyValueStore {
           if (existing !== undefined) delete existing[key];
           return undefined;
         }
-        if (!present) checkCaps(tables[channel] ?? {}, existing === undefined);
+        if (!present) checkCaps(tables[channel] ?? {}, table, existing === undefined, 1);
         const fields = ((tables[channel] ??= {})[table] ??= {});
         fields[key] = structuredClone(next);
         return structuredClone(next);
@@ -47,15 +48,52 @@ export class StoreKeyValueStore implements KeyValueStore {
       { kv: [channel] },
     );
   }
+
+  async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
+    this.store.update(
+      (data) => {
+        const tables = (data.extensions[KV_EXTENSION] ??= {}) as Tables;
+        const existing = tables[channel]?.[table];
+        const nexts = new Map<string, unknown>();
+        let added = 0;
+        for (const key of keys) {
+          if (nexts.has(key)) continue;
+          const present = existing !== undefined && Object.hasOwn(existing, key);
+          const next = change(key, present ? existing[key] : undefined);
+          nexts.set(key, next);
+          if (!present && next !== undefined) added++;
+        }
+        // The whole batch is refused before anything changes when its new keys break a cap.
+        if (added > 0) checkCaps(tables[channel] ?? {}, table, existing === undefined, added);
+        const fields = ((tables[channel] ??= {})[table] ??= {});
+        for (const [key, next] of nexts) {
+          if (next === undefined) delete fields[key];
+          else fields[key] = typeof next === "object" && next !== null ? structuredClone(next) : next;
+        }
+      },
+      { kv: [channel] },
+    );
+  }
+
+  async field(channel: string, table: string, key: string): Promise<unknown> {
+    const fields = this.#tables()[channel]?.[table];
+    if (fields === undefined || !Object.hasOwn(fields, key)) return undefined;
+    const value = fields[key];
+    return typeof value === "object" && value !== null ? structuredClone(value) : value;
+  }
 }
 
-/** Throws (naming the cap) when adding a key, in a new table when `newTable`, would break a cap. */
-function checkCaps(channelTables: Record<string, Record<string, unknown>>, newTable: boolean): void {
-  const tables = Object.values(channelTables);
-  if (newTable && tables.length >= USER_CAPS.kvTables) {
+/** Throws (naming the cap) when adding `added` keys to `table`, a new table when `newTable`, would break a cap. */
+function checkCaps(channelTables: Record<string, Record<string, unknown>>, table: string, newTable: boolean, added: number): void {
+  if (newTable && Object.keys(channelTables).length >= USER_CAPS.kvTables) {
     throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvTables} tables per user (kvTables)`);
   }
+  if (VIEWER_TABLES.has(table)) {
+    const keys = Object.keys(channelTables[table] ?? {}).length;
+    if (keys + added > USER_CAPS.pointsViewers) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.pointsViewers} viewers in table ${table} (pointsViewers)`);
+    return;
+  }
   let keys = 0;
-  for (const fields of tables) keys += Object.keys(fields).length;
-  if (keys >= USER_CAPS.kvKeys) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvKeys} keys per user over all tables (kvKeys)`);
+  for (const [name, fields] of Object.entries(channelTables)) if (!VIEWER_TABLES.has(name)) keys += Object.keys(fields).length;
+  if (keys + added > USER_CAPS.kvKeys) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvKeys} keys per user over all tables (kvKeys)`);
 }

@@ -1,3 +1,4 @@
+import { POINTS_TABLE, POINTS_VIEWERS_TABLE } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "./repositories.js";
 import type { AlertLogEntry } from "./records.js";
@@ -18,7 +19,12 @@ export const USER_CAPS = {
   kvTables: 64,
   /** Keys per user, over all of their key-value tables. */
   kvKeys: 5_000,
+  /** Viewers per points table (`points`, `points_viewers`; these do not count against `kvKeys`). */
+  pointsViewers: 200_000,
 } as const;
+
+/** Key-value tables with one key per viewer (points), capped per table by `pointsViewers`, not by `kvKeys`. */
+export const VIEWER_TABLES: ReadonlySet<string> = new Set([POINTS_TABLE, POINTS_VIEWERS_TABLE]);
 
 const entryBytes = new WeakMap<AlertLogEntry, number>();
 
@@ -58,9 +64,10 @@ export function reportCapBreaches(repos: Repositories, kvTables: (channel: strin
     };
     check("commands", repos.commands.listForUser(user.id).length);
     check("alertLogBytes", repos.alertLog.recent(user.id, Number.MAX_SAFE_INTEGER).reduce((sum, e) => sum + alertLogEntryBytes(e), 0));
-    const tables = Object.values(kvTables(String(user.id)));
-    check("kvTables", tables.length);
-    check("kvKeys", tables.reduce((sum, table) => sum + Object.keys(table).length, 0));
+    const byName = Object.entries(kvTables(String(user.id)));
+    check("kvTables", byName.length);
+    check("kvKeys", byName.reduce((sum, [name, table]) => sum + (VIEWER_TABLES.has(name) ? 0 : Object.keys(table).length), 0));
+    for (const [name, table] of byName) if (VIEWER_TABLES.has(name)) check("pointsViewers", Object.keys(table).length);
   }
   for (const breach of breaches) {
     logger.warn(breach, `user ${breach.userId} breaks the ${breach.cap} cap (${breach.actual} > ${breach.limit}); starting anyway, further growth is refused`);

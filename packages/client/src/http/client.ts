@@ -15,6 +15,8 @@ import { managersApi } from "./managers.js";
 import { mediaApi } from "./media.js";
 import { moderationApi } from "./moderation.js";
 import { pluginsApi } from "./plugins.js";
+import { pointsApi } from "./points.js";
+import { quotesApi } from "./quotes.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
 import { simulatorApi } from "./simulator.js";
@@ -46,6 +48,8 @@ export function createOvationClient(options: HttpClientOptions) {
     polls: pollsApi(http),
     shoutouts: shoutoutsApi(http),
     moderation: moderationApi(http),
+    points: pointsApi(http),
+    quotes: quotesApi(http),
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),
     simulator: simulatorApi(http),

@@ -14,6 +14,8 @@ import { MANAGERS_ROUTES } from "./managers.js";
 import { MEDIA_ROUTES } from "./media.js";
 import { MODERATION_ROUTES } from "./moderation.js";
 import { PLUGINS_ROUTES } from "./plugins.js";
+import { POINTS_ROUTES } from "./points.js";
+import { QUOTES_ROUTES } from "./quotes.js";
 import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
 import { SIMULATOR_ROUTES } from "./simulator.js";
@@ -40,6 +42,8 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     polls: POLLS_ROUTES,
     shoutouts: SHOUTOUTS_ROUTES,
     moderation: MODERATION_ROUTES,
+    points: POINTS_ROUTES,
+    quotes: QUOTES_ROUTES,
     goalBars: GOAL_BARS_ROUTES,
     plugins: PLUGINS_ROUTES,
     simulator: SIMULATOR_ROUTES,

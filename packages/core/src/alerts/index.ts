@@ -86,7 +86,7 @@ export type {
 export {
   renderPlaceholderSegments,
   renderPlaceholdersHtml,
-  fillPlaceholders,
+  fillMessage,
   escapeHtml,
   lookupPath,
   placeholderText,

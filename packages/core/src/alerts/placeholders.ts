@@ -50,7 +50,7 @@ export function renderPlaceholderSegments(template: string, data: unknown): Plac
 }
 
 /** Fills placeholders and returns plain text (for chat messages and `textContent`; not for innerHTML). */
-export function fillPlaceholders(template: string, data: unknown): string {
+export function fillMessage(template: string, data: unknown): string {
   if (!template.includes("{{")) return template;
   return template.replace(PLACEHOLDER, (_match, path: string) => placeholderText(lookupPath(data, path)));
 }

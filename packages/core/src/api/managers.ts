@@ -20,6 +20,8 @@ export const MANAGER_ROLE_SCOPES: Readonly<Record<ManagerRole, readonly string[]
     "chatbot:manage:timers",
     "chatbot:manage:giveaways",
     "chatbot:manage:moderation",
+    "chatbot:manage:points",
+    "chatbot:manage:quotes",
     "chatbot:manage:queue",
     "chatbot:manage:polls",
     "chatbot:manage:shoutouts",

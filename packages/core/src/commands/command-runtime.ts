@@ -14,6 +14,8 @@ import { OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber, type Key
 import { PERMISSION_LEVELS, permissionLevelOf } from "./permission-levels.js";
 import { OverlayTemplateCache, TemplateCache, type TemplateCacheStore } from "./template-cache.js";
 import { createTemplateFunctions } from "./template-functions.js";
+import { botMessage } from "./modules/system/bot-messages.js";
+import type { BotLanguage } from "./modules/system/bot-messages.js";
 
 /** Longest text the runtime sends to chat; longer output is cut (after trimming). */
 export const COMMAND_OUTPUT_MAX_LENGTH = 500;
@@ -40,6 +42,24 @@ export interface CommandRuntimeOptions {
   cache?: TemplateCacheStore;
   /** The time budget of regex matching per message and channel (default: one of this runtime's own). */
   budget?: ChatBudget;
+  /** Whose balance a command's `price` spends and how the refusal reads (default: the viewer's platform id, English). */
+  points?: CommandPoints;
+}
+
+/**
+ * How a command's `price` meets the loyalty points (docs/points.md): the viewer's wallet in the
+ * `points` table, the channel's currency name and bot language for "not enough points", and a hook
+ * told of each spend and refund (the points history).
+ */
+export interface CommandPoints {
+  /** The key of the viewer's balance in the `points` table (default: `event.user.platform_id`). */
+  wallet(event: ChatEvent): string | Promise<string>;
+  /** The channel's bot language (`!language`), for the refusal (default `en`). */
+  language?(channel: string): BotLanguage;
+  /** The channel's currency name (default `points`). */
+  currency?(channel: string): string | Promise<string>;
+  /** Told after a price was paid (`amount` > 0) or given back (`amount` < 0, the template failed). */
+  spent?(channel: string, wallet: string, amount: number, command: string): void | Promise<void>;
 }
 
 /** What happened to one chat message; `action` is what to send to chat, if anything. */
@@ -112,8 +132,10 @@ export class CommandRuntime {
   readonly #cooldowns: CooldownStore;
   readonly #cache: TemplateCacheStore;
   readonly #budget: ChatBudget;
+  readonly #points: CommandPoints | undefined;
 
   constructor(options: CommandRuntimeOptions) {
+    this.#points = options.points;
     this.#budget = options.budget ?? new ChatBudget();
     this.#store = options.store;
     this.#renderer = options.renderer;
@@ -363,7 +385,7 @@ export class CommandRuntime {
       if (user > 0) return { status: "cooldown", command: name, scope: "user", remaining_seconds: user };
     }
     if (record.price > 0) {
-      const payer = event.user.platform_id;
+      const payer = await this.#wallet(event);
       const { ok, balance } = ctx.dryRun
         ? await ctx.store.table(channel, POINTS_TABLE).then((points) => {
             const have = storedNumber(points[payer]);
@@ -376,10 +398,14 @@ export class CommandRuntime {
         let action: OutgoingMessage | null = null;
         const notice = ctx.cooldowns === null ? null : await ctx.cooldowns.claim([{ key: noticeKey, seconds: PRICE_NOTICE_INTERVAL_SECONDS }]);
         if (ctx.dryRun || notice?.ok === true) {
-          action = this.#action(event, `@${event.user.username} !${name} costs ${record.price} points; you have ${balance}.`, "say");
+          const language = this.#points?.language?.(channel) ?? "en";
+          const currency = (await this.#points?.currency?.(channel)) ?? "points";
+          const text = botMessage(language, "price_not_enough", { user: event.user.username, command: name, price: record.price, currency, balance });
+          action = this.#action(event, text, "say");
         }
         return { status: "price", command: name, price: record.price, balance, action };
       }
+      if (!ctx.dryRun) await this.#spent(channel, payer, record.price, name);
     }
     let text: string;
     try {
@@ -432,12 +458,28 @@ export class CommandRuntime {
     );
     if (command.record.price > 0 && !ctx.dryRun) {
       // The viewer paid for an answer that did not come: give the points back.
-      await ctx.store.update(event.channel.id, POINTS_TABLE, event.user.platform_id, (current) => storedNumber(current) + command.record.price);
+      const payer = await this.#wallet(event);
+      await ctx.store.update(event.channel.id, POINTS_TABLE, payer, (current) => storedNumber(current) + command.record.price);
+      await this.#spent(event.channel.id, payer, -command.record.price, name);
     }
     const short = reason.length > 200 ? `${reason.slice(0, 199)}…` : reason;
     const action =
       caller >= PERMISSION_LEVELS.moderator || ctx.dryRun ? this.#action(event, `@${event.user.username} !${name} failed: ${short}`, "say") : null;
     return { status: "error", command: name, error: reason, action };
+  }
+
+  /** The key of the viewer's balance in the points table. */
+  async #wallet(event: ChatEvent): Promise<string> {
+    return this.#points === undefined ? event.user.platform_id : this.#points.wallet(event);
+  }
+
+  /** Tells the points hook of a spend or refund; its failure never undoes the command. */
+  async #spent(channel: string, wallet: string, amount: number, command: string): Promise<void> {
+    try {
+      await this.#points?.spent?.(channel, wallet, amount, command);
+    } catch (err) {
+      this.#logger.warn({ err, channel, command }, "points spend not recorded");
+    }
   }
 
   #action(event: ChatEvent, text: string, sendAs: BotCommand["send_as"]): OutgoingMessage {

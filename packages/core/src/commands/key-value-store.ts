@@ -12,6 +12,42 @@ export interface KeyValueStore {
    * `change` is synchronous and may be called once only.
    */
   update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown>;
+  /**
+   * Optional batch of {@link update}: replaces each of `keys` with what `change` returns for it, in one
+   * write (each field atomically, as `update`); returning `undefined` removes the field. A host that
+   * has it saves a points tick for thousands of viewers as one write instead of one per viewer.
+   * Without it {@link updateFields} falls back to one `update` per key.
+   */
+  updateMany?(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void>;
+  /** Optional read of one field (`undefined` when absent); without it {@link readField} reads the table. */
+  field?(channel: string, table: string, key: string): Promise<unknown>;
+}
+
+/**
+ * Changes each of `keys` in one batched write when the store has {@link KeyValueStore.updateMany},
+ * else one awaited {@link KeyValueStore.update} per key. Resolves to the number of store writes made.
+ */
+export async function updateFields(
+  store: KeyValueStore,
+  channel: string,
+  table: string,
+  keys: readonly string[],
+  change: (key: string, current: unknown) => unknown,
+): Promise<number> {
+  if (keys.length === 0) return 0;
+  if (store.updateMany !== undefined) {
+    await store.updateMany(channel, table, keys, change);
+    return 1;
+  }
+  for (const key of keys) await store.update(channel, table, key, (current) => change(key, current));
+  return keys.length;
+}
+
+/** One field of a table (`undefined` when absent), through {@link KeyValueStore.field} when the store has it. */
+export async function readField(store: KeyValueStore, channel: string, table: string, key: string): Promise<unknown> {
+  if (store.field !== undefined) return store.field(channel, table, key);
+  const fields = await store.table(channel, table);
+  return Object.hasOwn(fields, key) ? fields[key] : undefined;
 }
 
 /** The table holding each viewer's points: key = the viewer's `platform_id`, value = an integer. */
@@ -27,6 +63,19 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
+    return this.#change(this.#fields(channel, table), key, change);
+  }
+
+  async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
+    const fields = this.#fields(channel, table);
+    for (const key of keys) this.#change(fields, key, (current) => change(key, current));
+  }
+
+  async field(channel: string, table: string, key: string): Promise<unknown> {
+    return this.#channels.get(channel)?.get(table)?.get(key);
+  }
+
+  #fields(channel: string, table: string): Map<string, unknown> {
     let tables = this.#channels.get(channel);
     if (tables === undefined) {
       tables = new Map();
@@ -37,8 +86,13 @@ export class InMemoryKeyValueStore implements KeyValueStore {
       fields = new Map();
       tables.set(table, fields);
     }
+    return fields;
+  }
+
+  #change(fields: Map<string, unknown>, key: string, change: (current: unknown) => unknown): unknown {
     const next = change(fields.get(key));
-    fields.set(key, next);
+    if (next === undefined) fields.delete(key);
+    else fields.set(key, next);
     return next;
   }
 }

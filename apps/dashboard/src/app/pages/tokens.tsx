@@ -25,6 +25,8 @@ const SCOPES = [
   ["chatbot:manage:queue", "Manage your chat-bot's viewer queue"],
   ["chatbot:manage:polls", "Start and end your chat-bot's polls"],
   ["chatbot:manage:shoutouts", "Give shoutouts and set them up"],
+  ["chatbot:manage:points", "Manage your chat-bot's loyalty points"],
+  ["chatbot:manage:quotes", "Manage your chat-bot's quotes"],
   ["widgets:manage", "Manage your widgets and goal bars"],
   ["user:read", "Read your profile"],
   ["connections", "See your linked platform accounts"],

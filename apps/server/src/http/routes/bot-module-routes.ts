@@ -41,7 +41,8 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
       const { user, ...rest } = request.params as { user: string } & Record<string, string>;
       const channel = String(resolveUserParam(request, user));
       try {
-        const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body }, app.ovation.botModules.runtime.context);
+        const context = app.ovation.botModules.runtime.context;
+        const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
         return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
       } catch (error) {
         if (!(error instanceof BotRouteError)) throw error;

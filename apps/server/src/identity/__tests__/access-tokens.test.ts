@@ -88,8 +88,8 @@ describe("access tokens are RS256 JWTs backed by a revocable record; userinfo; s
     expect(unknown.status).toBe(401);
   });
 
-  it("knows all 24 documented scopes and answers invalid_scope for an unknown one at authorize", async () => {
-    expect(SCOPES).toHaveLength(24);
+  it("knows all 24 documented scopes and Ovation's own (points, quotes) and answers invalid_scope for an unknown one at authorize", async () => {
+    expect(SCOPES).toHaveLength(26);
     const all = await authorize(SCOPES.join(" "));
     expect(decodeJwt(all.access_token).scopes).toEqual([...SCOPES]);
 

@@ -10,7 +10,7 @@ import { buildDefaultAlertSet } from "../default-set.js";
 import { AlertMigrationError } from "../errors.js";
 import { migrateAe3Alert, migrateAe3ToAe4 } from "../migrate.js";
 import { LAYOUT_BASE_FONT_PX } from "../font-size.js";
-import { fillPlaceholders } from "../placeholders.js";
+import { fillMessage } from "../placeholders.js";
 import { compileAlertSet } from "../resolve.js";
 import { alertSetSchema } from "../schemas.js";
 import type { Ae3Shown, RawAe3 } from "./ae3-oracle.js";
@@ -31,9 +31,9 @@ function ae4Show(set: ReturnType<typeof migrateAe3ToAe4>, alert: { type: Ae3Type
   if (result.disabled) return null;
   const t = result.template;
   return {
-    text: fillPlaceholders(t.title, converted.data),
-    subtext: fillPlaceholders(t.subtitle, converted.data),
-    message: fillPlaceholders(t.chat_message, converted.data),
+    text: fillMessage(t.title, converted.data),
+    subtext: fillMessage(t.subtitle, converted.data),
+    message: fillMessage(t.chat_message, converted.data),
     settings: {
       image: t.image_href, sound: t.sound_href, duration: t.display_time / 1000, volume: t.volume / 100, font: t.font_family,
       font_size: Math.round(t.font_size * LAYOUT_BASE_FONT_PX), font_weight: t.font_weight, text_color: t.font_color, highlight_color: t.font_highlight_color,

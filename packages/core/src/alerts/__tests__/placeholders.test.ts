@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   escapeHtml,
-  fillPlaceholders,
+  fillMessage,
   lookupPath,
   placeholderPaths,
   renderPlaceholderSegments,
@@ -12,17 +12,17 @@ import {
 describe("placeholders", () => {
   it("fills {{name}} and {{ name }} and dotted paths; missing keys become empty", () => {
     const data = { name: "Alice", amount: 1500, user: { name: "Bob" }, emotes: [{ id: "42" }], gift: false };
-    expect(fillPlaceholders("{{name}} cheered {{ amount }}!", data)).toBe("Alice cheered 1500!");
-    expect(fillPlaceholders("{{ user.name }} / {{emotes.0.id}} / {{gift}}", data)).toBe("Bob / 42 / false");
-    expect(fillPlaceholders("[{{nope}}][{{user.nope.deeper}}][{{user}}]", data)).toBe("[][][]");
+    expect(fillMessage("{{name}} cheered {{ amount }}!", data)).toBe("Alice cheered 1500!");
+    expect(fillMessage("{{ user.name }} / {{emotes.0.id}} / {{gift}}", data)).toBe("Bob / 42 / false");
+    expect(fillMessage("[{{nope}}][{{user.nope.deeper}}][{{user}}]", data)).toBe("[][][]");
   });
 
   it("leaves other brace forms as written", () => {
-    expect(fillPlaceholders("{name} {{ name | upper }} {{}} {{ na me }}", { name: "A" })).toBe("{name} {{ name | upper }} {{}} {{ na me }}");
+    expect(fillMessage("{name} {{ name | upper }} {{}} {{ na me }}", { name: "A" })).toBe("{name} {{ name | upper }} {{}} {{ na me }}");
   });
 
   it("never reads through the prototype chain", () => {
-    expect(fillPlaceholders("{{constructor}}{{toString}}{{__proto__}}{{name.length}}", { name: "abc" })).toBe("");
+    expect(fillMessage("{{constructor}}{{toString}}{{__proto__}}{{name.length}}", { name: "abc" })).toBe("");
     expect(lookupPath({ a: { b: 1 } }, "a.b")).toBe(1);
   });
 
@@ -48,7 +48,7 @@ describe("placeholders", () => {
         const template = parts.join("");
         const data = { name, msg, user: { name } };
         const segments = renderPlaceholderSegments(template, data);
-        expect(segments.map((s) => s.text).join("")).toBe(fillPlaceholders(template, data));
+        expect(segments.map((s) => s.text).join("")).toBe(fillMessage(template, data));
         expect(segments.every((s) => s.text.length > 0)).toBe(true);
         expect(renderPlaceholdersHtml(template, data)).not.toMatch(/[<>"']/);
       }),

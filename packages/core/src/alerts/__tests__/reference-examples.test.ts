@@ -3,7 +3,7 @@ import { explainAlert, resolveAlert } from "../resolve.js";
 import type { AlertSetInput } from "../schemas.js";
 import { alertSetSchema } from "../schemas.js";
 import { ENGINE_DEFAULT_TEMPLATE } from "../template-settings.js";
-import { fillPlaceholders } from "../placeholders.js";
+import { fillMessage } from "../placeholders.js";
 
 // The reference's documented examples (docs/alerts.md): a set `default` with `"title": null`, the follow type default and
 // the Twitch cheer >= 1000 variation.
@@ -38,7 +38,7 @@ describe("the reference's documented alert examples", () => {
     expect(result.disabled).toBe(false);
     if (result.disabled) return;
     expect(result.template.title).toBe("{{name}} is now following");
-    expect(fillPlaceholders(result.template.title, { name: "Alice" })).toBe("Alice is now following");
+    expect(fillMessage(result.template.title, { name: "Alice" })).toBe("Alice is now following");
     expect(result.template.subtitle).toBe(ENGINE_DEFAULT_TEMPLATE.subtitle);
     expect(result.template.font_family).toBe("Montserrat");
     expect(result.template.font_color).toBe("#00ff00");
@@ -52,7 +52,7 @@ describe("the reference's documented alert examples", () => {
     if (big.disabled || edge.disabled || small.disabled) throw new Error("cheer alerts must show");
     expect(big.variations).toEqual([1, 2]);
     expect(edge.variations).toEqual([1, 2]);
-    expect(fillPlaceholders(big.template.title, { name: "Bob", amount: 1500 })).toBe("Bob sent a huge cheer of 1500!");
+    expect(fillMessage(big.template.title, { name: "Bob", amount: 1500 })).toBe("Bob sent a huge cheer of 1500!");
     expect(big.template.font_color).toBe("#ff0000");
     expect(big.template.sound_href).toBe("https://example.com/big.mp3");
     expect(big.template.font_family).toBe("Montserrat");

@@ -1,4 +1,4 @@
-// Barrel of the bot modules: timers, giveaways, auto-moderation, system commands and counters. Each module is
+// Barrel of the bot modules: timers, giveaways, auto-moderation, system commands, counters, points, quotes, queue, polls and shoutouts. Each module is
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
@@ -72,3 +72,28 @@ export { PROFILE_URLS, SHOUTOUT_LIMITS, shoutoutRecordSchema, shoutoutSettingsSc
 export type { ShoutoutRecord, ShoutoutSettings, ShoutoutState } from "./shoutouts/shoutout-record.js";
 export { SHOUTOUTS_TABLE, ShoutoutModule } from "./shoutouts/shoutout-module.js";
 export type { ShoutoutOutcome } from "./shoutouts/shoutout-module.js";
+export { fillBotMessage } from "./system/bot-messages.js";
+export type { BotMessageParams } from "./system/bot-messages.js";
+export {
+  POINTS_CONFIG_TABLE,
+  POINTS_ERROR_CODES,
+  POINTS_HISTORY_TABLE,
+  POINTS_LIMITS,
+  POINTS_REASONS,
+  POINTS_VIEWERS_TABLE,
+  pointsHistoryEntrySchema,
+  pointsSettingsSchema,
+  pointsWallet,
+} from "./points/points-record.js";
+export type { PointsHistoryEntry, PointsReason, PointsSettings, PointsSettingsInput, PointsViewer } from "./points/points-record.js";
+export { adjustPoints, appendPointsHistory, awardPoints, loadPointsSettings, pointsBalance, pointsCurrency, pointsHistory, pointsStandings } from "./points/points-ledger.js";
+export type { PointsStanding } from "./points/points-ledger.js";
+export { POINTS_CSV_COLUMNS, formatPointsCsv, parsePointsCsv } from "./points/points-csv.js";
+export type { PointsCsvExportRow, PointsCsvParse, PointsCsvRow } from "./points/points-csv.js";
+export { PointsModule, alertPoints, pointsModules } from "./points/points-module.js";
+export type { PointsModuleOptions, PointsTickReport } from "./points/points-module.js";
+export { POINTS_SCOPE } from "./points/points-routes.js";
+export { QUOTES_ERROR_CODES, QUOTE_LIMITS, quoteInputSchema, quoteSchema } from "./quotes/quote-record.js";
+export type { Quote, QuoteInput } from "./quotes/quote-record.js";
+export { QUOTES_SCOPE, listQuotes, quotesModule } from "./quotes/quotes-module.js";
+export type { QuotesModuleOptions } from "./quotes/quotes-module.js";

@@ -90,6 +90,13 @@ export interface BotModuleContext {
   /** Tells the channel's browser sources about a change (`event` on the user's room). */
   publish(channel: string, event: string, payload: unknown): void;
   readonly log: BotModuleLog;
+  /**
+   * The Ovation account a viewer's platform account is connected to (so one viewer is one person
+   * across platforms), or null: not connected, or the host does not link accounts (then absent).
+   */
+  linkedAccount?(platform: string, platformUserId: string): number | null;
+  /** The title and category of the streamer's channel on `platform` now (the platform's lookups); null when unknown. */
+  streamInfo?(channel: string, platform: string, platformChannelId: string): Promise<{ title: string; game: string } | null>;
 }
 
 /** The host's logger as modules use it (pino-shaped). */
@@ -106,6 +113,8 @@ export interface BotRouteRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly body: unknown;
+  /** The same context the module's chat, alert and tick hooks get (its store, clock...). */
+  readonly context: BotModuleContext;
 }
 
 /**
@@ -132,7 +141,7 @@ export interface BotModuleRoute {
   /** The success status (default 200). */
   readonly status?: 200 | 201 | 204;
   /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
-  handle(request: BotRouteRequest, ctx: BotModuleContext): Promise<unknown> | unknown;
+  handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }
 
 /** An error a module route answers with: `status`, a stable `code` and a message (422: field errors). */

@@ -1,5 +1,5 @@
 import type { BotLanguage } from "../system/bot-messages.js";
-import { fillPlaceholders } from "../system/bot-messages.js";
+import { fillBotMessage } from "../system/bot-messages.js";
 
 const MESSAGES = {
   en: {
@@ -39,5 +39,5 @@ export type PollMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The polls' message `key` in `language`. */
 export function pollMessage(language: BotLanguage, key: PollMessageKey, params: Readonly<Record<string, string | number>> = {}): string {
-  return fillPlaceholders(MESSAGES[language][key], params);
+  return fillBotMessage(MESSAGES[language][key], params);
 }

@@ -43,7 +43,7 @@ export function pollRoutes(polls: PollRoutesTarget): BotModuleRoute[] {
       scope: SCOPE,
       summary: "The current (or last) poll and the ended ones before it",
       response: z.object({ current: pollViewSchema.nullable(), history: z.array(pollViewSchema) }),
-      handle: async ({ channel }, ctx) => ({ current: await polls.current(channel, ctx), history: await polls.history(channel, ctx) }),
+      handle: async ({ channel, context: ctx }) => ({ current: await polls.current(channel, ctx), history: await polls.history(channel, ctx) }),
     },
     {
       method: "POST",
@@ -54,7 +54,7 @@ export function pollRoutes(polls: PollRoutesTarget): BotModuleRoute[] {
       body: pollInputSchema,
       response: pollViewSchema,
       status: 201,
-      async handle({ channel, body }, ctx) {
+      async handle({ channel, body, context: ctx }) {
         const outcome = await polls.start(channel, body as PollInput, ctx);
         if (!outcome.started) throw new BotRouteError(409, "OVATION_ERR_POLLS_ALREADY_OPEN", "A poll is already open: end it first.");
         return outcome.poll;
@@ -67,7 +67,7 @@ export function pollRoutes(polls: PollRoutesTarget): BotModuleRoute[] {
       summary: "End the open poll now (the platforms' own polls too) and announce the result",
       description: "404 `OVATION_ERR_POLLS_NONE_OPEN` when no poll is open.",
       response: pollViewSchema,
-      async handle({ channel }, ctx) {
+      async handle({ channel, context: ctx }) {
         const ended = await polls.end(channel, ctx);
         if (!ended) throw new BotRouteError(404, "OVATION_ERR_POLLS_NONE_OPEN", "No poll is open.");
         return ended.poll;

@@ -1,5 +1,5 @@
 import type { BotLanguage } from "../system/bot-messages.js";
-import { fillPlaceholders } from "../system/bot-messages.js";
+import { fillBotMessage } from "../system/bot-messages.js";
 
 const MESSAGES = {
   en: {
@@ -45,5 +45,5 @@ export type QueueMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The queue's message `key` in `language`. */
 export function queueMessage(language: BotLanguage, key: QueueMessageKey, params: Readonly<Record<string, string | number>> = {}): string {
-  return fillPlaceholders(MESSAGES[language][key], params);
+  return fillBotMessage(MESSAGES[language][key], params);
 }

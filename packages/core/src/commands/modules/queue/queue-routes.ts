@@ -37,7 +37,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       scope: SCOPE,
       summary: "The viewer queue: open or closed, settings, waiting viewers in order, latest picks",
       response: queueViewSchema,
-      handle: ({ channel }, ctx) => queue.view(channel, ctx),
+      handle: ({ channel, context: ctx }) => queue.view(channel, ctx),
     },
     {
       method: "PUT",
@@ -46,7 +46,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       summary: "Replace the queue's settings (subscriber priority, size, announcements)",
       body: queueSettingsSchema,
       response: queueViewSchema,
-      handle: ({ channel, body }, ctx) => queue.configure(channel, body, ctx),
+      handle: ({ channel, body, context: ctx }) => queue.configure(channel, body, ctx),
     },
     {
       method: "POST",
@@ -54,7 +54,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       scope: SCOPE,
       summary: "Open the queue: viewers may !join",
       response: queueViewSchema,
-      handle: ({ channel }, ctx) => queue.setOpen(channel, true, ctx),
+      handle: ({ channel, context: ctx }) => queue.setOpen(channel, true, ctx),
     },
     {
       method: "POST",
@@ -62,7 +62,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       scope: SCOPE,
       summary: "Close the queue: no more !join (waiting viewers stay and can be picked)",
       response: queueViewSchema,
-      handle: ({ channel }, ctx) => queue.setOpen(channel, false, ctx),
+      handle: ({ channel, context: ctx }) => queue.setOpen(channel, false, ctx),
     },
     {
       method: "POST",
@@ -75,7 +75,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
         count: z.number().int().min(1).max(QUEUE_LIMITS.maxPick).default(1),
       }),
       response: z.object({ picked: z.array(queuePickSchema), queue: queueViewSchema }),
-      async handle({ channel, body }, ctx) {
+      async handle({ channel, body, context: ctx }) {
         const { mode, count } = body as { mode: "next" | "random"; count: number };
         const picked = await queue.pick(channel, mode, count, ctx);
         if (picked.length === 0) throw new BotRouteError(409, "OVATION_ERR_QUEUE_EMPTY", "Nobody is waiting in the queue.");
@@ -91,7 +91,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       description: "404 `OVATION_ERR_QUEUE_NOT_IN_QUEUE` when that viewer is not waiting.",
       params: z.object({ platform: z.string().min(1).max(64), user_platform_id: z.string().min(1).max(256) }),
       status: 204,
-      async handle({ channel, params }, ctx) {
+      async handle({ channel, params, context: ctx }) {
         const viewer = { platform: params["platform"] ?? "", user_platform_id: params["user_platform_id"] ?? "" };
         if (!(await queue.remove(channel, viewer, ctx))) throw new BotRouteError(404, "OVATION_ERR_QUEUE_NOT_IN_QUEUE", "That viewer is not in the queue.");
         return null;
@@ -103,7 +103,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
       scope: SCOPE,
       summary: "Empty the queue (the latest picks stay)",
       status: 204,
-      async handle({ channel }, ctx) {
+      async handle({ channel, context: ctx }) {
         await queue.clear(channel, ctx);
         return null;
       },

@@ -1,5 +1,5 @@
 import type { BotLanguage } from "../system/bot-messages.js";
-import { fillPlaceholders } from "../system/bot-messages.js";
+import { fillBotMessage } from "../system/bot-messages.js";
 
 const MESSAGES = {
   en: {
@@ -27,5 +27,5 @@ export type ShoutoutMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The shoutouts' message `key` in `language`. */
 export function shoutoutMessage(language: BotLanguage, key: ShoutoutMessageKey, params: Readonly<Record<string, string | number>> = {}): string {
-  return fillPlaceholders(MESSAGES[language][key], params);
+  return fillBotMessage(MESSAGES[language][key], params);
 }

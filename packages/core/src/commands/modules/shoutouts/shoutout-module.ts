@@ -1,7 +1,7 @@
 import type { BotChatLine, BotChatResult, BotModule, BotModuleContext, BotModuleRoute, PlatformActionResult } from "../../runtime/bot-module.js";
 import { PERMISSION_LEVELS, permissionLevelOf } from "../../permission-levels.js";
 import { parseModuleConfig } from "../module-error.js";
-import { fillPlaceholders } from "../system/bot-messages.js";
+import { fillBotMessage } from "../system/bot-messages.js";
 import { shoutoutMessage } from "./shoutout-messages.js";
 import { PROFILE_URLS, SHOUTOUT_LIMITS, SHOUTOUT_LOGIN, shoutoutSettingsSchema, shoutoutStateSchema } from "./shoutout-record.js";
 import type { ShoutoutRecord, ShoutoutSettings, ShoutoutState } from "./shoutout-record.js";
@@ -138,7 +138,7 @@ export class ShoutoutModule implements BotModule {
     const params = { name, url, category, title: known ? text(info.data, "title") : "" };
     const message =
       settings.message !== ""
-        ? fillPlaceholders(settings.message, params)
+        ? fillBotMessage(settings.message, params)
         : shoutoutMessage(language, url === "" ? "name_only" : category === "" ? "link" : "full", params);
     const record: ShoutoutRecord = { at: now, platform, login, name, url, category, native, detail, by, text: message };
     await ctx.store.update(channel, SHOUTOUTS_TABLE, "state", (current) => {

@@ -23,7 +23,7 @@ export function shoutoutRoutes(shoutouts: ShoutoutRoutesTarget): BotModuleRoute[
       scope: SCOPE,
       summary: "The shoutout settings and the latest shoutouts",
       response: z.object({ settings: shoutoutSettingsSchema, recent: z.array(shoutoutRecordSchema) }),
-      handle: ({ channel }, ctx) => shoutouts.overview(channel, ctx),
+      handle: ({ channel, context: ctx }) => shoutouts.overview(channel, ctx),
     },
     {
       method: "PUT",
@@ -32,7 +32,7 @@ export function shoutoutRoutes(shoutouts: ShoutoutRoutesTarget): BotModuleRoute[
       summary: "Replace the shoutout settings (cooldowns, the platform's own shoutout, the message)",
       body: shoutoutSettingsSchema,
       response: shoutoutSettingsSchema,
-      handle: ({ channel, body }, ctx) => shoutouts.configure(channel, body, ctx),
+      handle: ({ channel, body, context: ctx }) => shoutouts.configure(channel, body, ctx),
     },
     {
       method: "POST",
@@ -48,7 +48,7 @@ export function shoutoutRoutes(shoutouts: ShoutoutRoutesTarget): BotModuleRoute[
       }),
       response: shoutoutRecordSchema,
       status: 201,
-      async handle({ channel, body }, ctx) {
+      async handle({ channel, body, context: ctx }) {
         const { platform, username } = body as { platform: string; username: string };
         const outcome = await shoutouts.shoutout(channel, platform, username, "api", ctx);
         switch (outcome.status) {

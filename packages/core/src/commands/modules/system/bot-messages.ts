@@ -3,7 +3,8 @@ export const BOT_LANGUAGES = ["en", "de"] as const;
 /** One of {@link BOT_LANGUAGES}. */
 export type BotLanguage = (typeof BOT_LANGUAGES)[number];
 
-type Params = Readonly<Record<string, string | number>>;
+/** Values of a message's `{name}` placeholders. */
+export type BotMessageParams = Readonly<Record<string, string | number>>;
 
 const MESSAGES = {
   en: {
@@ -31,6 +32,7 @@ const MESSAGES = {
     giveaway_winners: "Congratulations {winners}, you won!",
     giveaway_no_entries: "Nobody entered the giveaway.",
     moderation_warn: "@{user}, please follow the chat rules ({rule}).",
+    price_not_enough: "@{user} !{command} costs {price} {currency}; you have {balance}.",
   },
   de: {
     help_list: "Befehle: {list}",
@@ -57,6 +59,7 @@ const MESSAGES = {
     giveaway_winners: "Glückwunsch {winners}, ihr habt gewonnen!",
     giveaway_no_entries: "Niemand hat am Gewinnspiel teilgenommen.",
     moderation_warn: "@{user}, bitte halte dich an die Chatregeln ({rule}).",
+    price_not_enough: "@{user} !{command} kostet {price} {currency}; du hast {balance}.",
   },
 } as const satisfies Record<BotLanguage, Record<string, string>>;
 
@@ -64,11 +67,11 @@ const MESSAGES = {
 export type BotMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The bot's own message `key` in `language`, with `{name}` placeholders filled from `params`. */
-export function botMessage(language: BotLanguage, key: BotMessageKey, params: Params = {}): string {
-  return fillPlaceholders(MESSAGES[language][key], params);
+export function botMessage(language: BotLanguage, key: BotMessageKey, params: BotMessageParams = {}): string {
+  return fillBotMessage(MESSAGES[language][key], params);
 }
 
-/** `text` with its `{name}` placeholders filled from `params` (unknown names stay as written). */
-export function fillPlaceholders(text: string, params: Params = {}): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+/** `template` with its `{name}` placeholders filled from `params` (a module's own messages use it too). */
+export function fillBotMessage(template: string, params: BotMessageParams = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
