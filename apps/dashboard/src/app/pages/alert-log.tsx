@@ -206,5 +206,6 @@ export const alertLogPage = definePage({
   path: "/alert-log",
   title: "Alert log and queue",
   nav: { label: "Alert log", order: 30, group: "Alerts" },
+  managedScope: "alerts:manage",
   component: AlertLog,
 });

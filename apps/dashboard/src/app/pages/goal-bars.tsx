@@ -7,5 +7,6 @@ export const goalBarsPage = definePage({
   path: "/goal-bars",
   title: "Goal bars",
   nav: { label: "Goal bars", order: 25, group: "Alerts" },
+  managedScope: "widgets:manage",
   component: lazyPage(() => import("./goal-bars/goal-bars-view.js")),
 });

@@ -13,6 +13,7 @@ import { goalBarsPage } from "./goal-bars.js";
 import { timersPage } from "./timers.js";
 import { giveawaysPage } from "./giveaways.js";
 import { moderationPage } from "./moderation.js";
+import { systemCommandsPage } from "./system-commands.js";
 import { tokensPage } from "./tokens.js";
 import { managersPage } from "./managers.js";
 import type { DashboardPage } from "./page.js";
@@ -39,6 +40,7 @@ export const PAGES: readonly DashboardPage[] = [
   timersPage,
   giveawaysPage,
   moderationPage,
+  systemCommandsPage,
   overlaysPage,
   managersPage,
 ];

@@ -7,5 +7,6 @@ export const simulatorPage = definePage({
   path: "/simulator",
   title: "Event simulator",
   nav: { label: "Simulator", order: 35, group: "Alerts" },
+  managedScope: "alerts:manage",
   component: lazyPage(() => import("./simulator/simulator-view.js")),
 });

@@ -8,6 +8,7 @@ export const alertSetsPage = definePage({
   path: "/alert-sets",
   title: "Alert sets",
   nav: { label: "Alert sets", order: 10, group: "Alerts" },
+  managedScope: "alerts:manage",
   component: AlertSetsPage,
 });
 
@@ -16,5 +17,6 @@ export const alertSetEditorPage = definePage({
   id: "alert-set-editor",
   path: "/alert-sets/:id",
   title: "Edit alert set",
+  managedScope: "alerts:manage",
   component: AlertSetEditorPage,
 });
