@@ -20,7 +20,8 @@ function engineDocument(body: Record<string, unknown>, userId: number, version: 
 /**
  * Alert sets (`alerts:manage`): list, create (AE4, or AE3 to migrate later), read, replace, delete,
  * activate, and the one-way AE3 -> AE4 migration. Every change tells the user's browser sources
- * (`browser-source-updated`) to reload.
+ * (`browser-source-updated`) to reload. Each route also answers at `/v1/bots/{user}/alert-configs...`
+ * for a channel the caller manages (channel-routes.ts).
  */
 export async function alertConfigRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;

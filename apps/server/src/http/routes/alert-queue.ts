@@ -10,6 +10,7 @@ import type { ZodApp } from "../types.js";
  * one (`browser_source_id` in the body): skip the current alert, pause/resume (remembered: a source
  * that reconnects stays paused), clear (drops what is queued and what would be replayed), replay a
  * logged alert, and read the log. Each change is also sent as `alert-log` to the caller's sockets.
+ * Each route also answers at `/v1/bots/{user}/alerts/...` for a channel the caller manages.
  */
 export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;

@@ -86,7 +86,9 @@ const responses = { 200: notifySubSchema, 201: notifySubSchema, ...authErrorResp
 /**
  * `POST /v1/alerts` (the three template variants) and `POST /v1/alerts/test` (deprecated `topic`
  * accepted, answered with a `Deprecation` header). Both need `alerts:manage`; the alert is stored in
- * the user's alert log before the answer, and sent as `notifysub` to the user's rooms.
+ * the user's alert log before the answer, and sent as `notifysub` to the user's rooms. Both also
+ * answer at `/v1/bots/{user}/alerts[/test]` for a channel the caller manages (the reference's paths
+ * stay as they are).
  */
 export async function alertRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;

@@ -15,7 +15,8 @@ const MAX_GOAL_BARS = 100;
 /**
  * Goal bars of the caller (scope `widgets:manage`): configurations with their progress. Progress
  * moves with matching notifications (follows, subscriptions, bits, tips) or with a counter, and
- * can be set by hand; every change reaches the `goalbars` browser sources at once.
+ * can be set by hand; every change reaches the `goalbars` browser sources at once. Each route also
+ * answers at `/v1/bots/{user}/goal-bars...` for a channel the caller manages (channel-routes.ts).
  */
 export async function goalBarRoutes(app: ZodApp): Promise<void> {
   const { repos, hub, botModules } = app.ovation;

@@ -40,7 +40,8 @@ function mediaTypeOf(header: string | undefined): string | null {
  * nosniff and a CSP that runs nothing, so an upload can never become a page. The token, and the
  * quota against the declared Content-Length, are checked before the body is read; a slow body is
  * cut by the server's body timeout. Files of the flat layout of earlier versions
- * (`/media/<sha256>.<ext>`) are still served.
+ * (`/media/<sha256>.<ext>`) are still served. `/v1/bots/{user}/media...` does the same on a channel
+ * the caller manages: the streamer's folder and quota.
  */
 export async function mediaRoutes(app: ZodApp): Promise<void> {
   const { config, media } = app.ovation;

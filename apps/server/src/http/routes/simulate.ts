@@ -13,7 +13,8 @@ export function simulatorOf(app: ZodApp | Parameters<typeof alertCatalog>[0]): S
 
 /**
  * `POST /v1/simulate` (`alerts:manage`): a catalog event of any platform (a follow on Kick, a raid,
- * going live) sent through the path of a platform plugin's events, marked simulated in the alert log.
+ * going live) sent through the path of a platform plugin's events, marked simulated in the alert log;
+ * also `POST /v1/bots/{user}/simulate` for a channel the caller manages.
  */
 export async function simulateRoutes(app: ZodApp): Promise<void> {
   const auth = app.ovation.authenticate("alerts:manage");
