@@ -109,7 +109,7 @@ describe("alerts, alert sets, browser sources, goal bars, media and the simulato
     expect(repos.goalBars.listForUser(editor.userId)).toEqual([]);
     expect(repos.browserSources.listForUser(streamer.userId).map((s) => s.identifier)).toContain("managed");
     expect(repos.browserSources.listForUser(editor.userId)).toEqual([]);
-    const log = repos.alertLog.recent(streamer.userId, 50).map((entry) => entry.notification.event["name"]);
+    const log = repos.alertLog.recent(streamer.userId, 50).map((entry) => (entry.notification.event as Record<string, unknown>)["name"]);
     expect(log).toEqual(expect.arrayContaining(["Zoe", "Sim", "First"]));
     expect(repos.alertLog.recent(editor.userId, 50)).toEqual([]);
     const media = await call("GET", `/v1/bots/${streamer.userId}/media`, editor.token);

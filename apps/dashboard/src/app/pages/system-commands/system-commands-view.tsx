@@ -50,6 +50,11 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
       setBusy(false);
     }
   };
+  const flip = (key: (typeof SWITCHES)[number]["key"], label: string, on: boolean) => {
+    const change: Partial<Settings> = {};
+    change[key] = on;
+    return save(change, `${label} ${on ? "on" : "off"}`);
+  };
   const toggle = (name: CommandName, on: boolean) =>
     save({ disabled_commands: on ? settings.disabled_commands.filter((n) => n !== name) : [...settings.disabled_commands, name] }, `!${name} ${on ? "on" : "off"}`);
   return (
@@ -118,7 +123,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
           {SWITCHES.map((item) => (
             <li key={item.key}>
               <label>
-                <input type="checkbox" name={item.key} checked={settings[item.key]} disabled={busy} onChange={(e) => void save({ [item.key]: e.currentTarget.checked }, `${item.label} ${e.currentTarget.checked ? "on" : "off"}`)} />{" "}
+                <input type="checkbox" name={item.key} checked={settings[item.key]} disabled={busy} onChange={(e) => void flip(item.key, item.label, e.currentTarget.checked)} />{" "}
                 <strong>{item.label}</strong> <span class="muted">{item.what}</span>
               </label>
             </li>
