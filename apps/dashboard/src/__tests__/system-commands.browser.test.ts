@@ -134,7 +134,7 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     const saved = await moderation();
     expect(saved.bad_words.words).toEqual(["spoiler", "free followers"]);
     expect(saved.links.allowed_domains).toEqual(["example.com", "clips.twitch.tv"]);
-    expect(await domainError.count()).toBe(0);
+    await expect.poll(() => domainError.count(), { timeout: 30_000 }).toBe(0);
     // The saved lists are in force: "Test a message" finds the pattern once the rule is on.
     await page.getByLabel("Bad words on").check();
     await expect.poll(async () => (await h.api<{ settings: { bad_words: { enabled: boolean } } }>("GET", "/v1/bots/@me/moderation")).body.settings.bad_words.enabled, { timeout: 30_000 }).toBe(true);
