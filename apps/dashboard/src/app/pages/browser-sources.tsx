@@ -5,6 +5,7 @@ import type { FieldErrors } from "../ui/errors.js";
 import { FormErrors, SelectField, TextField } from "../ui/field.js";
 import { useConfirm } from "../ui/confirm.js";
 import { useToast } from "../ui/toast.js";
+import { useChannel } from "../channel.js";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
@@ -155,6 +156,7 @@ function CreateSource({ onCreated, goals }: { onCreated: (source: ChannelBrowser
 
 function BrowserSources() {
   const client = useClient();
+  const { channel } = useChannel();
   const loaded = useLoad(async (): Promise<ChannelBrowserSource[]> => (await client.browserSources.list()).data, []);
   // Without widgets:manage the list is empty: goal-bar sources are then named by number.
   const goalList = useLoad(async () => (await client.goalBars.list().catch(() => ({ data: [] }))).data, []);
@@ -162,7 +164,13 @@ function BrowserSources() {
   const replace = (next: ChannelBrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
   return (
     <div class="stack">
-      <p class="lead">Add these addresses to OBS (or any streaming software) as browser sources. Each address holds a secret: keep it private, make a new one if it leaks.</p>
+      {channel === null ? (
+        <p class="lead">Add these addresses to OBS (or any streaming software) as browser sources. Each address holds a secret: keep it private, make a new one if it leaks.</p>
+      ) : (
+        <p class="lead">
+          {channel.name}&apos;s browser sources: you may add sources; {channel.name} copies their addresses into OBS (each holds a secret only the owner sees).
+        </p>
+      )}
       <LoadState loaded={loaded} what="Browser sources">
         {(sources) =>
           sources.length === 0 ? (

@@ -67,7 +67,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
               <tr>
                 <th scope="col">Command</th>
                 <th scope="col">On</th>
-                <th scope="col">Who may change it</th>
+                <th scope="col">Who may use it</th>
                 <th scope="col">What it does</th>
               </tr>
             </thead>
@@ -83,7 +83,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
                       <span class={command.enabled && command.replaced_by === null ? "badge active" : "badge"}>{command.replaced_by !== null ? "replaced" : command.enabled ? "on" : "off"}</span>
                     </label>
                   </td>
-                  <td data-label="Who may change it">{LEVELS[command.level]}</td>
+                  <td data-label="Who may use it">{LEVELS[command.level]}</td>
                   <td data-label="What it does">
                     {WHAT[command.name]}
                     {command.replaced_by === null ? null : (
@@ -98,7 +98,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
             </tbody>
           </table>
         </div>
-        <p class="hint">Everyone may ask a command what its setting is; only moderators and you change it from chat. A command switched off gets no answer.</p>
+        <p class="hint">Everyone may ask a command what its setting is; only moderators and you change it from chat. A command switched off gets no answer; one of your own commands of the same name answers instead of it.</p>
       </section>
       <section class="card stack" aria-labelledby="bot-language-heading">
         <h2 id="bot-language-heading">Bot language</h2>
