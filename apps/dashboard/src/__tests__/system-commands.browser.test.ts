@@ -155,7 +155,7 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     }
   }, 300_000);
 
-  it("an editor on the streamer's channel: the alert pages are listed, a goal bar is made for the streamer, the sources' addresses stay hidden", async () => {
+  it("an editor on the streamer's channel: the alert pages are listed, a goal bar and an alert set are made for the streamer, the sources' addresses stay hidden, the log is not live", async () => {
     expect((await h.api("POST", "/v1/browser-source/generate", { browser_source_type: "alerts" })).status).toBeLessThan(300);
     const { context, page, errors } = await h.open();
     await signInAs(page, "eddie@example.com", "/goal-bars");
@@ -185,6 +185,18 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     const token = h.app.ovation.repos.browserSources.listForUser(h.user.id)[0]?.access_token ?? "missing";
     expect(await page.content()).not.toContain(token);
     await shot(page, "managed-browser-sources.desktop-light");
+
+    // The alert sets listed are the streamer's; duplicating one makes it on the streamer's account.
+    const set = h.app.ovation.repos.alertSets.listForUser(h.user.id)[0];
+    await page.getByRole("link", { name: "Alert sets" }).first().click();
+    await expect.poll(() => heading(page).textContent()).toBe("Alert sets");
+    await page.locator(`tr[data-set="${set?.name ?? "missing"}"]`).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: `Duplicate ${set?.name ?? "missing"}` }).click();
+    await expect.poll(() => h.app.ovation.repos.alertSets.listForUser(h.user.id).map((s) => s.name), { timeout: 30_000 }).toContain(`${set?.name ?? "missing"} (copy)`);
+    expect(h.app.ovation.repos.alertSets.listForUser(eddie?.id ?? 0).map((s) => s.name)).not.toContain(`${set?.name ?? "missing"} (copy)`);
+    // The alert log shows the streamer's log, without live updates (the streamer's room is the streamer's own).
+    await page.getByRole("link", { name: "Alert log" }).first().click();
+    await expect.poll(() => page.locator("[data-live]").getAttribute("data-live"), { timeout: 30_000 }).toBe("offline");
 
     // The overlays page (previews need the addresses) is refused, not shown with the editor's own sources.
     await page.goto(`${h.dashboard}/overlays`);
