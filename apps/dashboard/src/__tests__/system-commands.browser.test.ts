@@ -64,7 +64,7 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     await rows.first().waitFor({ timeout: 30_000 });
     expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-command")))).toEqual(["help", "language", "visuals", "effects", "sounds"]);
     expect(await page.locator('tr[data-command="help"] td[data-label="Who may use it"]').textContent()).toBe("Everyone");
-    expect(await page.locator('tr[data-command="language"] td[data-label="Who may use it"]').textContent()).toBe("Moderators and you");
+    expect(await page.locator('tr[data-command="language"] td[data-label="Who may use it"]').textContent()).toBe("Moderators and the streamer");
     const replaced = page.locator('tr[data-command="sounds"] [data-replaced-by]');
     expect(await replaced.textContent()).toContain("Your own command of this name answers instead");
 

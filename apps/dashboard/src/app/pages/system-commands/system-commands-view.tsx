@@ -19,7 +19,7 @@ const WHAT: Readonly<Record<CommandName, string>> = {
   sounds: "Plays alerts with or without their sound.",
 };
 
-const LEVELS = { everyone: "Everyone", moderator: "Moderators and you" } as const;
+const LEVELS = { everyone: "Everyone", moderator: "Moderators and the streamer" } as const;
 const LANGUAGES: Readonly<Record<string, string>> = { en: "English", de: "Deutsch (German)" };
 const SWITCHES = [
   { key: "visuals", label: "Visuals", what: "Alerts and goal bars show in the browser sources." },
@@ -98,7 +98,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
             </tbody>
           </table>
         </div>
-        <p class="hint">Everyone may ask a command what its setting is; only moderators and you change it from chat. A command switched off gets no answer; one of your own commands of the same name answers instead of it.</p>
+        <p class="hint">Everyone may ask a command what its setting is; only moderators and the streamer change it from chat. A command switched off gets no answer; one of your own commands of the same name answers instead of it.</p>
       </section>
       <section class="card stack" aria-labelledby="bot-language-heading">
         <h2 id="bot-language-heading">Bot language</h2>
