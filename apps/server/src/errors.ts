@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   OVATION_ERR_AUTH_IDENTITY_UNAVAILABLE: { status: 503, message: "The identity service cannot be reached.", description: "OVATION_IDENTITY_MODE=remote and the identity host (OVATION_ID_URL) did not answer a token introspection or EAT check; nothing is let through." },
   OVATION_ERR_AUTH_NOT_YOUR_USER: { status: 403, message: "This action is unauthorized.", description: "`{user}` in the path is not the caller (use your id or `@me`) nor a channel the caller manages." },
   OVATION_ERR_AUTH_ROLE_FORBIDS: { status: 403, message: "This action is unauthorized.", description: "The caller manages the channel of `{user}`, but its role (editor or moderator) does not cover this endpoint; `role` and `missing_scopes` say why." },
-  OVATION_ERR_AUTH_OWNER_ONLY: { status: 403, message: "This action is unauthorized.", description: "Only the channel's owner may call this endpoint (the bot's signing secret); managers never may." },
+  OVATION_ERR_AUTH_OWNER_ONLY: { status: 403, message: "This action is unauthorized.", description: "Only the channel's owner may call this endpoint (the bot's signing secret, a browser source's new access token); managers never may." },
   OVATION_ERR_MANAGERS_UNKNOWN_USER: { status: 422, message: "No such account.", description: "`POST /v1/managers` names no account (by id or name)." },
   OVATION_ERR_MANAGERS_SELF: { status: 422, message: "You cannot manage your own channel.", description: "`POST /v1/managers` names the caller." },
   OVATION_ERR_MANAGERS_NOT_FOUND: { status: 404, message: "No such manager.", description: "`DELETE /v1/managers/{user}` names an account that holds no role on the caller's channel." },

@@ -71,9 +71,9 @@ describe("dashboard managers (issue 26)", () => {
     const { context, page, errors } = await h.open();
     await signInAs(page, "eddie@example.com", "/commands");
     await switchTo(page, "streamer (editor)");
-    // The navigation lists only what the role covers.
+    // The navigation lists only what the role covers: the alert pages and commands, no bot module.
     const nav = await page.locator("nav#primary-nav a.nav-link").allTextContents();
-    expect(nav).toEqual(["Commands"]);
+    expect(nav).toEqual(["Alert sets", "Browser sources", "Goal bars", "Alert log", "Simulator", "Commands"]);
     await page.getByRole("link", { name: "New command" }).first().click();
     await expect.poll(() => heading(page).textContent()).toBe("New command");
     await page.getByLabel("Name", { exact: true }).fill("discord");

@@ -1,6 +1,24 @@
 import type { ManagedChannel, OvationClient } from "@ovation/client/http";
-import { commandsApi, countersApi, giveawaysApi, moderationApi, pointsApi, pollsApi, queueApi, quotesApi, shoutoutsApi, timersApi } from "@ovation/client/http";
-import type { HttpClient } from "@ovation/client/http";
+import {
+  alertSetsApi,
+  alertsApi,
+  browserSourcesApi,
+  channelHttp,
+  commandsApi,
+  countersApi,
+  giveawaysApi,
+  goalBarsApi,
+  mediaApi,
+  moderationApi,
+  pointsApi,
+  pollsApi,
+  queueApi,
+  quotesApi,
+  shoutoutsApi,
+  simulatorApi,
+  systemCommandsApi,
+  timersApi,
+} from "@ovation/client/http";
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
 import { useCallback, useContext, useEffect, useMemo, useState } from "preact/hooks";
@@ -73,22 +91,14 @@ export function useChannel(): ChannelState {
   return useContext(ChannelContext);
 }
 
-/** An HttpClient whose `@me` path parameters name `userId` instead (the bot families' `{user}`). */
-function boundTo(http: HttpClient, userId: number): HttpClient {
-  const bound = Object.create(http) as HttpClient;
-  bound.call = (route, parts = {}) => {
-    const params = parts.params === undefined ? undefined : Object.fromEntries(Object.entries(parts.params).map(([key, value]) => [key, value === "@me" ? userId : value]));
-    return http.call(route, params === undefined ? parts : { ...parts, params });
-  };
-  return bound;
-}
-
 /**
- * `client` with its bot families (commands, counters, timers, giveaways, moderation, points, quotes) acting on the
- * managed channel `userId` (`/v1/bots/{userId}/...`); every other family still acts on the caller.
+ * `client` acting on the managed channel `userId`: the bot families (commands, counters, timers,
+ * giveaways, moderation, system commands, points, quotes, queue, polls, shoutouts) on `/v1/bots/{userId}/...`, and the alert, alert-set,
+ * media, browser-source, goal-bar and simulator families on the channel form of their routes;
+ * every other family (account, tokens, managers...) still acts on the caller.
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
-  const http = boundTo(client.http, userId);
+  const http = channelHttp(client.http, userId);
   return {
     ...client,
     commands: commandsApi(http),
@@ -101,6 +111,12 @@ export function clientForChannel(client: OvationClient, userId: number): Ovation
     queue: queueApi(http),
     polls: pollsApi(http),
     shoutouts: shoutoutsApi(http),
+    systemCommands: systemCommandsApi(http),
+    alerts: alertsApi(http),
+    alertSets: alertSetsApi(http),
+    media: mediaApi(http),
+    browserSources: browserSourcesApi(http),
+    goalBars: goalBarsApi(http),
+    simulator: simulatorApi(http),
   };
 }
-

@@ -14,6 +14,8 @@ export const BROWSER_SOURCES_ROUTES = {
 
 /** A browser source as the API returns it. */
 export type BrowserSource = Out<typeof api.browserSourceSchema>;
+/** A browser source as the channel form (`/v1/bots/{user}/browser-source...`) returns it: no token nor address for a manager. */
+export type ChannelBrowserSource = Out<typeof api.channelBrowserSourceSchema>;
 /** What a browser source page loads at start (authorised by its access token alone). */
 export type BrowserSourceConfig = Out<typeof api.browserSourceConfigSchema>;
 

@@ -20,6 +20,7 @@ import { quotesApi } from "./quotes.js";
 import { securityApi } from "./security.js";
 import { serviceApi } from "./service.js";
 import { simulatorApi } from "./simulator.js";
+import { systemCommandsApi } from "./system-commands.js";
 import { timersApi } from "./timers.js";
 import { tokensApi } from "./tokens.js";
 import { HttpClient } from "./transport.js";
@@ -28,7 +29,8 @@ import { usersApi } from "./users.js";
 
 /**
  * Every endpoint family of the server on one object. For the smallest bundle, build only the
- * families you use: `const alerts = alertsApi(new HttpClient(options))`.
+ * families you use: `const alerts = alertsApi(new HttpClient(options))`. To act on a channel you
+ * manage, build the families on `channelHttp(client.http, channelId)` (see channel.ts).
  */
 export function createOvationClient(options: HttpClientOptions) {
   const http = new HttpClient(options);
@@ -50,6 +52,7 @@ export function createOvationClient(options: HttpClientOptions) {
     moderation: moderationApi(http),
     points: pointsApi(http),
     quotes: quotesApi(http),
+    systemCommands: systemCommandsApi(http),
     goalBars: goalBarsApi(http),
     plugins: pluginsApi(http),
     simulator: simulatorApi(http),

@@ -2,6 +2,7 @@ import { ACCOUNT_ROUTES } from "./account.js";
 import { ALERT_SETS_ROUTES } from "./alert-sets.js";
 import { ALERTS_ROUTES } from "./alerts.js";
 import { BROWSER_SOURCES_ROUTES } from "./browser-sources.js";
+import { channelRoutes } from "./channel.js";
 import { COMMANDS_ROUTES } from "./commands.js";
 import { COUNTERS_ROUTES } from "./counters.js";
 import { EAT_ROUTES } from "./eat.js";
@@ -19,6 +20,7 @@ import { QUOTES_ROUTES } from "./quotes.js";
 import { SECURITY_ROUTES } from "./security.js";
 import { SERVICE_ROUTES } from "./service.js";
 import { SIMULATOR_ROUTES } from "./simulator.js";
+import { SYSTEM_COMMANDS_ROUTES } from "./system-commands.js";
 import { TIMERS_ROUTES } from "./timers.js";
 import { TOKENS_ROUTES } from "./tokens.js";
 import { TTS_ROUTES } from "./tts.js";
@@ -44,6 +46,7 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     moderation: MODERATION_ROUTES,
     points: POINTS_ROUTES,
     quotes: QUOTES_ROUTES,
+    systemCommands: SYSTEM_COMMANDS_ROUTES,
     goalBars: GOAL_BARS_ROUTES,
     plugins: PLUGINS_ROUTES,
     simulator: SIMULATOR_ROUTES,
@@ -53,5 +56,6 @@ export function allRoutes(): Record<string, Readonly<Record<string, Route>>> {
     eat: EAT_ROUTES,
     security: SECURITY_ROUTES,
     tts: TTS_ROUTES,
+    channel: channelRoutes(),
   };
 }

@@ -25,6 +25,18 @@ export const browserSourceSchema = z
   })
   .meta({ id: "BrowserSource" });
 
+/**
+ * A browser source as `/v1/bots/{user}/browser-source...` answers it: the same record, with the
+ * access token and the address (secrets: whoever holds them shows the channel's alerts anywhere)
+ * null when the caller is a manager of the channel rather than its owner.
+ */
+export const channelBrowserSourceSchema = browserSourceSchema
+  .extend({
+    access_token: z.string().nullable().describe("null for a manager: only the channel's owner sees it"),
+    browser_source_url: z.string().nullable().describe("null for a manager: only the channel's owner sees it"),
+  })
+  .meta({ id: "ChannelBrowserSource" });
+
 /** Body of `POST /v1/browser-source/generate`. */
 export const browserSourceGenerateBodySchema = z.object({
   browser_source_type: z.enum(BROWSER_SOURCE_TYPES, { error: `must be one of ${BROWSER_SOURCE_TYPES.join(", ")}` }),

@@ -19,7 +19,7 @@ export {
 } from "./alerts.js";
 export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema } from "./plugins.js";
 export { simulateBodySchema, simulateResultSchema } from "./simulator.js";
-export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema } from "./browser-sources.js";
+export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema, channelBrowserSourceSchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";
 export { browserSourceConfigSchema } from "./browser-source-config.js";
 export {
@@ -69,6 +69,7 @@ export { timerViewSchema } from "./timers.js";
 export { MANAGER_ROLES, MANAGER_ROLE_SCOPES, managerGrantBodySchema, managerViewSchema, managedChannelSchema, managerAuditEntrySchema, managerAuditSchema } from "./managers.js";
 export type { ManagerRole } from "./managers.js";
 export { moderationViewSchema, moderationTestBodySchema, moderationTestResultSchema } from "./moderation.js";
+export { systemCommandsBodySchema, systemCommandsViewSchema } from "./system-commands.js";
 export {
   emailBodySchema,
   passwordBodySchema,

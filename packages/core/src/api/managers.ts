@@ -9,8 +9,9 @@ export type ManagerRole = (typeof MANAGER_ROLES)[number];
  * What each role may do on the streamer's `{user}` routes, as token scopes: a manager's call gets the
  * scopes its token holds AND its role allows, never more. No role reaches identity, security,
  * tokens, connections or the account (`user:*`, `connections`...), nor the bot's signing secret.
- * - editor: alerts, overlays (browser sources, goal bars) and commands.
- * - moderator: the bot modules (timers, giveaways, auto-moderation) and counters.
+ * - editor: alerts, alert sets, media, the simulator, overlays (browser sources without their
+ *   addresses, goal bars) and commands.
+ * - moderator: the bot modules (timers, giveaways, auto-moderation), counters and system commands.
  */
 export const MANAGER_ROLE_SCOPES: Readonly<Record<ManagerRole, readonly string[]>> = {
   editor: ["alerts:manage", "widgets:manage", "chatbot:manage:commands"],

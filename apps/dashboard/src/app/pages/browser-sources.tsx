@@ -1,10 +1,11 @@
-import type { BrowserSource } from "@ovation/client";
+import type { BrowserSource, ChannelBrowserSource } from "@ovation/client";
 import { useState } from "preact/hooks";
 import { messageOf } from "../ui/errors.js";
 import type { FieldErrors } from "../ui/errors.js";
 import { FormErrors, SelectField, TextField } from "../ui/field.js";
 import { useConfirm } from "../ui/confirm.js";
 import { useToast } from "../ui/toast.js";
+import { useChannel } from "../channel.js";
 import { useClient } from "./kit/client.js";
 import { LoadState } from "./kit/load-state.js";
 import { useLoad } from "./kit/use-load.js";
@@ -29,7 +30,12 @@ function masked(url: string, token: string): string {
 /** Goal bar titles by id, to name goal-bar sources by their goal instead of its number. */
 type GoalTitles = ReadonlyMap<string, string>;
 
-function SourceRow({ source, onChanged, goals }: { source: BrowserSource; onChanged: (next: BrowserSource) => void; goals: GoalTitles }) {
+/**
+ * One source. On a channel managed as editor the server withholds the address and its token (they
+ * would show the streamer's alerts anywhere): the row says so, and only the owner copies, opens or
+ * renews it.
+ */
+function SourceRow({ source, onChanged, goals }: { source: ChannelBrowserSource; onChanged: (next: ChannelBrowserSource) => void; goals: GoalTitles }) {
   const client = useClient();
   const confirm = useConfirm();
   const toast = useToast();
@@ -38,7 +44,9 @@ function SourceRow({ source, onChanged, goals }: { source: BrowserSource; onChan
   const name = `${typeLabel(source.browser_source_type)}${shown !== null ? ` "${shown}"` : ""}`;
 
   const copyText = useCopy();
-  const copy = () => copyText(source.browser_source_url, `Copied the address of ${name}. Paste it into an OBS browser source.`);
+  const url = source.browser_source_url;
+  const token = source.access_token;
+  const copy = (address: string) => copyText(address, `Copied the address of ${name}. Paste it into an OBS browser source.`);
 
   const regenerate = async () => {
     const ok = await confirm({
@@ -66,27 +74,35 @@ function SourceRow({ source, onChanged, goals }: { source: BrowserSource; onChan
         <h2 class="card-title">{name}</h2>
         <span class="badge">#{source.id}</span>
       </div>
-      <label class="visually-hidden" for={`source-url-${source.id}`}>
-        Address of {name}
-      </label>
-      <input id={`source-url-${source.id}`} class="source-url" type="text" readOnly value={masked(source.browser_source_url, source.access_token)} data-url={source.browser_source_url} />
-      <div class="toolbar">
-        <button type="button" class="button primary small" onClick={() => void copy()}>
-          Copy address
-        </button>
-        <a class="button secondary small" href={source.browser_source_url} target="_blank" rel="noopener noreferrer">
-          Open preview
-        </a>
-        <span class="spacer" />
-        <button type="button" class="button secondary small" disabled={busy} onClick={() => void regenerate()}>
-          New address…
-        </button>
-      </div>
+      {url === null || token === null ? (
+        <p class="hint source-secret" data-secret="withheld">
+          Only the channel&apos;s owner sees this source&apos;s address: it would show their alerts anywhere. Ask them to paste it into OBS.
+        </p>
+      ) : (
+        <>
+          <label class="visually-hidden" for={`source-url-${source.id}`}>
+            Address of {name}
+          </label>
+          <input id={`source-url-${source.id}`} class="source-url" type="text" readOnly value={masked(url, token)} data-url={url} />
+          <div class="toolbar">
+            <button type="button" class="button primary small" onClick={() => void copy(url)}>
+              Copy address
+            </button>
+            <a class="button secondary small" href={url} target="_blank" rel="noopener noreferrer">
+              Open preview
+            </a>
+            <span class="spacer" />
+            <button type="button" class="button secondary small" disabled={busy} onClick={() => void regenerate()}>
+              New address…
+            </button>
+          </div>
+        </>
+      )}
     </li>
   );
 }
 
-function CreateSource({ onCreated, goals }: { onCreated: (source: BrowserSource) => void; goals: GoalTitles }) {
+function CreateSource({ onCreated, goals }: { onCreated: (source: ChannelBrowserSource) => void; goals: GoalTitles }) {
   const client = useClient();
   const toast = useToast();
   const [type, setType] = useState<string>("alerts");
@@ -140,14 +156,21 @@ function CreateSource({ onCreated, goals }: { onCreated: (source: BrowserSource)
 /** Browser sources: create per type, copy the address, open a preview, make a new address (with confirmation). */
 export default function BrowserSources() {
   const client = useClient();
-  const loaded = useLoad(async () => (await client.browserSources.list()).data, []);
+  const { channel } = useChannel();
+  const loaded = useLoad(async (): Promise<ChannelBrowserSource[]> => (await client.browserSources.list()).data, []);
   // Without widgets:manage the list is empty: goal-bar sources are then named by number.
   const goalList = useLoad(async () => (await client.goalBars.list().catch(() => ({ data: [] }))).data, []);
   const goals: GoalTitles = new Map((goalList.data ?? []).map((g) => [String(g.id), g.goal_bar.title]));
-  const replace = (next: BrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
+  const replace = (next: ChannelBrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
   return (
     <div class="stack">
-      <p class="lead">Add these addresses to OBS (or any streaming software) as browser sources. Each address holds a secret: keep it private, make a new one if it leaks.</p>
+      {channel === null ? (
+        <p class="lead">Add these addresses to OBS (or any streaming software) as browser sources. Each address holds a secret: keep it private, make a new one if it leaks.</p>
+      ) : (
+        <p class="lead">
+          {channel.name}&apos;s browser sources: you may add sources; {channel.name} copies their addresses into OBS (each holds a secret only the owner sees).
+        </p>
+      )}
       <LoadState loaded={loaded} what="Browser sources">
         {(sources) =>
           sources.length === 0 ? (

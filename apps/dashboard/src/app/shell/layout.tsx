@@ -58,7 +58,7 @@ function UserMenu({ tokens }: { tokens: TokenSet }) {
   );
 }
 
-/** The channel switcher: shown to users who manage other channels; it changes which channel the bot pages act on. */
+/** The channel switcher: shown to users who manage other channels; it changes which channel the pages of their role act on. */
 function ChannelSwitcher() {
   const { channel, channels, select } = useChannel();
   if (channels.length === 0) return null;

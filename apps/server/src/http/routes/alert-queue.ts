@@ -1,7 +1,7 @@
 import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueActionBodySchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import { presentLogEntry } from "../../realtime/alert-hub.js";
-import { callerOf } from "../authenticate.js";
+import { channelUserOf, routeForms } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -10,6 +10,7 @@ import type { ZodApp } from "../types.js";
  * one (`browser_source_id` in the body): skip the current alert, pause/resume (remembered: a source
  * that reconnects stays paused), clear (drops what is queued and what would be replayed), replay a
  * logged alert, and read the log. Each change is also sent as `alert-log` to the caller's sockets.
+ * Each route also answers at `/v1/bots/{user}/alerts/...` for a channel the caller manages.
  */
 export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   const { repos, hub } = app.ovation;
@@ -26,66 +27,75 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   };
 
   for (const action of QUEUE_ACTIONS) {
+    for (const form of routeForms(`/v1/alerts/queue/${action}`)) {
+      app.post(
+        form.url,
+        {
+          preHandler: auth,
+          schema: {
+            params: form.params,
+            tags: ["alert queue"],
+            summary: {
+              skip: "Skip the alert on screen",
+              pause: "Pause the queue (the current alert finishes)",
+              resume: "Resume the queue",
+              clear: "Drop every queued alert (and its replay)",
+            }[action],
+            security: [{ bearerAuth: [] }],
+            body: queueActionBodySchema,
+            response: { 200: queueStateSchema, 404: errorBodySchema, ...authErrorResponses },
+          },
+        },
+        async (request) => {
+          const userId = channelUserOf(request);
+          const target = targetOf(userId, request.body?.browser_source_id);
+          const cleared = hub.control(userId, action, target);
+          await repos.store.persisted();
+          return { action, browser_source_id: target, ...hub.queueState(userId), ...(action === "clear" ? { cleared } : {}) };
+        },
+      );
+    }
+  }
+
+  for (const form of routeForms("/v1/alerts/queue/replay")) {
     app.post(
-      `/v1/alerts/queue/${action}`,
+      form.url,
       {
         preHandler: auth,
         schema: {
+          params: form.params,
           tags: ["alert queue"],
-          summary: {
-            skip: "Skip the alert on screen",
-            pause: "Pause the queue (the current alert finishes)",
-            resume: "Resume the queue",
-            clear: "Drop every queued alert (and its replay)",
-          }[action],
+          summary: "Show a past alert again (sent with ovation.replay = true)",
           security: [{ bearerAuth: [] }],
-          body: queueActionBodySchema,
-          response: { 200: queueStateSchema, 404: errorBodySchema, ...authErrorResponses },
+          body: replayBodySchema,
+          response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
         },
       },
       async (request) => {
-        const { userId } = callerOf(request);
-        const target = targetOf(userId, request.body?.browser_source_id);
-        const cleared = hub.control(userId, action, target);
-        await repos.store.persisted();
-        return { action, browser_source_id: target, ...hub.queueState(userId), ...(action === "clear" ? { cleared } : {}) };
+        const userId = channelUserOf(request);
+        return hub.replay(userId, request.body.notification_id, targetOf(userId, request.body.browser_source_id));
       },
     );
   }
 
-  app.post(
-    "/v1/alerts/queue/replay",
-    {
-      preHandler: auth,
-      schema: {
-        tags: ["alert queue"],
-        summary: "Show a past alert again (sent with ovation.replay = true)",
-        security: [{ bearerAuth: [] }],
-        body: replayBodySchema,
-        response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
+  for (const form of routeForms("/v1/alerts/log")) {
+    app.get(
+      form.url,
+      {
+        preHandler: auth,
+        schema: {
+          params: form.params,
+          tags: ["alert queue"],
+          summary: "Your recent alerts, newest first (ids for replay), and the queue state",
+          security: [{ bearerAuth: [] }],
+          querystring: alertLogQuerySchema,
+          response: { 200: alertLogSchema, ...authErrorResponses },
+        },
       },
-    },
-    async (request) => {
-      const { userId } = callerOf(request);
-      return hub.replay(userId, request.body.notification_id, targetOf(userId, request.body.browser_source_id));
-    },
-  );
-
-  app.get(
-    "/v1/alerts/log",
-    {
-      preHandler: auth,
-      schema: {
-        tags: ["alert queue"],
-        summary: "Your recent alerts, newest first (ids for replay), and the queue state",
-        security: [{ bearerAuth: [] }],
-        querystring: alertLogQuerySchema,
-        response: { 200: alertLogSchema, ...authErrorResponses },
+      async (request) => {
+        const userId = channelUserOf(request);
+        return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
       },
-    },
-    async (request) => {
-      const { userId } = callerOf(request);
-      return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
-    },
-  );
+    );
+  }
 }

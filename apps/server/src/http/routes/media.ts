@@ -5,7 +5,7 @@ import { z } from "zod";
 import { mediaListSchema, mediaUploadedSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import { MEDIA_FILE_NAME } from "../../media/media-store.js";
-import { callerOf } from "../authenticate.js";
+import { channelUserOf, routeForms } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -40,7 +40,8 @@ function mediaTypeOf(header: string | undefined): string | null {
  * nosniff and a CSP that runs nothing, so an upload can never become a page. The token, and the
  * quota against the declared Content-Length, are checked before the body is read; a slow body is
  * cut by the server's body timeout. Files of the flat layout of earlier versions
- * (`/media/<sha256>.<ext>`) are still served.
+ * (`/media/<sha256>.<ext>`) are still served. `/v1/bots/{user}/media...` does the same on a channel
+ * the caller manages: the streamer's folder and quota.
  */
 export async function mediaRoutes(app: ZodApp): Promise<void> {
   const { config, media } = app.ovation;
@@ -51,7 +52,7 @@ export async function mediaRoutes(app: ZodApp): Promise<void> {
     try {
       await auth.call(this, request, reply);
       const declared = Number(request.headers["content-length"] ?? 0);
-      await media.checkRoom(callerOf(request).userId, Number.isFinite(declared) ? declared : 0);
+      await media.checkRoom(channelUserOf(request), Number.isFinite(declared) ? declared : 0);
     } catch (error) {
       // The connection is closed after the answer, so an unread body is not waited for.
       void reply.header("connection", "close");
@@ -61,64 +62,72 @@ export async function mediaRoutes(app: ZodApp): Promise<void> {
 
   await app.register(async (scope) => {
     scope.addContentTypeParser(/^(image|audio)\//, { parseAs: "buffer", bodyLimit: MEDIA_MAX_BYTES }, (_request, body, done) => done(null, body));
-    scope.post(
-      "/v1/media",
+    for (const form of routeForms("/v1/media")) {
+      scope.post(
+        form.url,
+        {
+          onRequest: beforeBody,
+          bodyLimit: MEDIA_MAX_BYTES,
+          schema: {
+            params: form.params,
+            tags: ["alert sets"],
+            security: [{ bearerAuth: [] }],
+            summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type); the same bytes again answer the same URL",
+            response: { 200: mediaUploadedSchema, 201: mediaUploadedSchema, ...authErrorResponses, 413: errorBodySchema, 415: errorBodySchema, 422: errorBodySchema },
+          },
+        },
+        async (request, reply) => {
+          const type = mediaTypeOf(request.headers["content-type"]);
+          if (type === null || !Buffer.isBuffer(request.body)) throw new ApiError("OVATION_ERR_MEDIA_UNSUPPORTED_TYPE");
+          const body = request.body;
+          const entry = MEDIA_TYPES[type];
+          if (!entry?.magic(body)) throw new ApiError("OVATION_ERR_MEDIA_CONTENT_MISMATCH", { errors: { file: [`The file does not start like ${type}.`] } });
+          const userId = channelUserOf(request);
+          const stored = await media.save(userId, entry.ext, body);
+          return reply.code(stored.created ? 201 : 200).send({ url: `${config.publicUrl}/media/${userId}/${stored.name}`, content_type: type, size: stored.size });
+        },
+      );
+    }
+  });
+
+  for (const form of routeForms("/v1/media")) {
+    app.get(
+      form.url,
       {
-        onRequest: beforeBody,
-        bodyLimit: MEDIA_MAX_BYTES,
+        preHandler: auth,
+        schema: { params: form.params, tags: ["alert sets"], security: [{ bearerAuth: [] }], summary: "Your uploaded media, what they take and your quota", response: { 200: mediaListSchema, ...authErrorResponses } },
+      },
+      async (request) => {
+        const userId = channelUserOf(request);
+        const files = await media.list(userId);
+        return {
+          data: files.map((file) => ({ url: `${config.publicUrl}/media/${userId}/${file.name}`, size: file.size })),
+          usage: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },
+          quota: { files: media.quota.files, bytes: media.quota.bytes },
+        };
+      },
+    );
+  }
+  const params = z.object({ file: z.string() });
+  for (const form of routeForms("/v1/media/:file", params)) {
+    app.delete(
+      form.url,
+      {
+        preHandler: auth,
         schema: {
           tags: ["alert sets"],
           security: [{ bearerAuth: [] }],
-          summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type); the same bytes again answer the same URL",
-          response: { 200: mediaUploadedSchema, 201: mediaUploadedSchema, ...authErrorResponses, 413: errorBodySchema, 415: errorBodySchema, 422: errorBodySchema },
+          summary: "Delete one of your uploaded media (its address answers 404 from then on)",
+          params: form.params,
+          response: { 204: z.null(), ...authErrorResponses, 404: errorBodySchema },
         },
       },
       async (request, reply) => {
-        const type = mediaTypeOf(request.headers["content-type"]);
-        if (type === null || !Buffer.isBuffer(request.body)) throw new ApiError("OVATION_ERR_MEDIA_UNSUPPORTED_TYPE");
-        const body = request.body;
-        const entry = MEDIA_TYPES[type];
-        if (!entry?.magic(body)) throw new ApiError("OVATION_ERR_MEDIA_CONTENT_MISMATCH", { errors: { file: [`The file does not start like ${type}.`] } });
-        const userId = callerOf(request).userId;
-        const stored = await media.save(userId, entry.ext, body);
-        return reply.code(stored.created ? 201 : 200).send({ url: `${config.publicUrl}/media/${userId}/${stored.name}`, content_type: type, size: stored.size });
+        if (!(await media.remove(channelUserOf(request), request.params.file))) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
+        return reply.code(204).send(null);
       },
     );
-  });
-
-  app.get(
-    "/v1/media",
-    {
-      preHandler: auth,
-      schema: { tags: ["alert sets"], security: [{ bearerAuth: [] }], summary: "Your uploaded media, what they take and your quota", response: { 200: mediaListSchema, ...authErrorResponses } },
-    },
-    async (request) => {
-      const userId = callerOf(request).userId;
-      const files = await media.list(userId);
-      return {
-        data: files.map((file) => ({ url: `${config.publicUrl}/media/${userId}/${file.name}`, size: file.size })),
-        usage: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },
-        quota: { files: media.quota.files, bytes: media.quota.bytes },
-      };
-    },
-  );
-  app.delete(
-    "/v1/media/:file",
-    {
-      preHandler: auth,
-      schema: {
-        tags: ["alert sets"],
-        security: [{ bearerAuth: [] }],
-        summary: "Delete one of your uploaded media (its address answers 404 from then on)",
-        params: z.object({ file: z.string() }),
-        response: { 204: z.null(), ...authErrorResponses, 404: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      if (!(await media.remove(callerOf(request).userId, request.params.file))) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
-      return reply.code(204).send(null);
-    },
-  );
+  }
 
   const serve = async (reply: FastifyReply, path: string | null, ext: string): Promise<FastifyReply> => {
     let bytes: Buffer;

@@ -53,8 +53,8 @@ export { foldText, matchingWords, wordVariants } from "./moderation/normalize.js
 export { DOMAIN_PATTERN, isAllowedHost, linkHosts, stripLinks } from "./moderation/links.js";
 export { BOT_LANGUAGES, botMessage } from "./system/bot-messages.js";
 export type { BotLanguage, BotMessageKey } from "./system/bot-messages.js";
-export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SystemCommands, botSettingsSchema } from "./system/system-commands.js";
-export type { BotSettings, OverlaySwitch, SystemCommandResult, SystemCommandsOptions } from "./system/system-commands.js";
+export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SYSTEM_COMMAND_LEVELS, SystemCommands, botSettingsSchema } from "./system/system-commands.js";
+export type { BotSettings, OverlaySwitch, SystemCommandName, SystemCommandResult, SystemCommandsOptions } from "./system/system-commands.js";
 export { COUNTERS_TABLE, COUNTER_SETTINGS_TABLE, CounterRangeError, KeyValueCounters, counterValue } from "./counters/counters.js";
 export type { Counter, CounterOperation } from "./counters/counters.js";
 export { answerCounterKeyword } from "./counters/counter-keywords.js";

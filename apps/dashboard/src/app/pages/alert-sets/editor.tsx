@@ -3,7 +3,7 @@ import type { AlertTemplate, CatalogAlertType, TemplateLayer } from "@ovation/co
 import type { PreviewAlert } from "@ovation/browser-source/preview";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { Link } from "wouter-preact";
-import { useApi } from "../../app-context.js";
+import { useClient } from "../kit/client.js";
 import { useConfirm } from "../../ui/confirm.js";
 import { errorsUnder, fieldErrorsOf, messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
@@ -161,7 +161,7 @@ function Variations({ draft, setDraft, errors, catalog }: { draft: AlertSetDraft
 }
 
 function Editor({ id, initial, catalog, onSaved }: { id: number; initial: Record<string, unknown>; catalog: CatalogAlertType[]; onSaved: (set: Record<string, unknown>) => void }) {
-  const api = useApi();
+  const api = useClient();
   const toast = useToast();
   const [draft, setDraft] = useState(() => draftOf(initial));
   const [saved, setSaved] = useState(() => JSON.stringify(bodyOf(draftOf(initial))));
@@ -286,7 +286,7 @@ function Editor({ id, initial, catalog, onSaved }: { id: number; initial: Record
 
 /** `/alert-sets/:id`: edit one set (forms for every layer, conditions, preview, explain, test alert). */
 export default function AlertSetEditorPage({ params }: PageProps) {
-  const api = useApi();
+  const api = useClient();
   const toast = useToast();
   const confirm = useConfirm();
   const id = Number(params.id);

@@ -1,7 +1,7 @@
 import type { AlertSet } from "@ovation/client/http";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter-preact";
-import { useApi } from "../../app-context.js";
+import { useClient } from "../kit/client.js";
 import { fieldErrorsOf, messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
 import { FormErrors, TextAreaField, TextField } from "../../ui/field.js";
@@ -9,7 +9,7 @@ import { Modal } from "../../ui/modal.js";
 import { useToast } from "../../ui/toast.js";
 import { useCatalog } from "./use-catalog.js";
 
-type Body = Parameters<ReturnType<typeof useApi>["alertSets"]["create"]>[0];
+type Body = Parameters<ReturnType<typeof useClient>["alertSets"]["create"]>[0];
 
 function engineParts(set: Record<string, unknown>): Record<string, unknown> {
   const { id: _id, user_id: _user, active: _active, created_at: _c, updated_at: _u, ...rest } = set;
@@ -17,7 +17,7 @@ function engineParts(set: Record<string, unknown>): Record<string, unknown> {
 }
 
 function CreateDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (set: AlertSet) => void }) {
-  const api = useApi();
+  const api = useClient();
   const { catalog } = useCatalog();
   const [name, setName] = useState("My alerts");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -51,7 +51,7 @@ function CreateDialog({ open, onClose, onCreated }: { open: boolean; onClose: ()
 }
 
 function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (set: AlertSet) => void }) {
-  const api = useApi();
+  const api = useClient();
   const [text, setText] = useState("");
   const [name, setName] = useState("Imported from AE3");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -99,7 +99,7 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
 
 /** `/alert-sets`: every set, with create, duplicate, activate and AE3 import. */
 export default function AlertSetsPage() {
-  const api = useApi();
+  const api = useClient();
   const toast = useToast();
   const [, navigate] = useLocation();
   const [sets, setSets] = useState<AlertSet[] | null>(null);

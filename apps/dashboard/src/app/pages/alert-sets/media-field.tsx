@@ -1,14 +1,14 @@
 import { useId, useRef, useState } from "preact/hooks";
-import { useApp } from "../../app-context.js";
 import { messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
 import { TextField } from "../../ui/field.js";
 import { useToast } from "../../ui/toast.js";
+import { useClient } from "../kit/client.js";
 import { uploadMedia } from "./upload.js";
 
 /** An image or sound: an http(s) URL typed in, or a file uploaded to the host (`POST /v1/media`), with a preview. */
 export function MediaField({ kind, label, name, value, errors, onChange }: { kind: "image" | "sound"; label: string; name: string; value: string | null; errors: FieldErrors; onChange: (value: string | null) => void }) {
-  const { api } = useApp();
+  const api = useClient();
   const toast = useToast();
   const fileId = useId();
   const input = useRef<HTMLInputElement>(null);

@@ -34,9 +34,9 @@ export interface DashboardPage {
   title: string | ((params: PageParams) => string);
   nav?: PageNav;
   /**
-   * The scope a manager's role must grant for the page to work on a channel they manage (the bot
-   * pages act on `/v1/bots/{user}/...`). Without it the page is the signed-in user's own: it is
-   * refused while another channel is chosen in the channel switcher.
+   * The scope a manager's role must grant for the page to work on a channel they manage (its calls
+   * go through `useClient()`, which sends them to `/v1/bots/{user}/...`). Without it the page is
+   * the signed-in user's own: it is refused while another channel is chosen in the channel switcher.
    */
   managedScope?: string;
   component: ComponentType<PageProps>;

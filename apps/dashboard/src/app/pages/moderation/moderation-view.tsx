@@ -1,7 +1,9 @@
 import type { ModerationView } from "@ovation/client";
 import { useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors.js";
-import { TextField } from "../../ui/field.js";
+import type { FieldErrors } from "../../ui/errors.js";
+import { FormErrors, TextAreaField, TextField } from "../../ui/field.js";
+import { formErrorsOf } from "../kit/form-errors.js";
 import { useToast } from "../../ui/toast.js";
 import { useClient } from "../kit/client.js";
 import { LoadState } from "../kit/load-state.js";
@@ -167,8 +169,110 @@ function Rules({ view, onSaved }: { view: ModerationView; onSaved: (view: Modera
           </tbody>
         </table>
       </div>
-      <p class="hint">Word lists, patterns, allowed domains, lengths and toxicity thresholds are set through the API: PUT /v1/bots/@me/moderation (docs/moderation.md).</p>
+      <p class="hint">Lengths, percentages and toxicity thresholds are set through the API: PUT /v1/bots/@me/moderation (docs/moderation.md).</p>
     </section>
+  );
+}
+
+/** The lists the page edits, each a field of the settings: one entry per line. */
+const LISTS = [
+  { field: "bad_words.words", label: "Bad words and phrases", hint: "One word or phrase per line, matched however it is written (case, accents, look-alike letters). At most 1000, each up to 64 characters.", rows: 6 },
+  { field: "bad_words.patterns", label: "Bad-word patterns", hint: "One RE2 pattern per line, matched against the message as written (no backreferences or lookaround). At most 50, each up to 200 characters.", rows: 4 },
+  { field: "links.allowed_domains", label: "Allowed link domains", hint: "One domain per line, written like example.com (it covers its subdomains). At most 200.", rows: 4 },
+] as const;
+
+type ListField = (typeof LISTS)[number]["field"];
+
+function listOf(settings: ModerationView["settings"], field: ListField): readonly string[] {
+  return field === "bad_words.words" ? settings.bad_words.words : field === "bad_words.patterns" ? settings.bad_words.patterns : settings.links.allowed_domains;
+}
+
+/** The entries of a textarea (blank lines dropped; a pattern keeps its spaces) and the line each came from. */
+function entriesOf(text: string, field: ListField): { values: string[]; lines: number[] } {
+  const values: string[] = [];
+  const lines: number[] = [];
+  text.split("\n").forEach((raw, index) => {
+    const value = field === "bad_words.patterns" ? raw.replace(/\r$/, "") : raw.trim();
+    if (value.trim() === "") return;
+    values.push(value);
+    lines.push(index + 1);
+  });
+  return { values, lines };
+}
+
+/**
+ * The server's errors of one list, shown under its field: an error about one entry
+ * (`bad_words.patterns.3`) names the line it is on, so a bad pattern is found at once.
+ */
+function listErrors(errors: FieldErrors, field: ListField, lines: readonly number[]): string[] {
+  const out: string[] = [];
+  for (const [key, messages] of Object.entries(errors)) {
+    if (key !== field && !key.startsWith(`${field}.`)) continue;
+    const index = key === field ? null : Number(key.slice(field.length + 1));
+    const line = index === null || !Number.isInteger(index) ? null : lines[index];
+    for (const message of messages) out.push(line === undefined || line === null ? message : `Line ${line}: ${message}`);
+  }
+  return out;
+}
+
+/**
+ * The word lists, patterns and allowed domains, edited as text and saved together with the rest of
+ * the settings. A refusal (a pattern RE2 cannot compile, one over the limits, a malformed domain)
+ * keeps what was typed and shows the server's error under the field, by line.
+ */
+function WordLists({ view, onSaved }: { view: ModerationView; onSaved: (view: ModerationView) => void }) {
+  const client = useClient();
+  const toast = useToast();
+  const [texts, setTexts] = useState<Record<ListField, string>>(() => Object.fromEntries(LISTS.map((list) => [list.field, listOf(view.settings, list.field).join("\n")])) as Record<ListField, string>);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const parsed = Object.fromEntries(LISTS.map((list) => [list.field, entriesOf(texts[list.field], list.field)])) as Record<ListField, { values: string[]; lines: number[] }>;
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const settings = {
+      ...view.settings,
+      bad_words: { ...view.settings.bad_words, words: parsed["bad_words.words"].values, patterns: parsed["bad_words.patterns"].values },
+      links: { ...view.settings.links, allowed_domains: parsed["links.allowed_domains"].values },
+    };
+    setBusy(true);
+    try {
+      const saved = await client.moderation.replace(settings);
+      onSaved(saved);
+      setErrors({});
+      setTexts(Object.fromEntries(LISTS.map((list) => [list.field, listOf(saved.settings, list.field).join("\n")])) as Record<ListField, string>);
+      toast("success", "Saved the word lists.");
+    } catch (error) {
+      setErrors(formErrorsOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shownErrors: FieldErrors = Object.fromEntries(LISTS.map((list) => [list.field, listErrors(errors, list.field, parsed[list.field].lines)]));
+  const other = Object.fromEntries(Object.entries(errors).filter(([key]) => !LISTS.some((list) => key === list.field || key.startsWith(`${list.field}.`))));
+  return (
+    <form class="card stack" aria-labelledby="word-lists-heading" onSubmit={(event) => void save(event)}>
+      <h2 id="word-lists-heading">Word lists</h2>
+      <p class="hint">The bad-word rule removes messages holding a word, phrase or pattern of these lists; the links rule spares the allowed domains. Switch the rules on in the table above.</p>
+      {LISTS.map((list) => (
+        <TextAreaField
+          key={list.field}
+          label={list.label}
+          name={list.field}
+          value={texts[list.field]}
+          onChange={(value) => setTexts((current) => ({ ...current, [list.field]: value }))}
+          errors={shownErrors}
+          hint={list.hint}
+          rows={list.rows}
+          spellcheck={false}
+        />
+      ))}
+      <FormErrors errors={other} />
+      <div class="actions">
+        <button type="submit" class="button primary" disabled={busy}>
+          Save word lists
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -181,7 +285,12 @@ export default function Moderation() {
       <p class="lead">What the bot does about messages that break your rules, who is exempt, and which rule a message would break.</p>
       <TestMessage />
       <LoadState loaded={loaded} what="Auto-moderation">
-        {(view) => <Rules view={view} onSaved={(saved) => loaded.set(() => saved)} />}
+        {(view) => (
+          <>
+            <Rules view={view} onSaved={(saved) => loaded.set(() => saved)} />
+            <WordLists view={view} onSaved={(saved) => loaded.set(() => saved)} />
+          </>
+        )}
       </LoadState>
     </div>
   );

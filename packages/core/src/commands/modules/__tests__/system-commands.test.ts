@@ -44,6 +44,19 @@ describe("system commands", () => {
     expect(changes).toHaveLength(2);
   });
 
+  it("a command switched off gets no answer; the others still answer and its setting stays", () => {
+    const { system, changes } = setup();
+    system.update("chan-1", { disabled_commands: ["sounds", "help"] });
+    expect(system.handle(chatEvent("!help"))).toBeNull();
+    expect(system.handle(chatEvent("!sounds off", { badges: ["moderator"] }))).toBeNull();
+    expect(system.settings("chan-1")).toMatchObject({ sounds: true, disabled_commands: ["sounds", "help"] });
+    expect(system.handle(chatEvent("!effects off", { badges: ["moderator"] }))?.changed).toMatchObject({ effects: false, disabled_commands: ["sounds", "help"] });
+    expect(changes).toHaveLength(2);
+    // A stored name that is not a system command is refused, not kept.
+    expect(() => system.update("chan-1", { disabled_commands: ["dance" as "help"] })).toThrow();
+    expect(system.restore("chan-1", { disabled_commands: ["dance"], language: "de" })).toMatchObject({ language: "en", disabled_commands: [] });
+  });
+
   it("a user command of the same name wins", () => {
     const { system } = setup([botCommandSchema.parse({ command: "help", response: "my own help" })]);
     expect(system.handle(chatEvent("!help"))).toBeNull();

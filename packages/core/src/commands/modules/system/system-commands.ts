@@ -12,13 +12,32 @@ export type OverlaySwitch = (typeof OVERLAY_SWITCHES)[number];
 
 /** The names of the system commands. */
 export const SYSTEM_COMMANDS = ["help", "language", ...OVERLAY_SWITCHES] as const;
+/** One of {@link SYSTEM_COMMANDS}. */
+export type SystemCommandName = (typeof SYSTEM_COMMANDS)[number];
 
-/** Per channel: the bot's language and the overlay switches (stored; sent to browser sources). */
+/**
+ * Who may use each system command to change something: `!help` answers everyone; the others show
+ * their setting to everyone and change it for moderators and the broadcaster only.
+ */
+export const SYSTEM_COMMAND_LEVELS: Readonly<Record<SystemCommandName, "everyone" | "moderator">> = {
+  help: "everyone",
+  language: "moderator",
+  visuals: "moderator",
+  effects: "moderator",
+  sounds: "moderator",
+};
+
+/** Per channel: the bot's language, the overlay switches (sent to browser sources) and the system commands switched off. */
 export const botSettingsSchema = z.object({
   language: z.enum(BOT_LANGUAGES).default("en"),
   visuals: z.boolean().default(true),
   effects: z.boolean().default(true),
   sounds: z.boolean().default(true),
+  /** System commands the streamer switched off: the bot stays silent on them (the settings they show still apply). */
+  disabled_commands: z
+    .array(z.enum(SYSTEM_COMMANDS, { error: () => `must name a system command (${SYSTEM_COMMANDS.join(", ")})` }))
+    .max(SYSTEM_COMMANDS.length)
+    .default([]),
 });
 /** Validated bot settings. */
 export type BotSettings = z.output<typeof botSettingsSchema>;
@@ -88,8 +107,9 @@ export class SystemCommands {
     const name = word.toLowerCase();
     if (!(SYSTEM_COMMANDS as readonly string[]).includes(name)) return null;
     const channel = event.channel.id;
-    if (this.#options.commands(channel).some((command) => command.commands.some((n) => n.toLowerCase() === name))) return null;
     const settings = this.settings(channel);
+    if ((settings.disabled_commands as readonly string[]).includes(name)) return null;
+    if (this.#options.commands(channel).some((command) => command.commands.some((n) => n.toLowerCase() === name))) return null;
     const say = (key: BotMessageKey, params: Record<string, string | number> = {}, language = settings.language) =>
       reply(event, botMessage(language, key, params));
     const arg = argument.toLowerCase();
