@@ -48,7 +48,7 @@ import { openSharedState } from "./redis/shared-state.js";
 import type { SharedState } from "./redis/shared-state.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
-import { reportCapBreaches } from "./store/user-caps.js";
+import { reportCapBreaches } from "./store/cap-breaches.js";
 import type { OvationServices } from "./services.js";
 
 /** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
