@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
 import { CliError } from "../cli/cli-error.js";
-import { createToken, createUser, findUser, publicUser, setUserPassword } from "../cli/operations.js";
+import { createToken, createUser, findUser, publicUser, setUserPassword } from "./operations.js";
 import type { Repositories } from "../store/repositories.js";
 import { issueChatToken, revokeChatToken } from "./chat-token.js";
 import { adminRequestSchema, adminSocketPath } from "./admin-protocol.js";
