@@ -4,7 +4,7 @@ import type { Server } from "node:net";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { OvationError } from "@ovation/core";
-import { CliError } from "../cli/cli-error.js";
+import { CliError } from "../cli-error.js";
 import { createToken, createUser, findUser, publicUser, setUserPassword } from "./operations.js";
 import type { Repositories } from "../store/repositories.js";
 import { issueChatToken, revokeChatToken } from "./chat-token.js";

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
 import { ClientRegistry } from "../identity/clients.js";
 import { IdentityError } from "../identity/errors.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 
 /**

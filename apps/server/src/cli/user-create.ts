@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";
 import { createUser, publicUser } from "../admin/operations.js";

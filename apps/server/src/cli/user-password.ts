@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
 import { hashPassword, passwordProblems } from "../identity/accounts/passwords.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";
 import { publicUser, setUserPassword } from "../admin/operations.js";
