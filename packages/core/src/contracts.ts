@@ -88,8 +88,8 @@ export type {
 } from "./plugins/contract.js";
 export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
 export type { PluginErrorCode } from "./plugins/errors.js";
-export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/platform-declaration.js";
-export type { PlatformAlertDeclaration, PlatformDeclaration } from "./plugins/platform-declaration.js";
+export { catalogParameterSchema, platformDeclarationSchema } from "./alerts/platform-declaration.js";
+export type { PlatformAlertDeclaration, PlatformDeclaration } from "./alerts/platform-declaration.js";
 export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";
 export type {
   PluginDefinition,

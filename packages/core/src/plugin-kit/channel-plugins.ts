@@ -11,7 +11,7 @@ import type {
   ServedChannel,
 } from "../plugins/contract.js";
 import { PLUGIN_ERROR_CODES, PluginError } from "../plugins/errors.js";
-import type { PlatformDeclaration } from "../plugins/platform-declaration.js";
+import type { PlatformDeclaration } from "../alerts/platform-declaration.js";
 
 /** What a channel's plugin failing to start means for the streamer. */
 export interface ChannelFailure {

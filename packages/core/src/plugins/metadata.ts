@@ -4,7 +4,7 @@ import { isAlertType } from "../alerts/catalog.js";
 import { SEND_AS } from "./contract.js";
 import type { PlatformPlugin, PluginCapabilities, PluginMetadata } from "./contract.js";
 import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
-import { platformDeclarationSchema } from "./platform-declaration.js";
+import { platformDeclarationSchema } from "../alerts/platform-declaration.js";
 import { coreSatisfies, isValidCoreRange, isValidVersion } from "./version.js";
 
 /** zod schema of {@link PluginMetadata}. */
