@@ -24,7 +24,7 @@ import { IntrospectionTokenVerifier } from "./identity/oidc/introspection-verifi
 import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
-import { identityPlugin } from "./identity/plugin.js";
+import { identityPlugin } from "./identity-plugin.js";
 import type { IdentityModule } from "./identity/module.js";
 import { dashboardClient } from "./dashboard/client.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
@@ -32,7 +32,7 @@ import { platformPlugins } from "./plugins/host.js";
 import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/index.js";
 import type { SpeechProvider } from "./tts/index.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
-import type { IdentityPluginOptions } from "./identity/plugin.js";
+import type { IdentityPluginOptions } from "./identity-plugin.js";
 import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
 import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";

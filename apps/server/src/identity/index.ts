@@ -1,9 +1,8 @@
 /**
  * The identity module: OAuth 2.0 authorization server, accounts, platform login, Elevated Access
- * Tokens. Deployable inside the Ovation host (`identityPlugin`) or on its own (`createIdentityModule`).
+ * Tokens. Deployable on its own (`createIdentityModule`) or inside the Ovation host, where
+ * `identityPlugin` (apps/server/src/identity-plugin.ts) joins it to the host's services.
  */
-export { identityPlugin } from "./plugin.js";
-export type { IdentityPluginOptions } from "./plugin.js";
 export { createIdentityModule } from "./module.js";
 export type { IdentityModule, IdentityModuleOptions } from "./module.js";
 export { ClientRegistry, CLIENTS_FILE } from "./clients.js";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { createIdentityModule } from "./module.js";
-import type { IdentityModule, IdentityModuleOptions } from "./module.js";
-import { revokeUserAccess } from "../realtime/revoke-user.js";
-import { unservedStatus } from "../plugins/channel-status.js";
+import { createIdentityModule } from "./identity/index.js";
+import type { IdentityModule, IdentityModuleOptions } from "./identity/index.js";
+import { revokeUserAccess } from "./revoke-user.js";
+import { unservedStatus } from "./plugins/channel-status.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
 export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus" | "onGrantRevoked">> & {
