@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { createIdentityModule } from "./identity/index.js";
+import { createIdentityModule, unservedStatus } from "./identity/index.js";
 import type { IdentityModule, IdentityModuleOptions } from "./identity/index.js";
 import { revokeUserAccess } from "./revoke-user.js";
-import { unservedStatus } from "./plugins/channel-status.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
 export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus" | "onGrantRevoked">> & {

@@ -3,7 +3,7 @@ import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovati
 import type { ConsolePlugin } from "@ovation/plugin-console";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
-import type { ConnectionStatusView } from "../identity/context.js";
+import type { ConnectionStatusView } from "../identity/index.js";
 import type { ConnectionRecord } from "../store/records.js";
 import { connectionStatusOf } from "./channel-status.js";
 import { ChannelSync } from "./channel-sync.js";

@@ -30,7 +30,7 @@ import { connectionView, userView } from "../accounts/user-view.js";
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import type { ConnectionRecord } from "../../store/records.js";
-import { unservedStatus } from "../../plugins/channel-status.js";
+import { unservedStatus } from "../connection-status.js";
 import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
 import { IdentityError, identityFieldError } from "../errors.js";
