@@ -8,7 +8,7 @@ import type { ConnectionRecord } from "../store/records.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
-import type { TimeLogFactory } from "./accounts/failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
 import type { IdentityLifetimes } from "./config.js";

@@ -1,5 +1,5 @@
-import { inMemoryTimeLogs } from "./accounts/failure-backoff.js";
-import type { TimeLogFactory } from "./accounts/failure-backoff.js";
+import { inMemoryTimeLogs } from "./failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 import type { AttemptCounter } from "./eat/service.js";
 import type { Server } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { FailedAuthThrottle } from "../auth/failed-auth-throttle.js";
 import type { FailedAuthCounter } from "../auth/failed-auth-throttle.js";
 import type { ServerConfig } from "../config.js";
-import type { TimeLogFactory } from "../identity/accounts/failure-backoff.js";
+import type { TimeLogFactory } from "../identity/failure-backoff.js";
 import type { AttemptCounter } from "../identity/eat/service.js";
 import type { PendingEntries } from "../identity/platforms/pending.js";
 import { closeRedis, openRedis } from "./connection.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { timestamp } from "../../store/records.js";
-import { counted } from "../accounts/failure-backoff.js";
+import { counted } from "../failure-backoff.js";
 import type { Clock } from "../clock.js";
 import { IdentityError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";

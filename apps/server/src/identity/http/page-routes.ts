@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { IdentityContext } from "../context.js";
-import { isCountersUnavailable } from "../accounts/failure-backoff.js";
+import { isCountersUnavailable } from "../failure-backoff.js";
 import { PasswordResetLimits, completePasswordReset, passwordResetValid, requestPasswordReset } from "../accounts/password-reset.js";
 import { IdentityError } from "../errors.js";
 import { renderLoggedOut } from "../pages/logout.js";
