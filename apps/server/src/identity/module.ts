@@ -38,7 +38,7 @@ import { createOAuthProvider } from "./oidc/provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { FilePendingEntries } from "./platforms/pending.js";
 import type { PendingEntries } from "./platforms/pending.js";
-import { platformRoutes } from "./platforms/routes.js";
+import { platformRoutes } from "./http/platform-routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import { SessionService } from "./session.js";

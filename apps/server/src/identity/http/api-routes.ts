@@ -37,7 +37,7 @@ import { IdentityError, identityFieldError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
-import { startLinkRequest } from "../platforms/routes.js";
+import { startLinkRequest } from "./platform-routes.js";
 import { allowedContinue } from "./page-routes.js";
 import { hasScope } from "../scopes.js";
 import type { IdentityPrincipal } from "./auth.js";

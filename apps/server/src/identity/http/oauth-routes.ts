@@ -12,7 +12,7 @@ import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { SECURITY_KEY_SCRIPT, SECURITY_KEY_SCRIPT_PATH, renderSecurityKey } from "../pages/security-key.js";
 import { renderSignIn } from "../pages/sign-in.js";
-import { startPlatformLogin } from "../platforms/routes.js";
+import { startPlatformLogin } from "./platform-routes.js";
 import { UnreadableBodyError, adaptClientRequestBody } from "./client-request-body.js";
 import { HIDDEN_ROUTE } from "./route-docs.js";
 

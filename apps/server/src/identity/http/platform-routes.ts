@@ -7,12 +7,12 @@ import { IdentityError } from "../errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { renderLinkConfirm, renderNoLinkedAccount } from "../pages/platform-link.js";
-import { allowedContinue } from "../http/page-routes.js";
-import { HIDDEN_ROUTE } from "../http/route-docs.js";
+import { allowedContinue } from "./page-routes.js";
+import { HIDDEN_ROUTE } from "./route-docs.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { readCookie } from "../session.js";
-import { authorizationUrl, fetchPlatformProfile } from "./client.js";
-import type { PlatformProfile } from "./settings.js";
+import { authorizationUrl, fetchPlatformProfile } from "../platforms/client.js";
+import type { PlatformProfile } from "../platforms/settings.js";
 
 /** How long a platform login may take between leaving and coming back. */
 const STATE_TTL_MS = 10 * 60 * 1000;
