@@ -13,7 +13,7 @@ import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
 import type { IdentityLifetimes } from "./config.js";
 import type { EatService } from "./eat/service.js";
-import type { BearerAuthenticator } from "./http/auth.js";
+import type { BearerAuthenticator } from "./bearer-auth.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { PendingEntries } from "./platforms/pending.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";

@@ -40,8 +40,8 @@ import { renderMessage } from "../pages/message.js";
 import { startLinkRequest } from "./platform-routes.js";
 import { allowedContinue } from "./page-routes.js";
 import { hasScope } from "../scopes.js";
-import type { IdentityPrincipal } from "./auth.js";
-import { requireUser } from "./auth.js";
+import type { IdentityPrincipal } from "../bearer-auth.js";
+import { requireUser } from "../bearer-auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
