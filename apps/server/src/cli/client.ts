@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { ClientRegistry } from "../identity/clients.js";
-import { IdentityError } from "../identity/errors.js";
+import { ClientRegistry, IdentityError } from "../identity/index.js";
 import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 

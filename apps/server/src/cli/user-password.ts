@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { hashPassword, passwordProblems } from "../identity/accounts/passwords.js";
+import { hashPassword, passwordProblems } from "../identity/index.js";
 import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";

@@ -21,3 +21,8 @@ export { SESSION_COOKIE } from "./session.js";
 export { IDENTITY_ERROR_CODES, IdentityError } from "./errors.js";
 export { platformName, unservedStatus } from "./connection-status.js";
 export type { ConnectionStatusView } from "./context.js";
+export { hashPassword, passwordProblems } from "./accounts/passwords.js";
+export type { AttemptCounter } from "./eat/service.js";
+export type { TimeLogFactory, TimeLogStore } from "./failure-backoff.js";
+export type { PendingEntries } from "./platforms/pending.js";
+export type { OAuthClientRecord } from "./store.js";
