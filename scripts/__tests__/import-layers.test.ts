@@ -1,7 +1,7 @@
 /**
  * No import circles and no back edges, in every package of the workspace, type-only imports included.
  *
- * The graph (scripts/import-graph.ts) has one node per source file under a package's `src/` (tests excluded)
+ * The graph (scripts/import-layers.ts) has one node per source file under a package's `src/` (tests excluded)
  * and one edge per import between two of them (`import`, `import type`, `export ... from`, `import()`).
  *
  * The **units** of a folder are its children: each file, and each sub-folder with everything it holds. An
@@ -18,8 +18,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { circles, folderCircles, importSpecifiers, placeImport, unitName, workspaceGraphs } from "../import-graph.js";
-import type { BackEdge, PackageGraph } from "../import-graph.js";
+import { circles, folderCircles, importSpecifiers, placeImport, unitName, workspaceGraphs } from "../import-layers.js";
+import type { BackEdge, PackageGraph } from "../import-layers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const graphs = workspaceGraphs(root);
