@@ -1,4 +1,4 @@
-// The import graph of the workspace's source, for the layering test (scripts/__tests__/import-layers.test.ts checks it).
+// The import graph of the workspace's source, read by the layering test (scripts/__tests__/import-layers.test.ts).
 //
 // A package is a folder of packages/, plugins/, apps/ or examples/ with a package.json and a src/ folder. Its
 // graph holds every .ts/.tsx file under src/ except tests (`__tests__/`) and declaration files, and one edge
