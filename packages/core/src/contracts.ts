@@ -2,7 +2,8 @@
  * @ovation/core/contracts: the shapes every part of Ovation agrees on (chat event, notification,
  * plugin contract, socket event maps, errors, platforms). Depends on zod only.
  */
-export { OvationError } from "./errors.js";
+export { OvationError, errorClassFor } from "./errors.js";
+export type { ErrorCodeOf, ErrorCodeTable, OvationErrorClass, OvationErrorOptions } from "./errors.js";
 export { SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
 export type { Scope } from "./scopes.js";
 export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";
