@@ -41,7 +41,7 @@ const circleName = (graph: PackageGraph, edge: BackEdge): string => `${graph.dir
 
 /**
  * Circles another change of issue 30 removes (the dashboard's page list passed to the overview, its auth
- * screens given what they need), listed so this branch can land first. An entry whose circle is gone fails
+ * screens given what they need), listed so this check can land before it. An entry whose circle is gone fails
  * the test below: delete it then.
  */
 const AWAITED: readonly string[] = ["apps/dashboard/src/app: app-context, auth", "apps/dashboard/src/app/pages: overview, registry"];
