@@ -3,7 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { CHAT_HEARTBEAT_INTERVAL_MS } from "@ovation/core";
+import { CHAT_HEARTBEAT_INTERVAL_MS, definedKeys } from "@ovation/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
@@ -176,7 +176,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
       const address = app.server.address();
       return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
     },
-    { ...(shared.cooldowns ? { cooldowns: shared.cooldowns } : {}), ...(shared.templateCache ? { cache: shared.templateCache } : {}) },
+    definedKeys({ cooldowns: shared.cooldowns, cache: shared.templateCache }),
   );
   const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
   botModules.attach(null, {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { definedKeys } from "@ovation/core";
 import { createIdentityModule, unservedStatus } from "./identity/index.js";
 import type { IdentityModule, IdentityModuleOptions } from "./identity/index.js";
 import { revokeUserAccess } from "./revoke-user.js";
@@ -32,9 +33,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       // The platform plugins are registered after identity: asked when a view is built.
       connectionStatus: (connection) => (app.hasDecorator("connectionStatus") ? app.connectionStatus(connection) : unservedStatus(connection.platform)),
       onGrantRevoked: (grantId) => services.hub.disconnectCredential({ grantId }),
-      ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
-      ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
-      ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),
+      ...definedKeys({ timeLogs: services.shared.timeLogs, eatAttempts: services.shared.eatAttempts, pendingSignIns: services.shared.pendingSignIns }),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

@@ -1,5 +1,5 @@
 import type { Server } from "node:net";
-import { PLATFORMS } from "@ovation/core/contracts";
+import { PLATFORMS, definedKeys } from "@ovation/core/contracts";
 import type { PluginFactory } from "@ovation/core/contracts";
 import { catalogWithPlatforms } from "@ovation/core/alerts";
 import type { Logger } from "pino";
@@ -87,11 +87,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
   const platforms: BuildAppOptions["platforms"] =
-    options.platforms === false ? false : { ...(options.platforms ?? {}), env, ...(options.plugins ? { factories: options.plugins } : {}) };
+    options.platforms === false ? false : { ...(options.platforms ?? {}), env, ...definedKeys({ factories: options.plugins }) };
   const app = await buildApp({
     config,
     platforms,
-    ...(options.logger ? { logger: options.logger } : {}),
+    ...definedKeys({ logger: options.logger }),
     ...identityOption(options.identity, config, env),
   });
   let admin: Server | null = null;

@@ -4,6 +4,8 @@
  */
 export { OvationError, errorClassFor } from "./errors.js";
 export type { ErrorCodeOf, ErrorCodeTable, OvationErrorClass, OvationErrorOptions } from "./errors.js";
+export { definedKeys } from "./objects.js";
+export type { DefinedKeys } from "./objects.js";
 export { SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
 export type { Scope } from "./scopes.js";
 export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";

@@ -5,6 +5,7 @@ import type { Server } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
+import { definedKeys } from "@ovation/core";
 import type { TokenVerifier } from "../auth/principal.js";
 import type { ConnectionsRepository } from "../store/connections.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
@@ -213,8 +214,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     idBase,
     jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
-    ...(options.onAccountDeleted ? { onAccountDeleted: options.onAccountDeleted } : {}),
-    ...(options.connectionStatus ? { connectionStatus: options.connectionStatus } : {}),
+    ...definedKeys({ onAccountDeleted: options.onAccountDeleted, connectionStatus: options.connectionStatus }),
   };
 
   return {

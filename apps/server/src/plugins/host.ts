@@ -1,4 +1,5 @@
 import { PluginHost } from "@ovation/core/plugins";
+import { definedKeys } from "@ovation/core/contracts";
 import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
 import type { ConsolePlugin } from "@ovation/plugin-console";
 import type { FastifyPluginAsync } from "fastify";
@@ -66,7 +67,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       dataDir: services.config.dataDir,
       cwd: options.cwd ?? process.cwd(),
       services,
-      ...(options.factories ? { factories: options.factories } : {}),
+      ...definedKeys({ factories: options.factories }),
     });
     const logger = services.logger.child({ area: "plugins" });
     const host: PluginHost = new PluginHost({

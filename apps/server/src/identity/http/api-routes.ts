@@ -23,7 +23,7 @@ import {
   tokenBodySchema as tokenBody,
   tokenParamsSchema as tokenParams,
 } from "@ovation/core/api";
-import { normalizePlatform } from "@ovation/core";
+import { definedKeys, normalizePlatform } from "@ovation/core";
 import { EmailChangeLimits, confirmEmailChange, emailChangeTarget, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
 import { connectionView, userView } from "../accounts/user-view.js";
@@ -113,7 +113,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
         if (allowed === null) throw identityFieldError("return_to", "The return_to field must be an address of this server or of a registered app.");
         returnTo = allowed;
       }
-      const started = await startLinkRequest(ctx, { platform: normalizePlatform(request.params.platform), userId, ...(returnTo !== undefined ? { returnTo } : {}) });
+      const started = await startLinkRequest(ctx, { platform: normalizePlatform(request.params.platform), userId, ...definedKeys({ returnTo }) });
       return reply.code(201).send(started satisfies z.output<typeof linkUrlSchema>);
     },
   );

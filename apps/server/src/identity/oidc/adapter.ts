@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
+import { definedKeys } from "@ovation/core";
 import type { OidcArtifact, OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
@@ -29,7 +30,7 @@ export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
     grant_types: client.public ? ["authorization_code", "refresh_token"] : ["authorization_code", "refresh_token", "client_credentials"],
     token_endpoint_auth_method: client.public ? "none" : "client_secret_basic",
     ...(client.secret_hash === null ? {} : { client_secret: client.secret_hash }),
-    ...(client.post_logout_redirect_uris ? { post_logout_redirect_uris: client.post_logout_redirect_uris } : {}),
+    ...definedKeys({ post_logout_redirect_uris: client.post_logout_redirect_uris }),
   };
 }
 
