@@ -31,7 +31,7 @@ import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/i
 import type { SpeechProvider } from "./tts/index.js";
 import type { PlatformPluginsOptions } from "./plugins/host.js";
 import type { IdentityPluginOptions } from "./identity-plugin.js";
-import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import { RealtimeGateway, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/gateway.js";
 import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
@@ -150,7 +150,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
-  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
+  const hub = new RealtimeGateway(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
   // A revoked personal access token (chat session tokens included) closes its sockets on every node.
   repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
   const io = createSocketServer({

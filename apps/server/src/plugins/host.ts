@@ -52,7 +52,7 @@ export interface PlatformPluginsOptions {
  * names, package names or paths, see plugin-loader) and the given factories, validates every
  * plugin's settings before anything starts, and wires a {@link PluginHost} to the bot modules and
  * the command runtime (chat -> moderation, giveaways, system commands, commands -> answers -> plugin
- * send; timers and announcements), the alert hub (notifications -> alert log -> rooms) and the
+ * send; timers and announcements), the realtime gateway (notifications -> alert log -> rooms) and the
  * public `.chat` rooms. The console is served on the socket namespace `/console`. Plugins of API 1.1
  * serve the linked channels of users who switched the bot on, kept in step with the store by
  * {@link ChannelSync}; their factories get the credentials, routes and state services. Factories
