@@ -29,6 +29,6 @@ export type { SocketAuthenticator, SocketIdentity } from "./realtime/socket-type
 export { main } from "./cli/index.js";
 export { startServer } from "./start-server.js";
 export type { RunningServer, StartServerOptions } from "./start-server.js";
-export type { PlatformPluginsOptions } from "./plugins/host.js";
+export type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
 export type { PluginReport } from "./plugins/plugin-reports.js";
 export type { UnservedPlatforms } from "./plugins/unserved-platforms.js";

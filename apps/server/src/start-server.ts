@@ -12,7 +12,7 @@ import type { BootstrapResult } from "./first-run.js";
 import { quickStartText } from "./quick-start.js";
 import { loadConfig } from "./config.js";
 import type { ServerConfig } from "./config.js";
-import type { PlatformPluginsOptions } from "./plugins/host.js";
+import type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
 import { simulatorOf } from "./http/routes/simulate.js";
