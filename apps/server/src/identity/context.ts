@@ -11,7 +11,7 @@ import type { UsersRepository } from "../store/users.js";
 import type { TimeLogFactory } from "./failure-backoff.js";
 import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
-import type { IdentityLifetimes } from "./config.js";
+import type { IdentityLifetimes } from "./identity-env.js";
 import type { EatService } from "./eat/service.js";
 import type { BearerAuthenticator } from "./bearer-auth.js";
 import type { Mailer } from "./mail/mailer.js";

@@ -5,7 +5,7 @@ import type { OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
 import type { UsersRepository } from "../../store/users.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
-import type { IdentityLifetimes } from "../config.js";
+import type { IdentityLifetimes } from "../identity-env.js";
 import type { IdentityKeys } from "../keys.js";
 import { escapeHtml } from "../pages/html.js";
 import { PAGE_SECURITY_HEADERS, renderPage } from "../pages/layout.js";
