@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
 import type { Principal } from "../auth/principal.js";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { lookupOAuthToken } from "./oidc/token-verifier.js";
 import { hasScope } from "./scopes.js";
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { z } from "zod";
 import { timestamp } from "../store/records.js";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { randomSecret, sha256Hex } from "../crypto/secrets.js";
 import { sharedIdentityKey } from "./store.js";
 import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";

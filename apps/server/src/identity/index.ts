@@ -18,7 +18,7 @@ export { EAT_HEADER } from "./eat/guard.js";
 export type { ElevatedAccessTokenView } from "./eat/service.js";
 export { SCOPES, WILDCARD_SCOPE } from "./scopes.js";
 export { SESSION_COOKIE } from "./session.js";
-export { IDENTITY_ERROR_CODES, IdentityError } from "./errors.js";
+export { IDENTITY_ERROR_CODES, IdentityError } from "./identity-errors.js";
 export { platformName, unservedStatus } from "./connection-status.js";
 export type { ConnectionStatusView } from "./context.js";
 export { hashPassword, passwordProblems } from "./accounts/passwords.js";

@@ -3,7 +3,7 @@ import type { JsonWebKey } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { sharedIdentityKey } from "./store.js";
 import type { SharedIdentityHost } from "./store.js";
 

@@ -19,7 +19,7 @@ import type { IdentityEnvConfig, IdentityLifetimes } from "./identity-env.js";
 import type { IdentityContext } from "./context.js";
 import { EatService } from "./eat/service.js";
 import type { ElevatedAccessTokenView } from "./eat/service.js";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { apiRoutes } from "./http/api-routes.js";
 import { BearerAuthenticator } from "./bearer-auth.js";
 import { allowRegisteredOrigins } from "./http/cors.js";

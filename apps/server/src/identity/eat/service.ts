@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { timestamp } from "../../store/records.js";
 import { counted } from "../failure-backoff.js";
 import type { Clock } from "../clock.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import type { EatRecord, IdentityStore } from "../store.js";

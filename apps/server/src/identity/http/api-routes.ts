@@ -33,7 +33,7 @@ import type { ConnectionRecord } from "../../store/records.js";
 import { unservedStatus } from "../connection-status.js";
 import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
-import { IdentityError, identityFieldError } from "../errors.js";
+import { IdentityError, identityFieldError } from "../identity-errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { PLATFORMS, definedKeys } from "@ovation/core";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { renderLinkConfirm, renderNoLinkedAccount } from "../pages/platform-link.js";

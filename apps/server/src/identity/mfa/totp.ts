@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import type { Clock } from "../clock.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { constantTimeEqual, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import type { IdentityStore, TotpRecord } from "../store.js";
 
