@@ -20,7 +20,7 @@ import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import type { TotpService } from "./mfa/totp.js";
 import type { WebAuthnService } from "./mfa/webauthn.js";
 import type { SessionService } from "./session.js";
-import type { IdentityStore } from "./store.js";
+import type { IdentityStore } from "./identity-store.js";
 
 /** Everything the identity routes share; built once by `createIdentityModule`. */
 export interface IdentityContext {

@@ -43,8 +43,8 @@ import { platformRoutes } from "./http/platform-routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import { SessionService } from "./session.js";
-import { IdentityStore } from "./store.js";
-import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";
+import { IdentityStore } from "./identity-store.js";
+import type { OAuthClientRecord, SharedIdentityHost } from "./identity-store.js";
 
 /** How often a node sharing its store copies new clients of its own file into the shared document. */
 const CLIENT_PUBLISH_MS = 2_000;

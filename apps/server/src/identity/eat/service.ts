@@ -5,7 +5,7 @@ import type { Clock } from "../clock.js";
 import { IdentityError } from "../identity-errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import type { EatRecord, IdentityStore } from "../store.js";
+import type { EatRecord, IdentityStore } from "../identity-store.js";
 
 /** Rules of the one-time codes and of the request rate limit (documented in docs/identity.md). */
 export const EAT_CODE_RULES = Object.freeze({

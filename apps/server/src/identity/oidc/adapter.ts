@@ -4,7 +4,7 @@ import type { OidcArtifact, OidcArtifactStorage } from "../../store/oidc-artifac
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import { sha256Hex } from "../../crypto/secrets.js";
-import type { OAuthClientRecord } from "../store.js";
+import type { OAuthClientRecord } from "../identity-store.js";
 import type { AccessTokenJwt } from "./access-token-jwt.js";
 
 /** The models whose tokens reach clients as JWTs (see access-token-jwt.ts). */
