@@ -3,7 +3,7 @@ import type Provider from "oidc-provider";
 import type { Principal } from "../auth/principal.js";
 import { IdentityError } from "./identity-errors.js";
 import { lookupOAuthToken } from "./oidc/token-verifier.js";
-import { hasScope } from "./scopes.js";
+import { hasScope } from "./scope-descriptions.js";
 
 /** The caller of an identity endpoint. `userId` is null for app access tokens (client credentials). */
 export interface IdentityPrincipal {

@@ -16,7 +16,7 @@ export type { IntrospectionVerifierOptions } from "./oidc/introspection-verifier
 export type { EatValidator } from "./eat/remote.js";
 export { EAT_HEADER } from "./eat/guard.js";
 export type { ElevatedAccessTokenView } from "./eat/service.js";
-export { SCOPES, WILDCARD_SCOPE } from "./scopes.js";
+export { SCOPES, WILDCARD_SCOPE } from "./scope-descriptions.js";
 export { SESSION_COOKIE } from "./session.js";
 export { IDENTITY_ERROR_CODES, IdentityError } from "./identity-errors.js";
 export { platformName, unservedStatus } from "./connection-status.js";

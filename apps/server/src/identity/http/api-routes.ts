@@ -39,7 +39,7 @@ import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
 import { startLinkRequest } from "./platform-routes.js";
 import { allowedContinue } from "./page-routes.js";
-import { hasScope } from "../scopes.js";
+import { hasScope } from "../scope-descriptions.js";
 import type { IdentityPrincipal } from "../bearer-auth.js";
 import { requireUser } from "../bearer-auth.js";
 import { apiDoc } from "./route-docs.js";

@@ -10,7 +10,7 @@ import type { IdentityKeys } from "../keys.js";
 import { escapeHtml } from "../pages/html.js";
 import { PAGE_SECURITY_HEADERS, renderPage } from "../pages/layout.js";
 import { renderLoggedOut, renderLogout, renderStillSignedIn } from "../pages/logout.js";
-import { ALL_SCOPE_VALUES, AUTHORIZE_SCOPES, OIDC_SCOPES } from "../scopes.js";
+import { ALL_SCOPE_VALUES, AUTHORIZE_SCOPES, OIDC_SCOPES } from "../scope-descriptions.js";
 import { constantTimeEqual, sha256Hex } from "../../crypto/secrets.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";
 import type { SessionService } from "../session.js";
