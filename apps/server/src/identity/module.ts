@@ -35,7 +35,7 @@ import { TotpService } from "./mfa/totp.js";
 import { WebAuthnService, securityKeyUrlProblem } from "./mfa/webauthn.js";
 import { publicJwks } from "./oidc/access-token-jwt.js";
 import { FileOidcStorage } from "./oidc/file-storage.js";
-import { createOAuthProvider } from "./oidc/provider.js";
+import { createOAuthProvider } from "./oidc/oauth-provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { FilePendingEntries } from "./platforms/pending.js";
 import type { PendingEntries } from "./platforms/pending.js";

@@ -6,7 +6,7 @@ import type { InteractionResults } from "oidc-provider";
 import { LoginThrottle, signInWithPassword } from "../accounts/login.js";
 import type { IdentityContext } from "../context.js";
 import { IdentityError } from "../identity-errors.js";
-import { apiResource } from "../oidc/provider.js";
+import { apiResource } from "../oidc/oauth-provider.js";
 import { renderConsent } from "../pages/consent.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
