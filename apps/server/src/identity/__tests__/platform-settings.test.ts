@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { authorizationUrl } from "../platforms/client.js";
+import { authorizationUrl } from "../platforms/platform-oauth.js";
 import { loadIdentityEnv } from "../identity-env.js";
 import { TWITCH_LINK_SCOPES, defaultPlatformSettings } from "../platforms/settings.js";
 

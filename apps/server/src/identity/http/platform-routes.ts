@@ -11,7 +11,7 @@ import { allowedContinue } from "./page-routes.js";
 import { HIDDEN_ROUTE } from "./route-docs.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { readCookie } from "../session.js";
-import { authorizationUrl, fetchPlatformProfile } from "../platforms/client.js";
+import { authorizationUrl, fetchPlatformProfile } from "../platforms/platform-oauth.js";
 import type { PlatformProfile } from "../platforms/settings.js";
 
 /** How long a platform login may take between leaving and coming back. */
