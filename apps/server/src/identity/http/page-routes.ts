@@ -5,7 +5,7 @@ import { PasswordResetLimits, completePasswordReset, passwordResetValid, request
 import { IdentityError } from "../identity-errors.js";
 import { renderLoggedOut } from "../pages/logout.js";
 import { renderMessage } from "../pages/message.js";
-import { renderForgotPassword, renderResetPassword } from "../pages/password-reset.js";
+import { renderForgotPassword, renderResetPassword } from "../pages/password-reset-pages.js";
 import { FAVICON_SVG, renderHome, renderSignup } from "../pages/home.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";
