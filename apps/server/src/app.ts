@@ -24,7 +24,7 @@ import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
 import { identityPlugin } from "./identity-plugin.js";
-import { dashboardClient } from "./dashboard/client.js";
+import { dashboardClient } from "./dashboard/dashboard-client.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { platformPlugins } from "./plugins/platform-plugins.js";
 import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/index.js";
