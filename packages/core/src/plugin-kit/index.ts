@@ -11,7 +11,7 @@ export { toMicrosecondIso } from "./time.js";
 export { tokenFragments } from "./fragments.js";
 export { platformNotification } from "./notification.js";
 export type { PlatformNotificationInput } from "./notification.js";
-export { httpOriginSchema, httpUrlSchema, oauthTokensSchema } from "./settings.js";
+export { httpOriginSchema, httpUrlSchema, oauthTokensSchema } from "./setting-schemas.js";
 export { Timers } from "./timers.js";
 export { Backoff, jitter } from "./backoff.js";
 export type { BackoffBounds } from "./backoff.js";
