@@ -12,7 +12,7 @@ export { tokenFragments } from "./fragments.js";
 export { platformNotification } from "./notification.js";
 export type { PlatformNotificationInput } from "./notification.js";
 export { httpOriginSchema, httpUrlSchema, oauthTokensSchema } from "./setting-schemas.js";
-export { Timers } from "./timers.js";
+export { Timers } from "./plugin-timers.js";
 export { Backoff, jitter } from "./backoff.js";
 export type { BackoffBounds } from "./backoff.js";
 export { PERMISSION_LEVELS, permissionLevelOf } from "../commands/permission-levels.js";
