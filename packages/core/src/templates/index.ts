@@ -23,6 +23,6 @@ export type { TemplateSyntaxCheck } from "./check-template-syntax.js";
 export { isPlainText } from "./plain-text.js";
 export { capOutput } from "./output-cap.js";
 export { MAX_TEMPLATE_SOURCE_LENGTH } from "./twig-compiler.js";
-export { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS } from "./template-functions.js";
-export type { TemplateFunctionName } from "./template-functions.js";
+export { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS } from "./function-names.js";
+export type { TemplateFunctionName } from "./function-names.js";
 export { SANDBOX_UNAVAILABLE_CODE, assertIsolatedVmInstalled } from "./isolated-vm-check.js";

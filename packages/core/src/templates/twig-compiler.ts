@@ -8,11 +8,11 @@ import { isUtc } from "./isolate/date.js";
 import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
 import { readTwigRegex } from "./isolate/regex.js";
 import type { TwigRegexSource } from "./isolate/regex.js";
-import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./function-names.js";
 import { applyTwigRewrites, ForRanNode, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
-import type { TemplateFunctionName } from "./template-functions.js";
+import type { TemplateFunctionName } from "./function-names.js";
 import {
   ArrowFunctionNode,
   BitwiseNode,
