@@ -89,8 +89,8 @@ export type {
   ChannelState,
   ChannelStatusReport,
 } from "./plugins/contract.js";
-export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
-export type { PluginErrorCode } from "./plugins/errors.js";
+export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/plugin-errors.js";
+export type { PluginErrorCode } from "./plugins/plugin-errors.js";
 export { catalogParameterSchema, platformDeclarationSchema } from "./alerts/platform-declaration.js";
 export type { PlatformAlertDeclaration, PlatformDeclaration } from "./alerts/platform-declaration.js";
 export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";

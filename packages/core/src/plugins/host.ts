@@ -24,7 +24,7 @@ import type {
 } from "./contract.js";
 import { builtInPlatforms, pluginPlatform } from "../alerts/platform-registry.js";
 import type { RegisteredPlatform } from "../alerts/platform-registry.js";
-import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "./plugin-errors.js";
 import { checkPlugin, formatIssues } from "./metadata.js";
 import { RecentIds } from "./recent-ids.js";
 import { CORE_VERSION } from "./version.js";

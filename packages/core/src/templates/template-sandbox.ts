@@ -1,5 +1,5 @@
 import type { ChatEvent } from "../chat/event.js";
-import { TemplateRenderError } from "./errors.js";
+import { TemplateRenderError } from "./template-errors.js";
 import type { TemplateHostFunctions } from "./host-functions.js";
 import { FairQueue } from "./fair-queue.js";
 import { InsertionCache } from "./insertion-cache.js";

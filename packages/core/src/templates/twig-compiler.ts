@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { RE2JS } from "re2js";
-import { TemplateSyntaxError } from "./errors.js";
+import { TemplateSyntaxError } from "./template-errors.js";
 import { isUtc } from "./isolate/date.js";
 import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
 import { readTwigRegex } from "./isolate/regex.js";
