@@ -21,6 +21,25 @@ export default tseslint.config(
     },
   },
   {
+    // The identity module runs on its own in remote mode: the rest of the server sees it only through its
+    // barrel, apps/server/src/identity/index.ts (tests may reach its internals and its test helpers).
+    files: ["apps/server/src/**/*.ts"],
+    ignores: ["apps/server/src/identity/**", "**/__tests__/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\.?/)+identity/(?!index\\.js$)",
+              message: "Import the identity module through its barrel, identity/index.js (export what you need there).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/bin/**", "scripts/**", "**/bench/**", "**/__tests__/**", "apps/server/src/cli*.ts", "plugins/console/src/**"],
     rules: { "no-console": "off" },
   },

@@ -30,7 +30,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["{packages,apps,plugins}/*/src/**/__tests__/**/*.test.ts"],
+    include: ["{packages,apps,plugins}/*/src/**/__tests__/**/*.test.ts", "scripts/__tests__/*.test.ts"],
     // Shared PostgreSQL/Redis servers: started by the first test that needs one, stopped at the end.
     globalSetup: ["apps/server/src/__tests__/services/global-setup.ts"],
     pool: "forks",

@@ -3,7 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { CHAT_HEARTBEAT_INTERVAL_MS } from "@ovation/core";
+import { CHAT_HEARTBEAT_INTERVAL_MS, definedKeys } from "@ovation/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from "fastify-type-provider-zod";
@@ -18,22 +18,20 @@ import { authenticate } from "./http/authenticate.js";
 import { registerManagerAudit } from "./http/manager-audit.js";
 import { rateLimitKey } from "./http/rate-limit-key.js";
 import { requireEat, withApiErrors } from "./http/require-eat.js";
-import { createEatValidator } from "./identity/eat/remote.js";
-import type { EatValidator } from "./identity/eat/remote.js";
-import { IntrospectionTokenVerifier } from "./identity/oidc/introspection-verifier.js";
+import { IntrospectionTokenVerifier, createEatValidator } from "./identity/index.js";
+import type { EatValidator, IdentityModule } from "./identity/index.js";
 import { installErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/zod-validator.js";
 import { registerRoutes } from "./http/routes/index.js";
-import { identityPlugin } from "./identity/plugin.js";
-import type { IdentityModule } from "./identity/module.js";
-import { dashboardClient } from "./dashboard/client.js";
+import { identityPlugin } from "./identity-plugin.js";
+import { dashboardClient } from "./dashboard/dashboard-client.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
-import { platformPlugins } from "./plugins/host.js";
+import { platformPlugins } from "./plugins/platform-plugins.js";
 import { EspeakSpeechProvider, HttpSpeechProvider, SpeechService } from "./tts/index.js";
 import type { SpeechProvider } from "./tts/index.js";
-import type { PlatformPluginsOptions } from "./plugins/host.js";
-import type { IdentityPluginOptions } from "./identity/plugin.js";
-import { AlertHub, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/alert-hub.js";
+import type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
+import type { IdentityPluginOptions } from "./identity-plugin.js";
+import { RealtimeGateway, BROWSER_SOURCE_BACKLOG_MAX_AGE_MS, DEDUP_MEMORY_PER_USER } from "./realtime/gateway.js";
 import { MediaStore } from "./media/media-store.js";
 import { createSocketServer } from "./realtime/socket-server.js";
 import { startChatHeartbeat } from "./realtime/chat-heartbeat.js";
@@ -48,7 +46,7 @@ import { openSharedState } from "./redis/shared-state.js";
 import type { SharedState } from "./redis/shared-state.js";
 import { createRepositories } from "./store/repositories.js";
 import { Store } from "./store/store.js";
-import { reportCapBreaches } from "./store/user-caps.js";
+import { reportCapBreaches } from "./store/cap-breaches.js";
 import type { OvationServices } from "./services.js";
 
 /** fastify's `trustProxy` for the configured value (a hop count trusts that many proxies). */
@@ -153,7 +151,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     eatValidator = createEatValidator({ idUrl: remote.idUrl });
   }
   const socketAuthenticators: SocketAuthenticator[] = [];
-  const hub = new AlertHub(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
+  const hub = new RealtimeGateway(repos, logger, cluster?.notificationIds ?? null, cluster?.acknowledgements ?? null);
   // A revoked personal access token (chat session tokens included) closes its sockets on every node.
   repos.tokens.onRevoked((record) => hub.disconnectCredential({ kind: PAT_KIND, tokenId: String(record.id) }));
   // A remote identity host does not tell this server about revocations: its tokens' sockets are
@@ -187,7 +185,7 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
       const address = app.server.address();
       return typeof address === "object" && address !== null ? [address.port, config.port] : [config.port];
     },
-    { ...(shared.cooldowns ? { cooldowns: shared.cooldowns } : {}), ...(shared.templateCache ? { cache: shared.templateCache } : {}) },
+    definedKeys({ cooldowns: shared.cooldowns, cache: shared.templateCache }),
   );
   const botModules = new BotModulesHost(repos, commands, logger, options.botModules);
   botModules.attach(null, {

@@ -1,4 +1,4 @@
-import { OvationError } from "@ovation/core";
+import { OvationError, definedKeys } from "@ovation/core";
 
 /** One entry of an error-code registry: HTTP status, default message and what it means. */
 export interface ErrorCodeEntry {
@@ -38,6 +38,6 @@ export class RegisteredHttpError extends OvationError {
 
   /** The JSON body: `{message, code, errors?, ...extra}`. */
   toBody(): Record<string, unknown> {
-    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+    return { message: this.message, code: this.code, ...definedKeys({ errors: this.errors }), ...this.extra };
   }
 }

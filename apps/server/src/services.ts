@@ -7,7 +7,7 @@ import type { ServerConfig } from "./config.js";
 import type { BotModulesHost } from "./commands/bot-modules-host.js";
 import type { CommandHost } from "./commands/command-host.js";
 import type { MediaStore } from "./media/media-store.js";
-import type { AlertHub } from "./realtime/alert-hub.js";
+import type { RealtimeGateway } from "./realtime/gateway.js";
 import type { NodeRegistry } from "./redis/node-registry.js";
 import type { OvationIo, SocketAuthenticator } from "./realtime/socket-types.js";
 import type { Repositories } from "./store/repositories.js";
@@ -25,7 +25,7 @@ export interface OvationServices {
   readonly shared: SharedState;
   /** Extra socket handshake authenticators (for example a session cookie); tried after tokens. */
   readonly socketAuthenticators: SocketAuthenticator[];
-  readonly hub: AlertHub;
+  readonly hub: RealtimeGateway;
   /** Alert media on disk: per-user folders and quota (`POST /v1/media`); emptied when an account is deleted. */
   readonly media: MediaStore;
   /** The bot runtime with every user's commands (channel id = user id). */

@@ -1,18 +1,18 @@
 import type { Server } from "node:net";
-import { PLATFORMS } from "@ovation/core/contracts";
+import { PLATFORMS, definedKeys } from "@ovation/core/contracts";
 import type { PluginFactory } from "@ovation/core/contracts";
 import { catalogWithPlatforms } from "@ovation/core/alerts";
 import type { Logger } from "pino";
 import { startAdminSocket, stopAdminSocket } from "./admin/admin-socket.js";
 import { buildApp } from "./app.js";
 import type { BuildAppOptions, OvationApp } from "./app.js";
-import { CliError } from "./cli/cli-error.js";
-import { bootstrap } from "./cli/first-run.js";
-import type { BootstrapResult } from "./cli/first-run.js";
-import { quickStartText } from "./cli/quick-start.js";
+import { CliError } from "./cli-error.js";
+import { bootstrap } from "./first-run.js";
+import type { BootstrapResult } from "./first-run.js";
+import { quickStartText } from "./quick-start.js";
 import { loadConfig } from "./config.js";
 import type { ServerConfig } from "./config.js";
-import type { PlatformPluginsOptions } from "./plugins/host.js";
+import type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
 import { simulatorOf } from "./http/routes/simulate.js";
@@ -87,11 +87,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
   const platforms: BuildAppOptions["platforms"] =
-    options.platforms === false ? false : { ...(options.platforms ?? {}), env, ...(options.plugins ? { factories: options.plugins } : {}) };
+    options.platforms === false ? false : { ...(options.platforms ?? {}), env, ...definedKeys({ factories: options.plugins }) };
   const app = await buildApp({
     config,
     platforms,
-    ...(options.logger ? { logger: options.logger } : {}),
+    ...definedKeys({ logger: options.logger }),
     ...identityOption(options.identity, config, env),
   });
   let admin: Server | null = null;

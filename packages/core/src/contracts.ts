@@ -2,7 +2,10 @@
  * @ovation/core/contracts: the shapes every part of Ovation agrees on (chat event, notification,
  * plugin contract, socket event maps, errors, platforms). Depends on zod only.
  */
-export { OvationError } from "./errors.js";
+export { OvationError, errorClassFor } from "./errors.js";
+export type { ErrorCodeOf, ErrorCodeTable, OvationErrorClass, OvationErrorOptions } from "./errors.js";
+export { definedKeys } from "./objects.js";
+export type { DefinedKeys } from "./objects.js";
 export { SCOPES, OVATION_SCOPES, OIDC_SCOPES, WILDCARD_SCOPE, ALL_SCOPE_VALUES, hasScope } from "./scopes.js";
 export type { Scope } from "./scopes.js";
 export { PLATFORMS, PLATFORM_ID_PATTERN, OWN_PLATFORM_ALIASES, isBuiltInPlatform, normalizePlatform, platformSchema } from "./platforms.js";
@@ -87,11 +90,11 @@ export type {
   ChannelState,
   ChannelStatusReport,
 } from "./plugins/contract.js";
-export type { PlatformAction, PlatformActionResult } from "./commands/runtime/bot-module.js";
-export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/errors.js";
-export type { PluginErrorCode } from "./plugins/errors.js";
-export { catalogParameterSchema, platformDeclarationSchema } from "./plugins/platform-declaration.js";
-export type { PlatformAlertDeclaration, PlatformDeclaration } from "./plugins/platform-declaration.js";
+export type { PlatformAction, PlatformActionResult } from "./plugins/platform-actions.js";
+export { PLUGIN_ERROR_CODES, PluginError } from "./plugins/plugin-errors.js";
+export type { PluginErrorCode } from "./plugins/plugin-errors.js";
+export { catalogParameterSchema, platformDeclarationSchema } from "./alerts/platform-declaration.js";
+export type { PlatformAlertDeclaration, PlatformDeclaration } from "./alerts/platform-declaration.js";
 export { PLUGIN_API_VERSION, apiVersionProblem, definePlugin } from "./plugins/factory.js";
 export type {
   PluginDefinition,

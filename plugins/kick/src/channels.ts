@@ -1,4 +1,4 @@
-import { definePlugin } from "@ovation/core/contracts";
+import { definePlugin, definedKeys } from "@ovation/core/contracts";
 import type { PluginFactoryContext, ServedChannel } from "@ovation/core/contracts";
 import { ChannelPlugins } from "@ovation/core/plugin-kit";
 import { KICK_ERROR_CODES, KickError } from "./errors.js";
@@ -91,15 +91,17 @@ function kickChannel(settings: KickSettings, context: PluginFactoryContext, chan
         ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}),
       },
       webhookPublicKey: publicKey,
-      ...(settings.webhookToleranceSeconds !== undefined ? { webhookToleranceSeconds: settings.webhookToleranceSeconds } : {}),
-      ...(settings.subscribe !== undefined ? { subscribe: settings.subscribe } : {}),
-      ...(settings.mode ? { mode: settings.mode } : {}),
-      ...(settings.chatroomId ? { chatroomId: settings.chatroomId } : {}),
-      ...(settings.pusherUrl ? { pusherUrl: settings.pusherUrl } : {}),
-      ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
-      ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
-      ...(settings.sendAs ? { sendAs: settings.sendAs } : {}),
-      ...(settings.sendGapMs !== undefined ? { sendGapMs: settings.sendGapMs } : {}),
+      ...definedKeys({
+        webhookToleranceSeconds: settings.webhookToleranceSeconds,
+        subscribe: settings.subscribe,
+        mode: settings.mode,
+        chatroomId: settings.chatroomId,
+        pusherUrl: settings.pusherUrl,
+        apiUrl: settings.apiUrl,
+        tokenUrl: settings.tokenUrl,
+        sendAs: settings.sendAs,
+        sendGapMs: settings.sendGapMs,
+      }),
     },
     {
       onTokensRefreshed: (t) =>

@@ -1,4 +1,5 @@
-import { OvationError } from "@ovation/core/contracts";
+import { errorClassFor } from "@ovation/core/contracts";
+import type { ErrorCodeOf } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the Kick plugin raises. */
 export const KICK_ERROR_CODES = {
@@ -17,13 +18,7 @@ export const KICK_ERROR_CODES = {
 } as const;
 
 /** A Kick plugin error code. */
-export type KickErrorCode = (typeof KICK_ERROR_CODES)[keyof typeof KICK_ERROR_CODES];
+export type KickErrorCode = ErrorCodeOf<typeof KICK_ERROR_CODES>;
 
 /** An error of the Kick plugin; `details.status` carries a failed API call's HTTP status. */
-export class KickError extends OvationError {
-  override readonly name: string = "KickError";
-
-  constructor(code: KickErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
-    super(code, message, options);
-  }
-}
+export class KickError extends errorClassFor("KickError", KICK_ERROR_CODES) {}

@@ -1,4 +1,4 @@
-import { RecentIds } from "@ovation/core/contracts";
+import { RecentIds, definedKeys } from "@ovation/core/contracts";
 import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
 import { SendQueue, Timers, jitter, splitChatText } from "@ovation/core/plugin-kit";
 import type { z } from "zod";
@@ -120,7 +120,7 @@ export class KickPlugin implements PlatformPlugin {
       tokens: { accessToken: o.tokens.accessToken ?? null, refreshToken: o.tokens.refreshToken, expiresAt: o.tokens.expiresAt ?? 0, scopes: o.tokens.scopes },
       refreshMarginMs: o.refreshMarginSeconds * 1000,
       logger: context.logger,
-      ...(this.#hooks.onTokensRefreshed ? { onTokensRefreshed: this.#hooks.onTokensRefreshed } : {}),
+      ...definedKeys({ onTokensRefreshed: this.#hooks.onTokensRefreshed }),
     });
     try {
       await this.#setUp(context);

@@ -1,4 +1,5 @@
-import { OvationError } from "@ovation/core/contracts";
+import { errorClassFor } from "@ovation/core/contracts";
+import type { ErrorCodeOf } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the TikTok plugin raises. */
 export const TIKTOK_ERROR_CODES = {
@@ -9,13 +10,7 @@ export const TIKTOK_ERROR_CODES = {
 } as const;
 
 /** A TikTok plugin error code. */
-export type TikTokErrorCode = (typeof TIKTOK_ERROR_CODES)[keyof typeof TIKTOK_ERROR_CODES];
+export type TikTokErrorCode = ErrorCodeOf<typeof TIKTOK_ERROR_CODES>;
 
 /** An error of the TikTok plugin. */
-export class TikTokError extends OvationError {
-  override readonly name: string = "TikTokError";
-
-  constructor(code: TikTokErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
-    super(code, message, options);
-  }
-}
+export class TikTokError extends errorClassFor("TikTokError", TIKTOK_ERROR_CODES) {}

@@ -1,4 +1,5 @@
-import { OvationError } from "@ovation/core/contracts";
+import { errorClassFor } from "@ovation/core/contracts";
+import type { ErrorCodeOf } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the Twitch plugin raises. */
 export const TWITCH_ERROR_CODES = {
@@ -15,13 +16,7 @@ export const TWITCH_ERROR_CODES = {
 } as const;
 
 /** A Twitch plugin error code. */
-export type TwitchErrorCode = (typeof TWITCH_ERROR_CODES)[keyof typeof TWITCH_ERROR_CODES];
+export type TwitchErrorCode = ErrorCodeOf<typeof TWITCH_ERROR_CODES>;
 
 /** An error of the Twitch plugin; `details.status` carries the HTTP status of a failed Helix call. */
-export class TwitchError extends OvationError {
-  override readonly name: string = "TwitchError";
-
-  constructor(code: TwitchErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
-    super(code, message, options);
-  }
-}
+export class TwitchError extends errorClassFor("TwitchError", TWITCH_ERROR_CODES) {}

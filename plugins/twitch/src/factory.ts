@@ -1,4 +1,4 @@
-import { definePlugin } from "@ovation/core/contracts";
+import { definePlugin, definedKeys } from "@ovation/core/contracts";
 import { z } from "zod";
 import { httpUrlSchema } from "@ovation/core/plugin-kit";
 import { TwitchPlugin } from "./plugin.js";
@@ -66,14 +66,10 @@ export const twitchFactory = definePlugin(
       {
         channels,
         ...(settings.username && settings.token ? { username: settings.username, token: settings.token } : {}),
-        ...(settings.clientId ? { clientId: settings.clientId } : {}),
-        ...(settings.clientSecret ? { clientSecret: settings.clientSecret } : {}),
-        ...(settings.refreshToken ? { refreshToken: settings.refreshToken } : {}),
+        ...definedKeys({ clientId: settings.clientId, clientSecret: settings.clientSecret, refreshToken: settings.refreshToken }),
         ...(irc ? { irc: { server: irc.hostname, port: Number(irc.port || (irc.protocol === "wss:" ? 443 : 80)), secure: irc.protocol === "wss:" } } : {}),
         ...(settings.eventsubUrl ? { eventsub: { enabled: true, url: settings.eventsubUrl } } : {}),
-        ...(settings.helixUrl ? { helixUrl: settings.helixUrl } : {}),
-        ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
-        ...(settings.joinsPer10s !== undefined ? { joinsPer10s: settings.joinsPer10s } : {}),
+        ...definedKeys({ helixUrl: settings.helixUrl, tokenUrl: settings.tokenUrl, joinsPer10s: settings.joinsPer10s }),
       },
       {
         onTokensRefreshed: () =>

@@ -1,4 +1,4 @@
-import { PluginError, PLUGIN_ERROR_CODES, RecentIds } from "@ovation/core/contracts";
+import { PluginError, PLUGIN_ERROR_CODES, RecentIds, definedKeys } from "@ovation/core/contracts";
 import type {
   ChannelState,
   ChatChannel,
@@ -155,9 +155,7 @@ export class TwitchPlugin implements PlatformPlugin {
               refreshToken: parsed.data.refreshToken,
               clientSecret: parsed.data.clientSecret,
             },
-            ...(parsed.data.helixUrl ? { baseUrl: parsed.data.helixUrl } : {}),
-            ...(parsed.data.tokenUrl ? { tokenUrl: parsed.data.tokenUrl } : {}),
-            ...(hooks.onTokensRefreshed ? { onTokensRefreshed: hooks.onTokensRefreshed } : {}),
+            ...definedKeys({ baseUrl: parsed.data.helixUrl, tokenUrl: parsed.data.tokenUrl, onTokensRefreshed: hooks.onTokensRefreshed }),
           })
         : null;
     const canSend = token !== undefined;
@@ -475,7 +473,7 @@ export class TwitchPlugin implements PlatformPlugin {
     const socket = new EventSubSocket({
       url: settings?.url ?? "wss://eventsub.wss.twitch.tv/ws",
       logger: context.logger,
-      ...(settings?.keepaliveGraceMs !== undefined ? { keepaliveGraceMs: settings.keepaliveGraceMs } : {}),
+      ...definedKeys({ keepaliveGraceMs: settings?.keepaliveGraceMs }),
       ...(settings?.reconnectDelayMs ? { reconnectDelayMs: settings.reconnectDelayMs } : {}),
       onSession: async (sessionId) => {
         const failures: string[] = [];

@@ -1,4 +1,4 @@
-import { definePlugin } from "@ovation/core/contracts";
+import { definePlugin, definedKeys } from "@ovation/core/contracts";
 import type { PluginFactoryContext, ServedChannel } from "@ovation/core/contracts";
 import { ChannelPlugins } from "@ovation/core/plugin-kit";
 import { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
@@ -49,11 +49,9 @@ function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext
       clientId: settings.clientId,
       clientSecret: settings.clientSecret,
       tokens: { refreshToken: tokens.refresh_token, ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}) },
-      ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}),
-      ...(settings.tokenUrl ? { tokenUrl: settings.tokenUrl } : {}),
-      quota: { dailyUnits: daily, ...(settings.streamHours !== undefined ? { streamHours: settings.streamHours } : {}) },
-      ...(settings.offlinePollSeconds !== undefined ? { offlinePollSeconds: settings.offlinePollSeconds } : {}),
-      ...(settings.subscribersPollSeconds !== undefined ? { subscribersPollSeconds: settings.subscribersPollSeconds } : {}),
+      ...definedKeys({ apiUrl: settings.apiUrl, tokenUrl: settings.tokenUrl }),
+      quota: { dailyUnits: daily, ...definedKeys({ streamHours: settings.streamHours }) },
+      ...definedKeys({ offlinePollSeconds: settings.offlinePollSeconds, subscribersPollSeconds: settings.subscribersPollSeconds }),
     },
     {
       onTokensRefreshed: (t) =>

@@ -1,4 +1,5 @@
-import { OvationError } from "@ovation/core/contracts";
+import { errorClassFor } from "@ovation/core/contracts";
+import type { ErrorCodeOf } from "@ovation/core/contracts";
 
 /** Stable codes of the errors the YouTube plugin raises. */
 export const YOUTUBE_ERROR_CODES = {
@@ -17,13 +18,7 @@ export const YOUTUBE_ERROR_CODES = {
 } as const;
 
 /** A YouTube plugin error code. */
-export type YouTubeErrorCode = (typeof YOUTUBE_ERROR_CODES)[keyof typeof YOUTUBE_ERROR_CODES];
+export type YouTubeErrorCode = ErrorCodeOf<typeof YOUTUBE_ERROR_CODES>;
 
 /** An error of the YouTube plugin; `details.status` and `details.reason` carry a failed API call's HTTP status and Google reason. */
-export class YouTubeError extends OvationError {
-  override readonly name: string = "YouTubeError";
-
-  constructor(code: YouTubeErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
-    super(code, message, options);
-  }
-}
+export class YouTubeError extends errorClassFor("YouTubeError", YOUTUBE_ERROR_CODES) {}

@@ -1,4 +1,4 @@
-import { RecentIds } from "@ovation/core/contracts";
+import { RecentIds, definedKeys } from "@ovation/core/contracts";
 import type { ChatChannel, OutgoingMessage, PlatformPlugin, PluginCapabilities, PluginContext, PluginMetadata } from "@ovation/core/contracts";
 import { SendQueue, Timers, splitChatText } from "@ovation/core/plugin-kit";
 import type { z } from "zod";
@@ -128,7 +128,7 @@ export class YouTubePlugin implements PlatformPlugin {
       quota: this.#quota,
       refreshMarginMs: o.refreshMarginSeconds * 1000,
       logger: context.logger,
-      ...(this.#hooks.onTokensRefreshed ? { onTokensRefreshed: this.#hooks.onTokensRefreshed } : {}),
+      ...definedKeys({ onTokensRefreshed: this.#hooks.onTokensRefreshed }),
     });
     try {
       await this.#learnChannel(context);

@@ -7,7 +7,7 @@ import { FakeTikTokLogin, FakeWebcast, tiktokFixtures, tiktokMessage } from "@ov
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
 import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
 // The server's own helpers and settings, shared rather than copied.
-import { DEMO_COMMAND } from "../../../server/src/cli/first-run.js";
+import { DEMO_COMMAND } from "../../../server/src/first-run.js";
 import { connect as connectSocket, join, waitFor } from "../../../server/src/__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../../server/src/__tests__/socket-helpers.js";
 import { obtainEat } from "../../../server/src/identity/__tests__/eat-helper.js";

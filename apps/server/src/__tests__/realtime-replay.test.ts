@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { io as connectClient } from "socket.io-client";
 import type { NotifySub } from "@ovation/core";
 import type { OvationApp } from "../app.js";
-import { BROWSER_SOURCE_BACKLOG_MAX_AGE_MS } from "../realtime/alert-hub.js";
+import { BROWSER_SOURCE_BACKLOG_MAX_AGE_MS } from "../realtime/gateway.js";
 import { bearer, seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
 import { connect, join, listen, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";

@@ -3,7 +3,7 @@ import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildApp } from "../app.js";
 import type { OvationApp } from "../app.js";
-import { loadIdentityEnv } from "../identity/config.js";
+import { loadIdentityEnv } from "../identity/identity-env.js";
 import { TestBrowser } from "../identity/__tests__/browser.js";
 import { fakeClock, startHarness, startSmtp } from "../identity/__tests__/harness.js";
 import type { Harness } from "../identity/__tests__/harness.js";

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { ApiError } from "../errors.js";
-import { CliError } from "./cli-error.js";
+import { CliError } from "../cli-error.js";
 import { adminSocketPath } from "../admin/admin-protocol.js";
 import type { AdminRequest, AdminResponse } from "../admin/admin-protocol.js";
 

@@ -4,8 +4,8 @@ import { CONSOLE_BADGES, runConsoleChat } from "@ovation/plugin-console";
 import type { ServerConfig } from "../config.js";
 import { CHAT_TOKEN_LIFETIME_MS } from "../admin/chat-token.js";
 import { callRunningServer } from "./admin-client.js";
-import { CliError, usageError } from "./cli-error.js";
-import { FIRST_USER_NAME } from "./first-run.js";
+import { CliError, usageError } from "../cli-error.js";
+import { FIRST_USER_NAME } from "../first-run.js";
 import type { CliIo } from "./io.js";
 
 /** Where the CLI reaches the server it runs beside: loopback when it listens on every interface. */

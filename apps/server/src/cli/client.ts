@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { ClientRegistry } from "../identity/clients.js";
-import { IdentityError } from "../identity/errors.js";
-import { usageError } from "./cli-error.js";
+import { ClientRegistry, IdentityError } from "../identity/index.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 
 /**

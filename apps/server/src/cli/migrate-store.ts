@@ -5,7 +5,7 @@ import { FileBackend } from "../store/file-backend.js";
 import { PostgresBackend, redactUrl } from "../store/postgres-backend.js";
 import { transferStore } from "../store/store-transfer.js";
 import type { StoreDigest } from "../store/store-transfer.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 
 /** Store kinds `migrate-store` knows; `lowdb` is the embedded store of the data directory. */

@@ -9,7 +9,7 @@ import type { UnservedPlatforms } from "../plugins/unserved-platforms.js";
 import { createRepositories } from "../store/repositories.js";
 import { Store, lockHolder } from "../store/store.js";
 import { callRunningServer } from "./admin-client.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 
 /** What `ovation plugins` shows: every plugin and the alert sets naming platforms no plugin serves. */

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { NotifySub } from "@ovation/core";
 import type { ServerConfig } from "../config.js";
 import { callRunningServer } from "./admin-client.js";
-import { CliError, usageError } from "./cli-error.js";
+import { CliError, usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 
 /** The platform of `ovation simulate` without `--platform`. */

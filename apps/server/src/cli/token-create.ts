@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
 import type { ServerConfig } from "../config.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";
-import { createToken } from "./operations.js";
+import { createToken } from "../admin/operations.js";
 
 /** `ovation token create --user N [--scopes "..."] [--name L]`: prints only the token. */
 export async function runTokenCreate(args: string[], config: ServerConfig, io: CliIo): Promise<number> {

@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { usageError } from "./cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";
-import { createUser, publicUser } from "./operations.js";
+import { createUser, publicUser } from "../admin/operations.js";
 
 /** `ovation user create --name N [--email E]`: prints the new user as JSON. */
 export async function runUserCreate(args: string[], config: ServerConfig, io: CliIo): Promise<number> {

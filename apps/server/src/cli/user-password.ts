@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import type { ServerConfig } from "../config.js";
-import { hashPassword, passwordProblems } from "../identity/accounts/passwords.js";
-import { usageError } from "./cli-error.js";
+import { hashPassword, passwordProblems } from "../identity/index.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
 import { runStoreOperation } from "./local-store.js";
-import { publicUser, setUserPassword } from "./operations.js";
+import { publicUser, setUserPassword } from "../admin/operations.js";
 
 /** The first line of standard input (the password; nothing is echoed or printed). */
 export async function readStdinLine(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {

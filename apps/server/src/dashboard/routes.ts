@@ -4,7 +4,7 @@ import fastifyStatic from "@fastify/static";
 import { DASHBOARD_CLIENT_ID, buildDashboardCsp, dashboardAssetsDir, renderDashboardHtml } from "@ovation/dashboard";
 import type { DashboardBootstrap } from "@ovation/dashboard";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { DASHBOARD_PATH, dashboardUrl } from "./client.js";
+import { DASHBOARD_PATH, dashboardUrl } from "./dashboard-client.js";
 
 const HIDDEN = { schema: { hide: true } } as const;
 

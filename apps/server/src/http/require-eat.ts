@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "f
 import { bearerToken } from "../auth/token-verifier-chain.js";
 import type { Principal, TokenVerifier } from "../auth/principal.js";
 import { ApiError } from "../errors.js";
-import type { EatValidator } from "../identity/eat/remote.js";
-import { IdentityError } from "../identity/errors.js";
+import { IdentityError } from "../identity/index.js";
+import type { EatValidator } from "../identity/index.js";
 import type { UsersRepository } from "../store/users.js";
 import { callerOf } from "./authenticate.js";
 

@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { z } from "zod";
 import { timestamp } from "../store/records.js";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { randomSecret, sha256Hex } from "../crypto/secrets.js";
-import { sharedIdentityKey } from "./store.js";
-import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";
+import { sharedIdentityKey } from "./identity-store.js";
+import type { OAuthClientRecord, SharedIdentityHost } from "./identity-store.js";
 
 /** File of the registered OAuth clients, beside `identity.json`. */
 export const CLIENTS_FILE = "oauth-clients.json";

@@ -8,19 +8,19 @@ import type { ConnectionRecord } from "../store/records.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
 import type { PersonalAccessTokensRepository } from "../store/personal-access-tokens.js";
 import type { UsersRepository } from "../store/users.js";
-import type { TimeLogFactory } from "./accounts/failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 import type { ClientRegistry } from "./clients.js";
 import type { Clock } from "./clock.js";
-import type { IdentityLifetimes } from "./config.js";
+import type { IdentityLifetimes } from "./identity-env.js";
 import type { EatService } from "./eat/service.js";
-import type { BearerAuthenticator } from "./http/auth.js";
+import type { BearerAuthenticator } from "./bearer-auth.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { PendingEntries } from "./platforms/pending.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import type { TotpService } from "./mfa/totp.js";
 import type { WebAuthnService } from "./mfa/webauthn.js";
 import type { SessionService } from "./session.js";
-import type { IdentityStore } from "./store.js";
+import type { IdentityStore } from "./identity-store.js";
 
 /** Everything the identity routes share; built once by `createIdentityModule`. */
 export interface IdentityContext {

@@ -3,9 +3,9 @@ import type { JsonWebKey } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { IdentityError } from "./errors.js";
-import { sharedIdentityKey } from "./store.js";
-import type { SharedIdentityHost } from "./store.js";
+import { IdentityError } from "./identity-errors.js";
+import { sharedIdentityKey } from "./identity-store.js";
+import type { SharedIdentityHost } from "./identity-store.js";
 
 /** File of the authorization server's secrets, beside `identity.json`, readable by the owner only. */
 export const KEYS_FILE = "identity-keys.json";

@@ -1,10 +1,11 @@
-import { inMemoryTimeLogs } from "./accounts/failure-backoff.js";
-import type { TimeLogFactory } from "./accounts/failure-backoff.js";
+import { inMemoryTimeLogs } from "./failure-backoff.js";
+import type { TimeLogFactory } from "./failure-backoff.js";
 import type { AttemptCounter } from "./eat/service.js";
 import type { Server } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
 import type { Logger } from "pino";
+import { definedKeys } from "@ovation/core";
 import type { TokenVerifier } from "../auth/principal.js";
 import type { ConnectionsRepository } from "../store/connections.js";
 import type { OidcArtifactStorage } from "../store/oidc-artifact-storage.js";
@@ -13,16 +14,16 @@ import type { UsersRepository } from "../store/users.js";
 import { ClientRegistry } from "./clients.js";
 import { systemClock } from "./clock.js";
 import type { Clock } from "./clock.js";
-import { loadIdentityEnv } from "./config.js";
-import type { IdentityEnvConfig, IdentityLifetimes } from "./config.js";
+import { loadIdentityEnv } from "./identity-env.js";
+import type { IdentityEnvConfig, IdentityLifetimes } from "./identity-env.js";
 import type { IdentityContext } from "./context.js";
 import { EatService } from "./eat/service.js";
 import type { ElevatedAccessTokenView } from "./eat/service.js";
-import { IdentityError } from "./errors.js";
+import { IdentityError } from "./identity-errors.js";
 import { apiRoutes } from "./http/api-routes.js";
-import { BearerAuthenticator } from "./http/auth.js";
+import { BearerAuthenticator } from "./bearer-auth.js";
 import { allowRegisteredOrigins } from "./http/cors.js";
-import type { ForeignTokenVerifier } from "./http/auth.js";
+import type { ForeignTokenVerifier } from "./bearer-auth.js";
 import { oauthRoutes } from "./http/oauth-routes.js";
 import { openidRoutes } from "./http/openid-routes.js";
 import { pageRoutes } from "./http/page-routes.js";
@@ -34,16 +35,16 @@ import { TotpService } from "./mfa/totp.js";
 import { WebAuthnService, securityKeyUrlProblem } from "./mfa/webauthn.js";
 import { publicJwks } from "./oidc/access-token-jwt.js";
 import { FileOidcStorage } from "./oidc/file-storage.js";
-import { createOAuthProvider } from "./oidc/provider.js";
+import { createOAuthProvider } from "./oidc/oauth-provider.js";
 import { OAuthAccessTokenVerifier } from "./oidc/token-verifier.js";
 import { FilePendingEntries } from "./platforms/pending.js";
 import type { PendingEntries } from "./platforms/pending.js";
-import { platformRoutes } from "./platforms/routes.js";
+import { platformRoutes } from "./http/platform-routes.js";
 import { defaultPlatformSettings } from "./platforms/settings.js";
 import type { PlatformOAuthSettings } from "./platforms/settings.js";
 import { SessionService } from "./session.js";
-import { IdentityStore } from "./store.js";
-import type { OAuthClientRecord, SharedIdentityHost } from "./store.js";
+import { IdentityStore } from "./identity-store.js";
+import type { OAuthClientRecord, SharedIdentityHost } from "./identity-store.js";
 
 /** How often a node sharing its store copies new clients of its own file into the shared document. */
 const CLIENT_PUBLISH_MS = 2_000;
@@ -213,8 +214,7 @@ export async function createIdentityModule(options: IdentityModuleOptions): Prom
     idBase,
     jwks: publicJwks(keys.signing_keys),
     provider: getProvider,
-    ...(options.onAccountDeleted ? { onAccountDeleted: options.onAccountDeleted } : {}),
-    ...(options.connectionStatus ? { connectionStatus: options.connectionStatus } : {}),
+    ...definedKeys({ onAccountDeleted: options.onAccountDeleted, connectionStatus: options.connectionStatus }),
   };
 
   return {

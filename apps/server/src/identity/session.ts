@@ -1,6 +1,6 @@
 import type { Clock } from "./clock.js";
 import { randomSecret, sha256Hex } from "../crypto/secrets.js";
-import type { IdentityStore } from "./store.js";
+import type { IdentityStore } from "./identity-store.js";
 
 /** Name of the browser session cookie set by the sign-in page (also read by the socket handshake). */
 export const SESSION_COOKIE = "ovation_session";

@@ -1,16 +1,7 @@
 import type { PluginHost } from "@ovation/core/plugins";
-import type { ConnectionStatusView } from "../identity/context.js";
+import { platformName, unservedStatus } from "../identity/index.js";
+import type { ConnectionStatusView } from "../identity/index.js";
 import type { ConnectionRecord } from "../store/records.js";
-
-const PLATFORM_NAMES: Readonly<Record<string, string>> = { twitch: "Twitch", youtube: "YouTube", kick: "Kick", tiktok: "TikTok" };
-
-/** A platform's display name. */
-export const platformName = (platform: string): string => PLATFORM_NAMES[platform] ?? platform;
-
-/** The status of a connection whose platform no plugin of this server serves. */
-export function unservedStatus(platform: string): ConnectionStatusView {
-  return { state: "unavailable", message: `${platformName(platform)} is not set up on this server; ask its operator`, action: null };
-}
 
 /**
  * How the bot serves a linked channel, in a streamer's words: off, unavailable (no plugin for the

@@ -1,7 +1,7 @@
 import { STREAM_STATE_TYPES } from "@ovation/core";
 import type { ChatRoomEvent, NotifySub, PlatformPlugin } from "@ovation/core";
 import type { Logger } from "pino";
-import type { PublishResult } from "../realtime/alert-hub.js";
+import type { PublishResult } from "../realtime/gateway.js";
 import type { OvationServices } from "../services.js";
 
 /** The public chat room of a channel: `<user_uuid>.<platform>.<platform_channel_id>.chat`. */
@@ -36,7 +36,7 @@ function notifierId(notification: NotifySub): string | null {
 }
 
 /**
- * Delivers a plugin's notification: to the alert log and the owner's rooms (through the alert hub,
+ * Delivers a plugin's notification: to the alert log and the owner's rooms (through the realtime gateway,
  * which de-duplicates by notification id), to the bot modules (goal bars, known followers), and
  * for stream.online/offline to the bot runtime's `enable_when` state. The owner is the served channel whose platform id the notification names.
  */
@@ -54,7 +54,7 @@ export function deliverNotification(services: OvationServices, logger: Logger, p
 
 /**
  * The part of {@link deliverNotification} after the owner is known: the `enable_when` state, the bot
- * modules and the alert hub. The event simulator enters here (`simulated`), so a simulated event
+ * modules and the realtime gateway. The event simulator enters here (`simulated`), so a simulated event
  * takes exactly a plugin's path.
  */
 export function deliverToOwner(services: OvationServices, userId: number, notification: NotifySub, options: { simulated?: boolean } = {}): Promise<PublishResult> {

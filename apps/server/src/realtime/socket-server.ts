@@ -13,8 +13,8 @@ import type { TokenVerifierChain } from "../auth/token-verifier-chain.js";
 import { bearerToken } from "../auth/token-verifier-chain.js";
 import { ERROR_CODES } from "../errors.js";
 import type { Repositories } from "../store/repositories.js";
-import { BROWSER_SOURCES_ROOM, browserSourceRoom } from "./alert-hub.js";
-import type { AlertHub } from "./alert-hub.js";
+import { BROWSER_SOURCES_ROOM, browserSourceRoom } from "./gateway.js";
+import type { RealtimeGateway } from "./gateway.js";
 import { credentialOf } from "./revoked-credentials.js";
 import { isUsersRoom, missingRoomScopes, parseRoom } from "./rooms.js";
 import { onGuardedEvent, refuseUnknownEvents } from "./socket-guard.js";
@@ -34,7 +34,7 @@ export interface SocketServerOptions {
   /** The failed-authentication throttle shared with HTTP: failed handshakes count like failed requests. */
   failedAuth: FailedAuthCounter;
   authenticators: readonly SocketAuthenticator[];
-  hub: AlertHub;
+  hub: RealtimeGateway;
   serverId: string;
   /**
    * Origins whose pages may be recognised by the registered authenticators (cookies). A page of any

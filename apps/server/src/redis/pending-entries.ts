@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { PendingEntries } from "../identity/platforms/pending.js";
+import type { PendingEntries } from "../identity/index.js";
 
 /** Pending entries in Redis (`ovation:pending-sign-in:<key>`), expiring by themselves, shared by every node. */
 export class RedisPendingEntries implements PendingEntries {

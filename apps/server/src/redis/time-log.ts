@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { TimeLogFactory, TimeLogStore } from "../identity/accounts/failure-backoff.js";
+import type { TimeLogFactory, TimeLogStore } from "../identity/index.js";
 import { withScripts } from "./scripts.js";
 
 // Drop what left the window, add this event, keep the newest `max`, expire with the window: atomic.

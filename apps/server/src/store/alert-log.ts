@@ -8,7 +8,7 @@ export { ALERT_LOG_LIMIT_PER_USER } from "./alert-log-events.js";
 /**
  * A notification logged before the payload moved to the top of `event` (`event: {data, random,
  * template, test}`) rewritten in the current shape (payload in `event`, the rest in `ovation`);
- * null when it already has the current shape. The alert hub applies it to what it sends again
+ * null when it already has the current shape. The realtime gateway applies it to what it sends again
  * (replays), so an alert logged before the change is sent in the documented shape.
  */
 export function upgradeLoggedNotification(notification: NotifySub): NotifySub | null {

@@ -1,5 +1,5 @@
-import { SpeechError } from "./provider.js";
-import type { SpeechAudio, SpeechProvider } from "./provider.js";
+import { SpeechError } from "./speech-provider.js";
+import type { SpeechAudio, SpeechProvider } from "./speech-provider.js";
 import { encodeWav } from "./wav.js";
 
 /** The package of the embedded engine: eSpeak NG compiled with Emscripten (GPL-3.0, an optional dependency). */

@@ -1,5 +1,5 @@
-import { SpeechError } from "./provider.js";
-import type { SpeechAudio, SpeechProvider } from "./provider.js";
+import { SpeechError } from "./speech-provider.js";
+import type { SpeechAudio, SpeechProvider } from "./speech-provider.js";
 import { wavDurationMs } from "./wav.js";
 
 /** Longest an external speech server may take for one text. */

@@ -1,6 +1,6 @@
 /** Read-aloud alerts (docs/tts.md): the provider interface, the embedded and HTTP providers, moderation, the cache. */
-export { SpeechError } from "./provider.js";
-export type { SpeechAudio, SpeechProvider } from "./provider.js";
+export { SpeechError } from "./speech-provider.js";
+export type { SpeechAudio, SpeechProvider } from "./speech-provider.js";
 export { EspeakSpeechProvider, ESPEAK_PACKAGE } from "./espeak-provider.js";
 export { HttpSpeechProvider } from "./http-provider.js";
 export { moderateSpeech } from "./speech-moderation.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SpeechAudio, SpeechProvider } from "./provider.js";
+import type { SpeechAudio, SpeechProvider } from "./speech-provider.js";
 
 /** Most audio the cache keeps, in bytes (about 12 minutes of eSpeak's 22 kHz mono). */
 const CACHE_BYTES = 32 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { io } from "socket.io-client";
 import type { ManagerOptions, Socket, SocketOptions } from "socket.io-client";
 import type { ClientToServerEvents, ServerToClientEvents } from "@ovation/core/contracts";
-import { OvationSocketError } from "./errors.js";
+import { OvationSocketError } from "./socket-errors.js";
 import { chooseServerId, fetchServerIds, serverIdCookie } from "./server-id.js";
 
 /** The typed socket.io socket underneath. */

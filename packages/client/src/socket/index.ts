@@ -4,5 +4,5 @@
  */
 export { connect } from "./connect.js";
 export type { ConnectOptions, OvationSocket, RawOvationSocket, ServerEventName, ServerEventPayload, SocketState, SocketStatus } from "./connect.js";
-export { OvationSocketError } from "./errors.js";
+export { OvationSocketError } from "./socket-errors.js";
 export { SERVER_ID_COOKIE, fetchServerIds, chooseServerId, serverIdCookie } from "./server-id.js";

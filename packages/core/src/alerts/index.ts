@@ -108,4 +108,4 @@ export {
 } from "./ae3.js";
 export type { Ae3Document, Ae3DocumentInput, Ae3Settings, Ae3Type, Ae3TypeConfig } from "./ae3.js";
 export { migrateAe3ToAe4, migrateAe3Alert, migrateAe3Text, migrateAe3Settings } from "./migrate.js";
-export { ALERT_ERROR_CODES, AlertMigrationError } from "./errors.js";
+export { ALERT_ERROR_CODES, AlertMigrationError } from "./alert-errors.js";

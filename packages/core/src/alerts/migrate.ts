@@ -11,7 +11,7 @@ import {
 } from "./ae3.js";
 import { getCatalogType } from "./catalog.js";
 import { pixelsToRelativeFontSize } from "./font-size.js";
-import { ALERT_ERROR_CODES, AlertMigrationError } from "./errors.js";
+import { ALERT_ERROR_CODES, AlertMigrationError } from "./alert-errors.js";
 import type { Condition } from "./conditions.js";
 import type { AlertSet, AlertSetInput } from "./schemas.js";
 import { alertSetSchema } from "./schemas.js";

@@ -1,6 +1,6 @@
 import { PLATFORMS, isBuiltInPlatform } from "../platforms.js";
 import type { Platform } from "../platforms.js";
-import type { PlatformAlertDeclaration, PlatformDeclaration } from "../plugins/platform-declaration.js";
+import type { PlatformAlertDeclaration, PlatformDeclaration } from "./platform-declaration.js";
 import { ALERT_CATALOG } from "./catalog-data.js";
 import type { CatalogAlertType } from "./catalog-types.js";
 

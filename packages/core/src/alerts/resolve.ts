@@ -2,7 +2,7 @@ import { normalizePlatform } from "../platforms.js";
 import { parseOrThrow } from "../validation.js";
 import type { CompiledCondition, CompiledConditionMask, ConditionContext } from "./conditions.js";
 import { MASK_WIDTH, compileCondition, compileConditionMask, conditionVariables, forcedValues } from "./conditions.js";
-import { ALERT_ERROR_CODES } from "./errors.js";
+import { ALERT_ERROR_CODES } from "./alert-errors.js";
 import type { AlertSet, AlertSetInput, TypeDefault } from "./schemas.js";
 import { alertSetSchema } from "./schemas.js";
 import type { AlertTemplate, TemplateField, TemplateLayer } from "./template-settings.js";

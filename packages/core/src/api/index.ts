@@ -69,7 +69,7 @@ export { timerViewSchema } from "./timers.js";
 export { MANAGER_ROLES, MANAGER_ROLE_SCOPES, managerGrantBodySchema, managerViewSchema, managedChannelSchema, managerAuditEntrySchema, managerAuditSchema } from "./managers.js";
 export type { ManagerRole } from "./managers.js";
 export { moderationViewSchema, moderationTestBodySchema, moderationTestResultSchema } from "./moderation.js";
-export { systemCommandsBodySchema, systemCommandsViewSchema } from "./system-commands.js";
+export { systemCommandsBodySchema, systemCommandsViewSchema } from "./system-command-settings.js";
 export {
   emailBodySchema,
   passwordBodySchema,

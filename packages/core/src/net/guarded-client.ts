@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
 import { Agent, buildConnector, request } from "undici";
+import { definedKeys } from "../objects.js";
 import { AddressPolicy, ipLiteralOf } from "./address-policy.js";
 import { NET_ERROR_CODES, NetError } from "./net-error.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
@@ -113,7 +114,7 @@ export class GuardedHttpClient {
       .filter(([, value, min, max]) => value !== undefined && !(Number.isInteger(value) && (value as number) >= (min as number) && (value as number) <= (max as number)))
       .map(([name, value, min, max]) => `${String(name)} must be an integer from ${String(min)} to ${String(max)}, got ${String(value)}`);
     if (problems.length > 0) throw new RangeError(`GuardedHttpClient options: ${problems.join("; ")}`);
-    this.policy = new AddressPolicy({ allow: options.allow ?? [], ...(options.selfPorts ? { selfPorts: options.selfPorts } : {}) });
+    this.policy = new AddressPolicy({ allow: options.allow ?? [], ...definedKeys({ selfPorts: options.selfPorts }) });
     this.#timeoutMs = options.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
     this.#maxRedirects = options.maxRedirects ?? OUTBOUND_DEFAULTS.maxRedirects;

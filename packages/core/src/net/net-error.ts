@@ -1,4 +1,5 @@
-import { OvationError } from "../errors.js";
+import { errorClassFor } from "../errors.js";
+import type { ErrorCodeOf } from "../errors.js";
 
 /** Why an outbound template call was refused or failed; each maps to one `OVATION_ERR_NET_*` code. */
 export const NET_ERROR_CODES = {
@@ -29,20 +30,13 @@ export const NET_ERROR_CODES = {
 } as const;
 
 /** One of the `OVATION_ERR_NET_*` codes. */
-export type NetErrorCode = (typeof NET_ERROR_CODES)[keyof typeof NET_ERROR_CODES];
+export type NetErrorCode = ErrorCodeOf<typeof NET_ERROR_CODES>;
 
 /**
  * An outbound template call was refused by policy (scheme, address, rate limit) or failed
  * (timeout, size, status, content type). The message is short and safe to show a streamer.
  */
-export class NetError extends OvationError {
-  override readonly name = "NetError";
-  declare readonly code: NetErrorCode;
-
-  constructor(code: NetErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
-    super(code, message, options);
-  }
-
+export class NetError extends errorClassFor("NetError", NET_ERROR_CODES) {
   /** True for refusals by policy, which a template should see as an error rather than a null result. */
   get isRefusal(): boolean {
     return (

@@ -10,8 +10,8 @@ import type {
   PluginStatus,
   ServedChannel,
 } from "../plugins/contract.js";
-import { PLUGIN_ERROR_CODES, PluginError } from "../plugins/errors.js";
-import type { PlatformDeclaration } from "../plugins/platform-declaration.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "../plugins/plugin-errors.js";
+import type { PlatformDeclaration } from "../alerts/platform-declaration.js";
 
 /** What a channel's plugin failing to start means for the streamer. */
 export interface ChannelFailure {

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { ChatChannel, ChatEvent } from "../chat/event.js";
 import type { NotifySub } from "../notifications/notifysub.js";
-import type { PlatformDeclaration } from "./platform-declaration.js";
-import type { PlatformAction, PlatformActionResult } from "../commands/runtime/bot-module.js";
+import type { PlatformDeclaration } from "../alerts/platform-declaration.js";
+import type { PlatformAction, PlatformActionResult } from "./platform-actions.js";
 
 /** How a bot answer is sent: a plain message, a reply to a message id, a `/me` action, an announcement. */
 export const SEND_AS = ["say", "reply", "action", "announce"] as const;

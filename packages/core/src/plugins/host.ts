@@ -5,7 +5,7 @@ import type { ChatChannel, ChatEvent } from "../chat/event.js";
 import { notifySubSchema } from "../notifications/notifysub.js";
 import type { NotifySub } from "../notifications/notifysub.js";
 import { SEND_AS } from "./contract.js";
-import type { PlatformAction, PlatformActionResult } from "../commands/runtime/bot-module.js";
+import type { PlatformAction, PlatformActionResult } from "./platform-actions.js";
 import type {
   ChannelState,
   ChannelStatusReport,
@@ -25,7 +25,7 @@ import type {
 } from "./contract.js";
 import { builtInPlatforms, pluginPlatform } from "../alerts/platform-registry.js";
 import type { RegisteredPlatform } from "../alerts/platform-registry.js";
-import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "./plugin-errors.js";
 import { checkPlugin, formatIssues } from "./metadata.js";
 import { RecentIds } from "./recent-ids.js";
 import { CORE_VERSION } from "./version.js";

@@ -3,8 +3,8 @@ import { PLATFORM_ID_PATTERN } from "../platforms.js";
 import { isAlertType } from "../alerts/catalog.js";
 import { SEND_AS } from "./contract.js";
 import type { PlatformPlugin, PluginCapabilities, PluginMetadata } from "./contract.js";
-import { PLUGIN_ERROR_CODES, PluginError } from "./errors.js";
-import { platformDeclarationSchema } from "./platform-declaration.js";
+import { PLUGIN_ERROR_CODES, PluginError } from "./plugin-errors.js";
+import { platformDeclarationSchema } from "../alerts/platform-declaration.js";
 import { coreSatisfies, isValidCoreRange, isValidVersion } from "./version.js";
 
 /** zod schema of {@link PluginMetadata}. */

@@ -1,5 +1,5 @@
 import type { TemplateHostFunctions } from "./host-functions.js";
-import type { TemplateFunctionName } from "./template-functions.js";
+import type { TemplateFunctionName } from "./function-names.js";
 
 function text(name: TemplateFunctionName, args: readonly unknown[], index: number, what: string): string {
   const value = args[index];

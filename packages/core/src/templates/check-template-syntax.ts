@@ -1,5 +1,5 @@
-import type { TemplateSyntaxError } from "./errors.js";
-import { TemplateSyntaxError as SyntaxErrorClass } from "./errors.js";
+import type { TemplateSyntaxError } from "./template-errors.js";
+import { TemplateSyntaxError as SyntaxErrorClass } from "./template-errors.js";
 import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig } from "./twig-compiler.js";
 

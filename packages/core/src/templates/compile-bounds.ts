@@ -1,5 +1,5 @@
 import { Script } from "node:vm";
-import { TemplateSyntaxError } from "./errors.js";
+import { TemplateSyntaxError } from "./template-errors.js";
 import type { NjNode } from "./nunjucks-internals.js";
 import { isNode, nodeField } from "./nunjucks-internals.js";
 import { MAX_TEMPLATE_SOURCE_LENGTH } from "./twig-compiler.js";

@@ -10,7 +10,7 @@ import {
   MAX_TEMPLATE_ITEMS,
 } from "./sandbox-limits.js";
 import type { TemplateSandboxLimits } from "./sandbox-limits.js";
-import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+import { TEMPLATE_FUNCTION_NAMES } from "./function-names.js";
 
 
 const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 import type { ChatEvent } from "../chat/event.js";
-import { TemplateRenderError } from "./errors.js";
+import { TemplateRenderError } from "./template-errors.js";
 import type { TemplateHostFunctions } from "./host-functions.js";
 import { FairQueue } from "./fair-queue.js";
 import { InsertionCache } from "./insertion-cache.js";
@@ -19,8 +19,8 @@ import type { TemplateSandboxLimits } from "./sandbox-limits.js";
 import { assertIsolatedVmInstalled } from "./isolated-vm-check.js";
 import { SandboxProcess } from "./sandbox-process.js";
 import { callTemplateFunction } from "./call-template-function.js";
-import type { TemplateFunctionName } from "./template-functions.js";
-import { TEMPLATE_FUNCTION_NAMES } from "./template-functions.js";
+import type { TemplateFunctionName } from "./function-names.js";
+import { TEMPLATE_FUNCTION_NAMES } from "./function-names.js";
 import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";

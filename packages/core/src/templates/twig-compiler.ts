@@ -3,16 +3,16 @@ import { createRequire } from "node:module";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { RE2JS } from "re2js";
-import { TemplateSyntaxError } from "./errors.js";
+import { TemplateSyntaxError } from "./template-errors.js";
 import { isUtc } from "./isolate/date.js";
 import { ESCAPE_STRATEGIES } from "./isolate/escape.js";
 import { readTwigRegex } from "./isolate/regex.js";
 import type { TwigRegexSource } from "./isolate/regex.js";
-import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./template-functions.js";
+import { TEMPLATE_FUNCTION_NAMES, TWIG_FILTERS, TWIG_TESTS } from "./function-names.js";
 import { applyTwigRewrites, ForRanNode, LoopValuesNode, PairsNode, PrintNode, UndefinedNode } from "./twig-rewrites.js";
 import type { AccessNeed } from "./variable-access.js";
 import { variableAccess } from "./variable-access.js";
-import type { TemplateFunctionName } from "./template-functions.js";
+import type { TemplateFunctionName } from "./function-names.js";
 import {
   ArrowFunctionNode,
   BitwiseNode,

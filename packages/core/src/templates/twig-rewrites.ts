@@ -1,6 +1,6 @@
 import type { NjNode, NjNodeList } from "./nunjucks-internals.js";
 import { childFields, isNode, njNodes, nodeField, setNodeField } from "./nunjucks-internals.js";
-import { TWIG_FILTER_SIGNATURES, TWIG_FUNCTION_SIGNATURES } from "./template-functions.js";
+import { TWIG_FILTER_SIGNATURES, TWIG_FUNCTION_SIGNATURES } from "./function-names.js";
 import { nodeClass } from "./twig-parser.js";
 
 /** `{{ x }}`: printed the Twig way (`true` as `1`, `false` and null as nothing). */

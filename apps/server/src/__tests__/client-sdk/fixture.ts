@@ -5,7 +5,7 @@ import type { HttpClientOptions, OvationClient } from "@ovation/client";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { hashPassword } from "../../identity/accounts/passwords.js";
-import { loadIdentityEnv } from "../../identity/config.js";
+import { loadIdentityEnv } from "../../identity/identity-env.js";
 import { startSmtp } from "../../identity/__tests__/harness.js";
 import { listen } from "../socket-helpers.js";
 import { tempDataDir, testConfig } from "../helpers.js";

@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { bootstrap } from "../../cli/first-run.js";
-import { createUser } from "../../cli/operations.js";
-import { quickStartText } from "../../cli/quick-start.js";
+import { bootstrap } from "../../first-run.js";
+import { createUser } from "../../admin/operations.js";
+import { quickStartText } from "../../quick-start.js";
 import { buildDefaultAlertSet } from "@ovation/core";
 import { engineConfig } from "../../store/alert-sets.js";
 import { LEGACY_STORE_FILE } from "../../store/legacy-file.js";

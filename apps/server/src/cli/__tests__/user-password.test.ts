@@ -5,7 +5,7 @@ import { createRepositories } from "../../store/repositories.js";
 import { Store } from "../../store/store.js";
 import type { CliIo } from "../io.js";
 import { runStoreOperation } from "../local-store.js";
-import { createUser } from "../operations.js";
+import { createUser } from "../../admin/operations.js";
 import { runUserPassword } from "../user-password.js";
 
 function captureIo(): CliIo & { lines: string[] } {

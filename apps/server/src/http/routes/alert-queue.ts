@@ -1,6 +1,6 @@
 import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueActionBodySchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
-import { presentLogEntry } from "../../realtime/alert-hub.js";
+import { presentLogEntry } from "../../realtime/gateway.js";
 import { channelUserOf, routeForms } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";

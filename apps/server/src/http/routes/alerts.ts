@@ -13,7 +13,7 @@ import type { FastifyRequest } from "fastify";
 import { channelUserOf, routeForms } from "../channel-routes.js";
 import { alertCatalog } from "./alert-catalog.js";
 import { ApiError } from "../../errors.js";
-import type { PublishResult } from "../../realtime/alert-hub.js";
+import type { PublishResult } from "../../realtime/gateway.js";
 import type { Repositories } from "../../store/repositories.js";
 import { OWN_PLATFORM } from "../../realtime/rooms.js";
 import { authErrorResponses } from "../types.js";

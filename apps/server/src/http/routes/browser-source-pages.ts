@@ -8,7 +8,7 @@ import { ownRoom } from "../../realtime/rooms.js";
 import { presentAlertSet } from "./alert-set-view.js";
 import { presentBrowserSource, readBrowserSourceSettings } from "./browser-sources.js";
 import { chatRoomOf } from "../../plugins/chat-routing.js";
-import { presentLogEntry } from "../../realtime/alert-hub.js";
+import { presentLogEntry } from "../../realtime/gateway.js";
 import type { UserRecord } from "../../store/records.js";
 import { moderateSpeech } from "../../tts/index.js";
 import { speechSettingsSchema } from "@ovation/core/overlays";

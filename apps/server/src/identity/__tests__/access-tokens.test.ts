@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCOPES } from "../scopes.js";
+import { SCOPES } from "../scope-descriptions.js";
 import { TestBrowser } from "./browser.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";

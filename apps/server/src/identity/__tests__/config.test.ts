@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIFETIMES, IdentityConfigError, loadIdentityEnv } from "../config.js";
+import { DEFAULT_LIFETIMES, IdentityConfigError, loadIdentityEnv } from "../identity-env.js";
 
 describe("identity configuration from the environment", () => {
   it("defaults to the reference lifetimes: access 15 days, refresh 30 days, EAT and codes 10 minutes", () => {

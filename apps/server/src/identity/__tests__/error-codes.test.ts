@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { IDENTITY_ERROR_CODES, IdentityError } from "../errors.js";
+import { IDENTITY_ERROR_CODES, IdentityError } from "../identity-errors.js";
 
 describe("identity error codes", () => {
   const doc = readFileSync(new URL("../../../../../docs/identity.md", import.meta.url), "utf8");

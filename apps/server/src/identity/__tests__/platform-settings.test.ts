@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { authorizationUrl } from "../platforms/client.js";
-import { loadIdentityEnv } from "../config.js";
+import { authorizationUrl } from "../platforms/platform-oauth.js";
+import { loadIdentityEnv } from "../identity-env.js";
 import { TWITCH_LINK_SCOPES, defaultPlatformSettings } from "../platforms/settings.js";
 
 const creds = { clientId: "cid", clientSecret: "secret" };

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../config.js";
 import { createRepositories } from "../../store/repositories.js";
 import { Store } from "../../store/store.js";
-import { loadIdentityEnv } from "../config.js";
+import { loadIdentityEnv } from "../identity-env.js";
 import { securityKeyUrlProblem } from "../mfa/webauthn.js";
 import { createIdentityModule } from "../module.js";
 

@@ -5,7 +5,7 @@ import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres
 import { PostgresBackend } from "../../store/postgres-backend.js";
 import { Store } from "../../store/store.js";
 import { loadOrCreateKeys, loadOrCreateSharedKeys } from "../keys.js";
-import { IdentityStore } from "../store.js";
+import { IdentityStore } from "../identity-store.js";
 
 const dirs: Array<{ remove(): void }> = [];
 beforeAll(() => sharedPostgres(), 120_000);

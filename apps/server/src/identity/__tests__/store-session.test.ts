@@ -7,7 +7,7 @@ import { OidcAdapter } from "../oidc/adapter.js";
 import { FileOidcStorage } from "../oidc/file-storage.js";
 import { ClientRegistry } from "../clients.js";
 import { SESSION_COOKIE, SessionService, readCookie } from "../session.js";
-import { IdentityStore, IdentityStoreCorruptError } from "../store.js";
+import { IdentityStore, IdentityStoreCorruptError } from "../identity-store.js";
 import { fakeClock } from "./harness.js";
 
 describe("identity store, oidc adapter and sessions", () => {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { timestamp } from "../../store/records.js";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "./failure-backoff.js";
-import type { TimeLogFactory } from "./failure-backoff.js";
+import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "../failure-backoff.js";
+import type { TimeLogFactory } from "../failure-backoff.js";
 
 /** Verification mails per account and per address (docs/identity.md, "Email change"). */
 export const EMAIL_CHANGE_LIMITS = Object.freeze({ perUser: 5, perAddress: 3, windowMs: 60 * 60 * 1000 });

@@ -2,8 +2,8 @@ import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
 import { randomSecret } from "../../crypto/secrets.js";
 import type { SignInField } from "../pages/sign-in.js";
-import { FailureBackoff, inMemoryTimeLogs, isCountersUnavailable, retryAfterSeconds } from "./failure-backoff.js";
-import type { TimeLogFactory } from "./failure-backoff.js";
+import { FailureBackoff, inMemoryTimeLogs, isCountersUnavailable, retryAfterSeconds } from "../failure-backoff.js";
+import type { TimeLogFactory } from "../failure-backoff.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 
 const WINDOW_MS = 15 * 60 * 1000;

@@ -1,8 +1,8 @@
 import type { IdentityContext } from "../context.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "./failure-backoff.js";
-import type { TimeLogFactory } from "./failure-backoff.js";
+import { SlidingWindowLimit, inMemoryTimeLogs, retryAfterSeconds } from "../failure-backoff.js";
+import type { TimeLogFactory } from "../failure-backoff.js";
 import { hashPassword, passwordProblems } from "./passwords.js";
 import { signOutEverywhere } from "./sign-out.js";
 

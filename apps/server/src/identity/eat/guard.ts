@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import type { ElevatedAccessTokenView, EatService } from "./service.js";
 
 /** The header that carries an Elevated Access Token. */

@@ -1,4 +1,4 @@
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import type { ElevatedAccessTokenView } from "./service.js";
 
 /** Checks an EAT for the main API: the record when valid for the bearer's user, else null. */

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { timestamp } from "../../store/records.js";
-import { counted } from "../accounts/failure-backoff.js";
+import { counted } from "../failure-backoff.js";
 import type { Clock } from "../clock.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import type { EatRecord, IdentityStore } from "../store.js";
+import type { EatRecord, IdentityStore } from "../identity-store.js";
 
 /** Rules of the one-time codes and of the request rate limit (documented in docs/identity.md). */
 export const EAT_CODE_RULES = Object.freeze({

@@ -23,25 +23,25 @@ import {
   tokenBodySchema as tokenBody,
   tokenParamsSchema as tokenParams,
 } from "@ovation/core/api";
-import { normalizePlatform } from "@ovation/core";
+import { definedKeys, normalizePlatform } from "@ovation/core";
 import { EmailChangeLimits, confirmEmailChange, emailChangeTarget, pendingEmail, startEmailChange } from "../accounts/email-change.js";
 import { hashPassword, passwordProblems, verifyPassword } from "../accounts/passwords.js";
 import { connectionView, userView } from "../accounts/user-view.js";
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import type { ConnectionRecord } from "../../store/records.js";
-import { unservedStatus } from "../../plugins/channel-status.js";
+import { unservedStatus } from "../connection-status.js";
 import { removeAccountArtifacts } from "../oidc/adapter.js";
 import { requireEat } from "../eat/guard.js";
-import { IdentityError, identityFieldError } from "../errors.js";
+import { IdentityError, identityFieldError } from "../identity-errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderConfirmEmail } from "../pages/confirm-email.js";
 import { renderMessage } from "../pages/message.js";
-import { startLinkRequest } from "../platforms/routes.js";
+import { startLinkRequest } from "./platform-routes.js";
 import { allowedContinue } from "./page-routes.js";
-import { hasScope } from "../scopes.js";
-import type { IdentityPrincipal } from "./auth.js";
-import { requireUser } from "./auth.js";
+import { hasScope } from "../scope-descriptions.js";
+import type { IdentityPrincipal } from "../bearer-auth.js";
+import { requireUser } from "../bearer-auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 
@@ -113,7 +113,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: IdentityContext): Pro
         if (allowed === null) throw identityFieldError("return_to", "The return_to field must be an address of this server or of a registered app.");
         returnTo = allowed;
       }
-      const started = await startLinkRequest(ctx, { platform: normalizePlatform(request.params.platform), userId, ...(returnTo !== undefined ? { returnTo } : {}) });
+      const started = await startLinkRequest(ctx, { platform: normalizePlatform(request.params.platform), userId, ...definedKeys({ returnTo }) });
       return reply.code(201).send(started satisfies z.output<typeof linkUrlSchema>);
     },
   );

@@ -5,14 +5,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { InteractionResults } from "oidc-provider";
 import { LoginThrottle, signInWithPassword } from "../accounts/login.js";
 import type { IdentityContext } from "../context.js";
-import { IdentityError } from "../errors.js";
-import { apiResource } from "../oidc/provider.js";
+import { IdentityError } from "../identity-errors.js";
+import { apiResource } from "../oidc/oauth-provider.js";
 import { renderConsent } from "../pages/consent.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { SECURITY_KEY_SCRIPT, SECURITY_KEY_SCRIPT_PATH, renderSecurityKey } from "../pages/security-key.js";
 import { renderSignIn } from "../pages/sign-in.js";
-import { startPlatformLogin } from "../platforms/routes.js";
+import { startPlatformLogin } from "./platform-routes.js";
 import { UnreadableBodyError, adaptClientRequestBody } from "./client-request-body.js";
 import { HIDDEN_ROUTE } from "./route-docs.js";
 

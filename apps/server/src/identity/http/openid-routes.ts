@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { IdentityContext } from "../context.js";
 import { lookupOAuthToken } from "../oidc/token-verifier.js";
-import { bearerFrom } from "./auth.js";
+import { bearerFrom } from "../bearer-auth.js";
 import { HIDDEN_ROUTE, apiDoc } from "./route-docs.js";
 
 function bearerError(reply: FastifyReply, status: 401 | 403, error: string, description: string): FastifyReply {

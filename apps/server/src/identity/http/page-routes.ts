@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { IdentityContext } from "../context.js";
-import { isCountersUnavailable } from "../accounts/failure-backoff.js";
+import { isCountersUnavailable } from "../failure-backoff.js";
 import { PasswordResetLimits, completePasswordReset, passwordResetValid, requestPasswordReset } from "../accounts/password-reset.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { renderLoggedOut } from "../pages/logout.js";
 import { renderMessage } from "../pages/message.js";
-import { renderForgotPassword, renderResetPassword } from "../pages/password-reset.js";
+import { renderForgotPassword, renderResetPassword } from "../pages/password-reset-pages.js";
 import { FAVICON_SVG, renderHome, renderSignup } from "../pages/home.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { SESSION_COOKIE, readCookie } from "../session.js";

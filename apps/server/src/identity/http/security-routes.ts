@@ -6,8 +6,8 @@ import type { securityKeyOptionsSchema, securityKeySchema, totpConfirmedSchema, 
 import { signOutEverywhere } from "../accounts/sign-out.js";
 import type { IdentityContext } from "../context.js";
 import { requireEat } from "../eat/guard.js";
-import { IdentityError } from "../errors.js";
-import { requireUser } from "./auth.js";
+import { IdentityError } from "../identity-errors.js";
+import { requireUser } from "../bearer-auth.js";
 import { apiDoc } from "./route-docs.js";
 import { parseInput } from "./validation.js";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 
 /** Parses `input` with `schema`; a 422 with Laravel-style `errors` (field path to messages) otherwise. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {

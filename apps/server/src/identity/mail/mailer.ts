@@ -1,7 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 
 /** A plain-text mail the identity module sends. */
 export interface OutgoingMail {

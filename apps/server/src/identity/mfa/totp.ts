@@ -1,8 +1,8 @@
 import { Secret, TOTP } from "otpauth";
 import type { Clock } from "../clock.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { constantTimeEqual, randomSecret, sha256Hex } from "../../crypto/secrets.js";
-import type { IdentityStore, TotpRecord } from "../store.js";
+import type { IdentityStore, TotpRecord } from "../identity-store.js";
 
 /** How many recovery codes an enrolment yields. */
 export const RECOVERY_CODE_COUNT = 10;

@@ -3,8 +3,8 @@ import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthe
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { timestamp } from "../../store/records.js";
 import type { Clock } from "../clock.js";
-import { IdentityError } from "../errors.js";
-import type { IdentityStore, WebAuthnCredentialRecord } from "../store.js";
+import { IdentityError } from "../identity-errors.js";
+import type { IdentityStore, WebAuthnCredentialRecord } from "../identity-store.js";
 
 /** How long a registration challenge stays valid. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;

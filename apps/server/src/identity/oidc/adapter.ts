@@ -1,9 +1,10 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
+import { definedKeys } from "@ovation/core";
 import type { OidcArtifact, OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
 import type { ClientRegistry } from "../clients.js";
 import type { Clock } from "../clock.js";
 import { sha256Hex } from "../../crypto/secrets.js";
-import type { OAuthClientRecord } from "../store.js";
+import type { OAuthClientRecord } from "../identity-store.js";
 import type { AccessTokenJwt } from "./access-token-jwt.js";
 
 /** The models whose tokens reach clients as JWTs (see access-token-jwt.ts). */
@@ -29,7 +30,7 @@ export function clientMetadata(client: OAuthClientRecord): AdapterPayload {
     grant_types: client.public ? ["authorization_code", "refresh_token"] : ["authorization_code", "refresh_token", "client_credentials"],
     token_endpoint_auth_method: client.public ? "none" : "client_secret_basic",
     ...(client.secret_hash === null ? {} : { client_secret: client.secret_hash }),
-    ...(client.post_logout_redirect_uris ? { post_logout_redirect_uris: client.post_logout_redirect_uris } : {}),
+    ...definedKeys({ post_logout_redirect_uris: client.post_logout_redirect_uris }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { OidcArtifact, OidcArtifactStorage } from "../../store/oidc-artifact-storage.js";
-import type { IdentityStore } from "../store.js";
+import type { IdentityStore } from "../identity-store.js";
 
 /** oidc-provider artifacts in the identity lowdb file (`oidc`: one table per model, keyed as the adapter says). */
 export class FileOidcStorage implements OidcArtifactStorage {

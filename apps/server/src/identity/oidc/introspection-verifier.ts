@@ -1,5 +1,5 @@
 import type { Principal, TokenVerifier } from "../../auth/principal.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { sha256Hex } from "../../crypto/secrets.js";
 import { maybeOAuthAccessToken } from "./token-verifier.js";
 

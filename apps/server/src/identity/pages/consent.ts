@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS } from "../scopes.js";
+import { SCOPE_DESCRIPTIONS } from "../scope-descriptions.js";
 import { escapeHtml } from "./html.js";
 import { renderPage } from "./layout.js";
 

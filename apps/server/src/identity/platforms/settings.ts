@@ -1,5 +1,5 @@
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import type { PlatformEndpoints } from "../config.js";
+import type { PlatformEndpoints } from "../identity-env.js";
 
 /** What the generic OAuth client needs to know about one platform's OAuth 2.0 service. */
 export interface PlatformOAuthSettings {

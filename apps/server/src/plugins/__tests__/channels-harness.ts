@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
-import { DEMO_COMMAND, bootstrap } from "../../cli/first-run.js";
+import { DEMO_COMMAND, bootstrap } from "../../first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen } from "../../__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../__tests__/socket-helpers.js";

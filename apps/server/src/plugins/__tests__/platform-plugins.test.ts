@@ -7,7 +7,7 @@ import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
-import { bootstrap } from "../../cli/first-run.js";
+import { bootstrap } from "../../first-run.js";
 import { BUILT_IN_PLUGINS } from "../builtin-plugins.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, nextEvent, waitFor } from "../../__tests__/socket-helpers.js";

@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import { runPlugins } from "../../cli/plugins.js";
-import { bootstrap } from "../../cli/first-run.js";
+import { bootstrap } from "../../first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { loadPlugins } from "../plugin-loader.js";
 import { CONFIG_FILE_NAME } from "../plugin-settings.js";

@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
-import { bootstrap } from "../../cli/first-run.js";
+import { bootstrap } from "../../first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
 import { MiniTwitchChat } from "./mini-twitch-chat.js";

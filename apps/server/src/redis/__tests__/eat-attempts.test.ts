@@ -6,7 +6,7 @@ import { waitFor } from "../../__tests__/socket-helpers.js";
 import type { OwnRedis } from "../../__tests__/services/redis.js";
 import { EAT_CODE_RULES, EatService } from "../../identity/eat/service.js";
 import type { Mailer, OutgoingMail } from "../../identity/mail/mailer.js";
-import { IdentityStore } from "../../identity/store.js";
+import { IdentityStore } from "../../identity/identity-store.js";
 import { closeRedis, openRedis } from "../connection.js";
 import { RedisWindowCounter } from "../window-counter.js";
 

@@ -3,7 +3,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnRedis } from "../../__tests__/services/redis.js";
 import type { OwnRedis } from "../../__tests__/services/redis.js";
-import { isCountersUnavailable } from "../../identity/accounts/failure-backoff.js";
+import { isCountersUnavailable } from "../../identity/failure-backoff.js";
 import { LoginThrottle } from "../../identity/accounts/login.js";
 import { closeRedis, openRedis } from "../connection.js";
 import { RedisCooldownStore } from "../cooldowns.js";

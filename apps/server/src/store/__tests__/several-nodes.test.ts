@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
-import { AlertHub } from "../../realtime/alert-hub.js";
+import { RealtimeGateway } from "../../realtime/gateway.js";
 import { COUNTERS_TABLE } from "../counters.js";
 import type { StoreBackend } from "../backend.js";
 import { PostgresBackend } from "../postgres-backend.js";
@@ -45,7 +45,7 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, val
   }
 }
 
-function alert(hub: AlertHub, userId: number, id: string, test = false) {
+function alert(hub: RealtimeGateway, userId: number, id: string, test = false) {
   return hub.publish({ userId, type: "follow", platform: "twitch", platformId: "1", event: { name: id }, template: null, test, notificationId: id });
 }
 
@@ -69,8 +69,8 @@ describe("several nodes on one PostgreSQL database", () => {
   test("an alert logged on one node is in the other's log, de-duplication memory and acknowledgements", async () => {
     const url = await freshDatabase();
     const [a, b] = [await node(url), await node(url)];
-    const hubA = new AlertHub(a.repos, silent);
-    const hubB = new AlertHub(b.repos, silent);
+    const hubA = new RealtimeGateway(a.repos, silent);
+    const hubB = new RealtimeGateway(b.repos, silent);
     const user = a.repos.users.create({ name: "Streamer" });
     const source = a.repos.browserSources.findOrCreate(user.id, "alerts", null).record;
     expect((await alert(hubA, user.id, "tw-1")).duplicate).toBe(false);
@@ -135,7 +135,7 @@ describe("several nodes on one PostgreSQL database", () => {
   test("ids created at the same time on both nodes never collide", async () => {
     const url = await freshDatabase();
     const [a, b] = [await node(url), await node(url)];
-    const hubs = [new AlertHub(a.repos, silent), new AlertHub(b.repos, silent)];
+    const hubs = [new RealtimeGateway(a.repos, silent), new RealtimeGateway(b.repos, silent)];
     const users: number[] = [];
     const seqs: number[] = [];
     // Both nodes create at once (alerts too), without waiting for each other.
@@ -198,7 +198,7 @@ describe("several nodes on one PostgreSQL database", () => {
     const url = await freshDatabase();
     const a = await node(url);
     const b = await node(url, { listenRetryMs: 3_000 });
-    const hubB = new AlertHub(b.repos, silent);
+    const hubB = new RealtimeGateway(b.repos, silent);
     const user = a.repos.users.create({ name: "Gap" });
     await a.store.persisted();
     await waitFor(() => b.repos.users.get(user.id) !== null, 10_000, "node B to see the user");
@@ -211,7 +211,7 @@ describe("several nodes on one PostgreSQL database", () => {
     while ((await listening()) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     // While node B has no listening connection, node A writes and logs an alert.
     a.repos.commands.create(user.id, command("missed"));
-    alert(new AlertHub(a.repos, silent), user.id, "missed-alert");
+    alert(new RealtimeGateway(a.repos, silent), user.id, "missed-alert");
     await a.store.persisted();
     expect(await listening()).toBe(0);
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -47,5 +48,13 @@ describe("the alert catalog matches the reference catalog", () => {
     expect(catalogPairs()).toHaveLength(fixture.variations.reduce((n, v) => n + v.platforms.length, 0));
     expect(exampleAlertData("follow", "twitch")).toEqual({ name: "Someone" });
     expect(exampleAlertData("cheer", "youtube")).toEqual({});
+  });
+});
+
+describe("catalog-data.ts", () => {
+  it("is what scripts/catalog-data.mjs generates from the fixture", () => {
+    const script = fileURLToPath(new URL("../../../scripts/catalog-data.mjs", import.meta.url));
+    const generated = execFileSync(process.execPath, [script, "--stdout"], { encoding: "utf8", timeout: 30_000 });
+    expect(generated).toBe(readFileSync(new URL("../catalog-data.ts", import.meta.url), "utf8"));
   });
 });

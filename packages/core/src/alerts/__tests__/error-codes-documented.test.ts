@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ALERT_ERROR_CODES } from "../errors.js";
+import { ALERT_ERROR_CODES } from "../alert-errors.js";
 
 const doc = readFileSync(new URL("../../../../../docs/alerts.md", import.meta.url), "utf8");
 const sourceDir = new URL("../", import.meta.url);

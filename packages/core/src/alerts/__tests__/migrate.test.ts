@@ -7,7 +7,7 @@ import { ValidationError } from "../../validation.js";
 import type { Ae3Type } from "../ae3.js";
 import { AE3_TYPES } from "../ae3.js";
 import { buildDefaultAlertSet } from "../default-set.js";
-import { AlertMigrationError } from "../errors.js";
+import { AlertMigrationError } from "../alert-errors.js";
 import { migrateAe3Alert, migrateAe3ToAe4 } from "../migrate.js";
 import { LAYOUT_BASE_FONT_PX } from "../font-size.js";
 import { fillMessage } from "../placeholders.js";

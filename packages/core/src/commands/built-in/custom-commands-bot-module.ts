@@ -1,6 +1,6 @@
 import type { CommandRuntime } from "../command-runtime.js";
 import { answerCounterKeyword } from "../modules/counters/counter-keywords.js";
-import { KeyValueCounters } from "../modules/counters/counters.js";
+import { KeyValueCounters } from "../modules/counters/key-value-counters.js";
 import type { BotChatLine, BotChatResult, BotModule, BotModuleContext } from "../runtime/bot-module.js";
 import { answerOf } from "./answers.js";
 

@@ -1,5 +1,5 @@
 import { goalIncrement, type GoalBarKind } from "../../goals/goal-bar.js";
-import { counterValue } from "../modules/counters/counters.js";
+import { counterValue } from "../modules/counters/key-value-counters.js";
 import type { BotAlert, BotModule, BotModuleContext } from "../runtime/bot-module.js";
 
 /** What the goal-bar module reads of a stored goal bar. */

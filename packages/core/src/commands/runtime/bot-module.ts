@@ -3,7 +3,8 @@ import { OvationError } from "../../errors.js";
 import type { ChatEvent } from "../../chat/event.js";
 import type { SendAs } from "../../plugins/contract.js";
 import type { KeyValueStore } from "../key-value-store.js";
-import type { BotLanguage } from "../modules/system/bot-messages.js";
+import type { PlatformAction, PlatformActionResult } from "../../plugins/platform-actions.js";
+import type { BotLanguage } from "./bot-language.js";
 
 /**
  * The bot runtime's module contract. A chat line, an alert and the 15 s tick go through every
@@ -57,18 +58,7 @@ export interface BotAlert {
  * `poll_start` answers `data.poll_id`; `poll_end` and `poll_results` answer `data` {poll_id, status,
  * choices: [{title, votes}]} (status `running` or `ended`).
  */
-export type PlatformAction =
-  | { type: "shoutout"; target_platform_id: string; target_username: string }
-  | { type: "channel_info"; username: string }
-  | { type: "poll_start"; title: string; choices: readonly string[]; duration_seconds: number }
-  | { type: "poll_end"; poll_id: string }
-  | { type: "poll_results"; poll_id: string };
 
-/** How a platform action went: `unavailable` when the plugin (or its token) cannot take it. */
-export type PlatformActionResult =
-  | { result: "done"; data?: Readonly<Record<string, unknown>> }
-  | { result: "unavailable"; reason: string }
-  | { result: "failed"; error: string };
 
 /** What the host gives every module. */
 export interface BotModuleContext {
@@ -190,3 +180,5 @@ export interface BotModule {
    */
   readonly sources?: Readonly<Record<string, (channel: string, ctx: BotModuleContext) => Promise<unknown> | unknown>>;
 }
+
+export type { PlatformAction, PlatformActionResult };

@@ -4,7 +4,7 @@ import type { NotifySub } from "../../notifications/notifysub.js";
 import type { ChatEvent } from "../../chat/event.js";
 import type { ChatRoomEvent, HostAction } from "../host.js";
 import { PluginHost } from "../host.js";
-import { PluginError } from "../errors.js";
+import { PluginError } from "../plugin-errors.js";
 import { TestPlugin, channel, chatEvent, notification } from "./test-plugin.js";
 
 const logger = pino({ level: "silent" });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { TemplateSyntaxError } from "../errors.js";
+import { TemplateSyntaxError } from "../template-errors.js";
 import { TEMPLATE_COMPILE_LIMITS } from "../compile-bounds.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import { recordingFunctions, variables } from "./template-test-kit.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TEMPLATE_ERROR_CODES } from "../errors.js";
+import { TEMPLATE_ERROR_CODES } from "../template-errors.js";
 
 const docs = readFileSync(new URL("../../../../../docs/templates.md", import.meta.url), "utf8");
 

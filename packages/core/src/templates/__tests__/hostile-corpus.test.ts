@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OvationError } from "../../errors.js";
-import { TemplateRenderError, TemplateSyntaxError } from "../errors.js";
+import { TemplateRenderError, TemplateSyntaxError } from "../template-errors.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import { recordingFunctions, variables } from "./template-test-kit.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { TemplateRenderError } from "../errors.js";
+import { TemplateRenderError } from "../template-errors.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import { recordingFunctions, variables } from "./template-test-kit.js";
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { TemplateRenderError, TemplateSyntaxError } from "../errors.js";
+import { TemplateRenderError, TemplateSyntaxError } from "../template-errors.js";
 import { TemplateSandbox } from "../template-sandbox.js";
 import { CORPUS_TIMEOUT_MS, recordingFunctions, variables } from "./template-test-kit.js";
 

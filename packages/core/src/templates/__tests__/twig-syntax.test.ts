@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TemplateSyntaxError } from "../errors.js";
+import { TemplateSyntaxError } from "../template-errors.js";
 import { checkTemplateSyntax } from "../check-template-syntax.js";
 import { isPlainText } from "../plain-text.js";
 import { MAX_TEMPLATE_SOURCE_LENGTH, compileTwig } from "../twig-compiler.js";

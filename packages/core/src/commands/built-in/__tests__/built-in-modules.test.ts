@@ -4,7 +4,7 @@ import type { ModerationTarget } from "../../../plugins/contract.js";
 import { chatEvent } from "../../__tests__/chat-events.js";
 import { CommandRuntime } from "../../command-runtime.js";
 import { InMemoryKeyValueStore } from "../../key-value-store.js";
-import { KeyValueCounters } from "../../modules/counters/counters.js";
+import { KeyValueCounters } from "../../modules/counters/key-value-counters.js";
 import { GiveawayModule } from "../../modules/giveaways/giveaway-module.js";
 import { ModerationModule } from "../../modules/moderation/moderation-module.js";
 import { SystemCommands } from "../../modules/system/system-commands.js";

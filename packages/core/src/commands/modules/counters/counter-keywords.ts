@@ -1,7 +1,7 @@
 import type { ChatEvent } from "../../../chat/event.js";
 import type { OutgoingMessage } from "../../../plugins/contract.js";
 import { PERMISSION_LEVELS, permissionLevelOf } from "../../permission-levels.js";
-import { CounterRangeError, type Counter, type KeyValueCounters } from "./counters.js";
+import { CounterRangeError, type Counter, type KeyValueCounters } from "./key-value-counters.js";
 
 /** `!<keyword>` alone, or followed by `+` or `-` (anything after that is ignored). */
 const KEYWORD_MESSAGE = /^!([A-Za-z0-9_-]{1,32})(?:\s+([+-])(?:\s|$))?/;

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { POINTS_TABLE, storedNumber, updateFields } from "../../key-value-store.js";
 import { BotRouteError } from "../../runtime/bot-module.js";
-import type { BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
+import type { BotModuleContext, BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
 import { formatPointsCsv, parsePointsCsv } from "./points-csv.js";
 import { appendPointsHistory, clampBalance, pointsHistory, pointsStandings, rememberViewers, savePointsSettings, storedViewerOf } from "./points-ledger.js";
-import type { PointsModule } from "./points-module.js";
 import { POINTS_ERROR_CODES, POINTS_LIMITS, POINTS_REASONS, pointsHistoryEntrySchema, pointsSettingsSchema } from "./points-record.js";
-import type { PointsViewer } from "./points-record.js";
+import type { PointsReason, PointsSettings, PointsViewer } from "./points-record.js";
 
 /** The token scope of the points routes. */
 export const POINTS_SCOPE = "chatbot:manage:points";
@@ -25,8 +24,16 @@ const page = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-/** The points API of {@link PointsModule}, mounted at `/v1/bots/{user}/points...` (scope `chatbot:manage:points`). */
-export function pointsRoutes(points: PointsModule): BotModuleRoute[] {
+/** What the points routes ask of the points module (`PointsModule` implements it). */
+export interface PointsRoutesTarget {
+  settings(channel: string, ctx: BotModuleContext): Promise<PointsSettings>;
+  useSettings(channel: string, ctx: BotModuleContext, settings: PointsSettings): Promise<void>;
+  flush(channel: string, ctx: BotModuleContext): Promise<void>;
+  adjust(channel: string, ctx: BotModuleContext, wallet: string, delta: number, reason: PointsReason, by: string | null): Promise<{ balance: number; applied: number }>;
+}
+
+/** The points API of the points module, mounted at `/v1/bots/{user}/points...` (scope `chatbot:manage:points`). */
+export function pointsRoutes(points: PointsRoutesTarget): BotModuleRoute[] {
   const viewerView = async (request: BotRouteRequest, wallet: string) => {
     const { store } = request.context;
     const known = await storedViewerOf(store, request.channel, wallet);

@@ -5,7 +5,7 @@ import { parseModuleConfig } from "../module-error.js";
 import type { BotLanguage } from "../system/bot-messages.js";
 import { pollMessage } from "./poll-messages.js";
 import { POLL_LIMITS, pollInputSchema, pollStateSchema, pollView } from "./poll-record.js";
-import type { PollInput, PollState, PollView } from "./poll-record.js";
+import type { PollInput, PollStartOutcome, PollState, PollView } from "./poll-record.js";
 import { pollRoutes } from "./poll-routes.js";
 
 /** The key-value table of polls: keys {@link POLL_CURRENT} and {@link POLL_HISTORY}. */
@@ -24,7 +24,6 @@ export interface PollModuleOptions {
 }
 
 /** What starting a poll gave. */
-export type PollStartOutcome = { started: true; poll: PollView } | { started: false; reason: "already_open" };
 
 function voterKey(platform: string, userId: string): string {
   return `${platform}\u0000${userId}`;

@@ -104,3 +104,6 @@ export function pollView(state: PollState): PollView {
     native_unavailable: state.native_unavailable.map((n) => ({ ...n })),
   };
 }
+
+/** What starting a poll did: started (its view), or not because one is open. */
+export type PollStartOutcome = { started: true; poll: PollView } | { started: false; reason: "already_open" };

@@ -3,7 +3,7 @@ import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleContext, BotModuleRoute } from "../../runtime/bot-module.js";
 import { pollInputSchema } from "./poll-record.js";
 import type { PollInput, PollView } from "./poll-record.js";
-import type { PollStartOutcome } from "./poll-module.js";
+import type { PollStartOutcome } from "./poll-record.js";
 
 /** What the polls' routes need of the module. */
 export interface PollRoutesTarget {

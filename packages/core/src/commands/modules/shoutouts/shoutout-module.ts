@@ -4,19 +4,12 @@ import { parseModuleConfig } from "../module-error.js";
 import { fillBotMessage } from "../system/bot-messages.js";
 import { shoutoutMessage } from "./shoutout-messages.js";
 import { PROFILE_URLS, SHOUTOUT_LIMITS, SHOUTOUT_LOGIN, shoutoutSettingsSchema, shoutoutStateSchema } from "./shoutout-record.js";
-import type { ShoutoutRecord, ShoutoutSettings, ShoutoutState } from "./shoutout-record.js";
+import type { ShoutoutOutcome, ShoutoutRecord, ShoutoutSettings, ShoutoutState } from "./shoutout-record.js";
 import { shoutoutRoutes } from "./shoutout-routes.js";
 
 /** The key-value table of shoutouts: keys `settings` and `state`. */
 export const SHOUTOUTS_TABLE = "shoutouts";
 
-/** What a shoutout gave. */
-export type ShoutoutOutcome =
-  | { status: "done"; record: ShoutoutRecord }
-  | { status: "cooldown"; seconds: number }
-  | { status: "target_cooldown"; name: string; minutes: number }
-  | { status: "unknown"; name: string }
-  | { status: "bad_name" };
 
 function readSettings(value: unknown): ShoutoutSettings {
   return parseModuleConfig("stored shoutout settings", shoutoutSettingsSchema, value ?? {});

@@ -69,3 +69,11 @@ export const PROFILE_URLS: Readonly<Record<string, (login: string) => string>> =
 
 /** A login as chat writes it (`@Name`): letters, digits, `_`, `.` and `-`, at most 50. */
 export const SHOUTOUT_LOGIN = /^@?([A-Za-z0-9_][A-Za-z0-9_.-]{0,49})$/;
+
+/** What a shoutout gave. */
+export type ShoutoutOutcome =
+  | { status: "done"; record: ShoutoutRecord }
+  | { status: "cooldown"; seconds: number }
+  | { status: "target_cooldown"; name: string; minutes: number }
+  | { status: "unknown"; name: string }
+  | { status: "bad_name" };

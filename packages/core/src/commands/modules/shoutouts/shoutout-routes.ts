@@ -3,7 +3,7 @@ import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleContext, BotModuleRoute } from "../../runtime/bot-module.js";
 import { shoutoutRecordSchema, shoutoutSettingsSchema } from "./shoutout-record.js";
 import type { ShoutoutRecord, ShoutoutSettings } from "./shoutout-record.js";
-import type { ShoutoutOutcome } from "./shoutout-module.js";
+import type { ShoutoutOutcome } from "./shoutout-record.js";
 
 /** What the shoutouts' routes need of the module. */
 export interface ShoutoutRoutesTarget {

@@ -1,7 +1,8 @@
-/** Languages of the bot's own messages (set per channel with `!language de|en`). */
-export const BOT_LANGUAGES = ["en", "de"] as const;
-/** One of {@link BOT_LANGUAGES}. */
-export type BotLanguage = (typeof BOT_LANGUAGES)[number];
+import { BOT_LANGUAGES } from "../../runtime/bot-language.js";
+import type { BotLanguage } from "../../runtime/bot-language.js";
+
+export { BOT_LANGUAGES };
+export type { BotLanguage };
 
 /** Values of a message's `{name}` placeholders. */
 export type BotMessageParams = Readonly<Record<string, string | number>>;

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
-import type { Principal } from "../../auth/principal.js";
-import { IdentityError } from "../errors.js";
-import { lookupOAuthToken } from "../oidc/token-verifier.js";
-import { hasScope } from "../scopes.js";
+import type { Principal } from "../auth/principal.js";
+import { IdentityError } from "./identity-errors.js";
+import { lookupOAuthToken } from "./oidc/token-verifier.js";
+import { hasScope } from "./scope-descriptions.js";
 
 /** The caller of an identity endpoint. `userId` is null for app access tokens (client credentials). */
 export interface IdentityPrincipal {

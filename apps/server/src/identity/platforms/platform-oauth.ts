@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import type { PlatformOAuthSettings, PlatformProfile } from "./settings.js";
 
 /** The authorization URL the browser is sent to. */

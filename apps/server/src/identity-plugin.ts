@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { createIdentityModule } from "./module.js";
-import type { IdentityModule, IdentityModuleOptions } from "./module.js";
-import { revokeUserAccess } from "../realtime/revoke-user.js";
-import { unservedStatus } from "../plugins/channel-status.js";
+import { definedKeys } from "@ovation/core";
+import { createIdentityModule, unservedStatus } from "./identity/index.js";
+import type { IdentityModule, IdentityModuleOptions } from "./identity/index.js";
+import { revokeUserAccess } from "./revoke-user.js";
 
 /** Options of the host plugin: everything the module takes except what the host's services give. */
 export type IdentityPluginOptions = Partial<Omit<IdentityModuleOptions, "users" | "connections" | "tokens" | "logger" | "onAccountDeleted" | "connectionStatus" | "onGrantRevoked">> & {
@@ -33,9 +33,7 @@ export function identityPlugin(options: IdentityPluginOptions = {}): (app: Fasti
       // The platform plugins are registered after identity: asked when a view is built.
       connectionStatus: (connection) => (app.hasDecorator("connectionStatus") ? app.connectionStatus(connection) : unservedStatus(connection.platform)),
       onGrantRevoked: (grantId) => services.hub.disconnectCredential({ grantId }),
-      ...(services.shared.timeLogs ? { timeLogs: services.shared.timeLogs } : {}),
-      ...(services.shared.eatAttempts ? { eatAttempts: services.shared.eatAttempts } : {}),
-      ...(services.shared.pendingSignIns ? { pendingSignIns: services.shared.pendingSignIns } : {}),
+      ...definedKeys({ timeLogs: services.shared.timeLogs, eatAttempts: services.shared.eatAttempts, pendingSignIns: services.shared.pendingSignIns }),
       ...rest,
     });
     services.verifiers.register(module.tokenVerifier);

@@ -1,18 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { PLATFORMS } from "@ovation/core";
+import { PLATFORMS, definedKeys } from "@ovation/core";
 import type { UserRecord } from "../../store/records.js";
 import type { IdentityContext } from "../context.js";
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "../identity-errors.js";
 import { PAGE_SECURITY_HEADERS } from "../pages/layout.js";
 import { renderMessage } from "../pages/message.js";
 import { renderLinkConfirm, renderNoLinkedAccount } from "../pages/platform-link.js";
-import { allowedContinue } from "../http/page-routes.js";
-import { HIDDEN_ROUTE } from "../http/route-docs.js";
+import { allowedContinue } from "./page-routes.js";
+import { HIDDEN_ROUTE } from "./route-docs.js";
 import { constantTimeEqual, randomDigits, randomSecret, sha256Hex } from "../../crypto/secrets.js";
 import { readCookie } from "../session.js";
-import { authorizationUrl, fetchPlatformProfile } from "./client.js";
-import type { PlatformProfile } from "./settings.js";
+import { authorizationUrl, fetchPlatformProfile } from "../platforms/platform-oauth.js";
+import type { PlatformProfile } from "../platforms/settings.js";
 
 /** How long a platform login may take between leaving and coming back. */
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -108,7 +108,7 @@ async function platformAuthorizationUrl(
     interaction_uid: input.interactionUid,
     code_verifier: codeVerifier,
     binding_hash: input.bindingHash,
-    ...(input.continueUrl !== undefined ? { continue_url: input.continueUrl } : {}),
+    ...definedKeys({ continue_url: input.continueUrl }),
   };
   await ctx.pending.put(entryKey("state", state), entry, STATE_TTL_MS);
   return authorizationUrl(settings, { redirectUri: platformRedirectUri(ctx, input.platform), state, codeVerifier });
@@ -148,7 +148,7 @@ export async function startLinkRequest(
     code_hash: sha256Hex(code),
     wrong: 0,
     expires_at: expiresAt,
-    ...(input.returnTo !== undefined ? { return_to: input.returnTo } : {}),
+    ...definedKeys({ return_to: input.returnTo }),
   };
   await ctx.pending.put(entryKey("link", id), entry, LINK_REQUEST_TTL_MS);
   return { url: `${ctx.idBase()}/oauth/link/${id}`, code, expires_at: new Date(expiresAt).toISOString() };
@@ -210,7 +210,7 @@ function platformLinkRoutes(app: FastifyInstance, ctx: IdentityContext): void {
     app.get<{ Querystring: { continue?: unknown } }>(`/oauth/${platform}`, HIDDEN_ROUTE, async (request, reply) => {
       const userId = ctx.sessions.userOfCookieHeader(request.headers.cookie);
       const continueUrl = allowedContinue(ctx, request.query.continue) ?? undefined;
-      return startPlatformLogin(ctx, request, reply, { platform, mode: userId === null ? "login" : "link", userId, interactionUid: null, ...(continueUrl !== undefined ? { continueUrl } : {}) });
+      return startPlatformLogin(ctx, request, reply, { platform, mode: userId === null ? "login" : "link", userId, interactionUid: null, ...definedKeys({ continueUrl }) });
     });
   }
 }
@@ -278,7 +278,7 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
       profile,
       interaction_uid: pending.interaction_uid,
       binding_hash: pending.binding_hash,
-      ...(pending.continue_url !== undefined ? { continue_url: pending.continue_url } : {}),
+      ...definedKeys({ continue_url: pending.continue_url }),
     };
     await ctx.pending.put(entryKey("unlinked", ticket), waiting, STATE_TTL_MS);
     const signInUrl = pending.interaction_uid !== null ? `/oauth/interaction/${encodeURIComponent(pending.interaction_uid)}` : null;
@@ -357,7 +357,7 @@ export async function platformRoutes(app: FastifyInstance, ctx: IdentityContext)
         userId: view.owner.id,
         interactionUid: null,
         bindingHash: binding.hash,
-        ...(view.link.return_to !== undefined ? { continueUrl: view.link.return_to } : {}),
+        ...definedKeys({ continueUrl: view.link.return_to }),
       });
       return reply.header("set-cookie", binding.cookie).header("cache-control", "no-store").redirect(url, 303);
     });

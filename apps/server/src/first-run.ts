@@ -1,9 +1,9 @@
 import { buildDefaultAlertSet } from "@ovation/core";
 import type { CatalogAlertType } from "@ovation/core";
-import { engineConfig } from "../store/alert-sets.js";
-import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
-import type { Repositories } from "../store/repositories.js";
-import type { BrowserSourceRecord, UserRecord } from "../store/records.js";
+import { engineConfig } from "./store/alert-sets.js";
+import { DEFAULT_CLI_SCOPES } from "./auth/scopes.js";
+import type { Repositories } from "./store/repositories.js";
+import type { BrowserSourceRecord, UserRecord } from "./store/records.js";
 
 /** The demo command the first start creates. */
 export const DEMO_COMMAND = {

@@ -1,4 +1,4 @@
-import type { OvationServices } from "../services.js";
+import type { OvationServices } from "./services.js";
 
 /**
  * After an account is deleted: gives each of its browser sources a new, never-disclosed access

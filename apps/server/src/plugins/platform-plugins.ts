@@ -1,9 +1,10 @@
 import { PluginHost } from "@ovation/core/plugins";
+import { definedKeys } from "@ovation/core/contracts";
 import type { PlatformPlugin, PluginFactory, PluginFactoryContext } from "@ovation/core/contracts";
 import type { ConsolePlugin } from "@ovation/plugin-console";
 import type { FastifyPluginAsync } from "fastify";
 import type { Server } from "socket.io";
-import type { ConnectionStatusView } from "../identity/context.js";
+import type { ConnectionStatusView } from "../identity/index.js";
 import type { ConnectionRecord } from "../store/records.js";
 import { connectionStatusOf } from "./channel-status.js";
 import { ChannelSync } from "./channel-sync.js";
@@ -51,7 +52,7 @@ export interface PlatformPluginsOptions {
  * names, package names or paths, see plugin-loader) and the given factories, validates every
  * plugin's settings before anything starts, and wires a {@link PluginHost} to the bot modules and
  * the command runtime (chat -> moderation, giveaways, system commands, commands -> answers -> plugin
- * send; timers and announcements), the alert hub (notifications -> alert log -> rooms) and the
+ * send; timers and announcements), the realtime gateway (notifications -> alert log -> rooms) and the
  * public `.chat` rooms. The console is served on the socket namespace `/console`. Plugins of API 1.1
  * serve the linked channels of users who switched the bot on, kept in step with the store by
  * {@link ChannelSync}; their factories get the credentials, routes and state services. Factories
@@ -66,7 +67,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       dataDir: services.config.dataDir,
       cwd: options.cwd ?? process.cwd(),
       services,
-      ...(options.factories ? { factories: options.factories } : {}),
+      ...definedKeys({ factories: options.factories }),
     });
     const logger = services.logger.child({ area: "plugins" });
     const host: PluginHost = new PluginHost({

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { CatalogDefaultTexts, CatalogParameter } from "../alerts/catalog-types.js";
+import type { CatalogDefaultTexts, CatalogParameter } from "./catalog-types.js";
 
 /** One catalog alert type a plugin's platform emits, with its parameters and default texts. */
 export interface PlatformAlertDeclaration {

@@ -102,11 +102,11 @@ export interface PublishResult {
 export type QueueAction = QueueControl["action"];
 
 /**
- * Delivers alerts: keeps the per-user alert log, sends `notifysub` to the user's rooms, replays
- * what a browser source has not acknowledged when it joins, de-duplicates by notification id and
- * relays queue control.
+ * The realtime gateway, the socket side of the server: delivers alerts (keeps the per-user alert log,
+ * sends `notifysub` to the user's rooms, replays what a browser source has not acknowledged when it
+ * joins, de-duplicates by notification id) and relays queue control.
  */
-export class AlertHub {
+export class RealtimeGateway {
   readonly #seen = new Map<number, Set<string>>();
   readonly #revocations = new RecentRevocations();
   /**

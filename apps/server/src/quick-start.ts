@@ -1,5 +1,5 @@
-import type { ServerConfig } from "../config.js";
-import { dashboardUrl } from "../dashboard/client.js";
+import type { ServerConfig } from "./config.js";
+import { dashboardUrl } from "./dashboard/dashboard-client.js";
 import type { BootstrapResult } from "./first-run.js";
 
 function shellQuote(text: string): string {

@@ -1,4 +1,4 @@
-import { IdentityError } from "../errors.js";
+import { IdentityError } from "./identity-errors.js";
 
 /**
  * Timestamps of events per key within a sliding window: what the sign-in, email-change and

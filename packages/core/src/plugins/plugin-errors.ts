@@ -1,4 +1,5 @@
-import { OvationError } from "../errors.js";
+import { errorClassFor } from "../errors.js";
+import type { ErrorCodeOf } from "../errors.js";
 
 /** Stable codes of the errors raised by the plugin host and the plugin contract. */
 export const PLUGIN_ERROR_CODES = {
@@ -19,17 +20,7 @@ export const PLUGIN_ERROR_CODES = {
 } as const;
 
 /** A plugin error code. */
-export type PluginErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
+export type PluginErrorCode = ErrorCodeOf<typeof PLUGIN_ERROR_CODES>;
 
 /** An error raised by the plugin host or a plugin at the contract boundary. */
-export class PluginError extends OvationError {
-  override readonly name: string = "PluginError";
-
-  constructor(
-    code: PluginErrorCode,
-    message: string,
-    options: { cause?: unknown; details?: Record<string, unknown> } = {},
-  ) {
-    super(code, message, options);
-  }
-}
+export class PluginError extends errorClassFor("PluginError", PLUGIN_ERROR_CODES) {}

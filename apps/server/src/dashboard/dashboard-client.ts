@@ -1,5 +1,5 @@
 import { DASHBOARD_CLIENT_ID } from "@ovation/dashboard";
-import type { OAuthClientRecord } from "../identity/store.js";
+import type { OAuthClientRecord } from "../identity/index.js";
 
 /** Where the dashboard lives below the public URL, and its callback paths. */
 export const DASHBOARD_PATH = "/dashboard";
