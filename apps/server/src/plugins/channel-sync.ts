@@ -25,6 +25,14 @@ function parseKey(key: string): { plugin: string; connectionId: number } {
 export interface ChannelSyncCluster {
   /** Lifetime of a channel lease (`OVATION_CHANNEL_LEASE_SECONDS`). */
   leaseTtlMs: number;
+  /**
+   * Whether a plugin's channels are spread over the nodes (default). A plugin that also serves
+   * channels named in its settings runs on one node only (the `plugins` lease): its linked channels
+   * are all served there, as on a single node.
+   */
+  spread(plugin: string): boolean;
+  /** Whether the plugin runs on this node now (for the status: a standing-by node serves none of its channels). */
+  active(plugin: string): boolean;
 }
 
 /** A linked connection as the channel a plugin serves. */
@@ -57,6 +65,7 @@ export class ChannelSync {
   #flush: NodeJS.Immediate | null = null;
   #unsubscribe: (() => void) | null = null;
   readonly #assignment: ChannelAssignment | null = null;
+  readonly #cluster: ChannelSyncCluster | null;
 
   constructor(
     private readonly host: PluginHost,
@@ -64,6 +73,7 @@ export class ChannelSync {
     private readonly logger: Logger,
     cluster: ChannelSyncCluster | null = null,
   ) {
+    this.#cluster = cluster;
     const { redis } = services.shared;
     const nodes = services.nodes;
     if (cluster && redis && nodes) {
@@ -98,10 +108,7 @@ export class ChannelSync {
         for (const connection of changed) void this.#apply(connection);
       });
     });
-    if (this.#assignment) {
-      void this.#assignment.start();
-      return;
-    }
+    if (this.#assignment) void this.#assignment.start();
     this.reconcile();
     this.#timer = setInterval(() => this.reconcile(), RECONCILE_MS);
     this.#timer.unref();
@@ -118,6 +125,11 @@ export class ChannelSync {
     await this.#assignment?.stop();
   }
 
+  /** Whether the assignment spreads a plugin's channels over the nodes (never on one node). */
+  #spread(name: string): boolean {
+    return this.#assignment !== null && this.host.servesChannels(name) && (this.#cluster?.spread(name) ?? true);
+  }
+
   /** This node's status now (on one node: every channel it serves, no lag measured). */
   localStatus(): NodeStatus {
     const node = this.services.config.serverId;
@@ -128,7 +140,7 @@ export class ChannelSync {
   #status(view: AssignmentView): NodeStatus {
     const channels: NodeStatus["channels"] = [];
     for (const name of this.host.names()) {
-      if (!this.host.servesChannels(name)) continue;
+      if (!this.host.servesChannels(name) || (this.#cluster && !this.#cluster.active(name))) continue;
       for (const c of this.host.channelStatus(name)) channels.push({ plugin: name, connection_id: c.connection_id, username: c.username, state: c.state, detail: c.detail, since: c.since });
     }
     const { node, live_nodes, waiting, lag_ms, last_error } = view;
@@ -140,7 +152,7 @@ export class ChannelSync {
   #wantedKeys(): string[] {
     const keys: string[] = [];
     for (const name of this.host.names()) {
-      if (!this.host.servesChannels(name)) continue;
+      if (!this.#spread(name)) continue;
       const platform = this.host.get(name).metadata.platform;
       for (const c of this.services.repos.connections.listForPlatform(platform)) if (this.#wanted(c)) keys.push(channelKey(name, c.id));
     }
@@ -172,14 +184,15 @@ export class ChannelSync {
     const current = this.services.repos.connections.get(changed.id);
     for (const name of this.#pluginsOf(changed.platform)) {
       const key = channelKey(name, changed.id);
-      if (this.#assignment && !this.#assignment.holds(key)) {
+      const assigned = this.#spread(name) ? this.#assignment : null;
+      if (assigned && !assigned.holds(key)) {
         // Another node's, or not taken yet: the assignment takes it (or leaves it) on its next step.
-        this.#assignment.poke();
+        assigned.poke();
         continue;
       }
       try {
-        if (this.#assignment && !this.#wanted(current)) {
-          await this.#assignment.drop(key);
+        if (assigned && !this.#wanted(current)) {
+          await assigned.drop(key);
           continue;
         }
         if (this.#wanted(current)) await this.host.serveChannel(name, servedChannelOf(this.services, current));
@@ -192,12 +205,9 @@ export class ChannelSync {
 
   /** Serves what the store wants and no plugin serves yet; releases what it no longer wants (with several nodes: runs the assignment soon). */
   reconcile(): void {
-    if (this.#assignment) {
-      this.#assignment.poke();
-      return;
-    }
+    this.#assignment?.poke();
     for (const name of this.host.names()) {
-      if (!this.host.servesChannels(name)) continue;
+      if (!this.host.servesChannels(name) || this.#spread(name)) continue;
       const platform = this.host.get(name).metadata.platform;
       const wanted = new Map(this.services.repos.connections.listForPlatform(platform).filter((c) => this.#wanted(c)).map((c) => [c.id, c]));
       const served = new Set(this.host.channelStatus(name).map((c) => c.connection_id));

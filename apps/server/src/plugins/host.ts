@@ -91,6 +91,8 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const routes = new Map<string, DeclaredRoute[]>();
     let mounted = false;
     const consoles = new Set<string>();
+    /** Plugins of API 1.1 that also serve channels named in their settings: one node runs them (the lease). */
+    const configured = new Set<string>();
     // Several nodes: webhooks that reach a node not serving their channel are relayed to the one that does.
     const clustered = services.shared.redis !== null && services.nodes !== null;
     const relay = clustered && services.shared.redis ? await NodeRelay.open(services.shared.redis, services.config.serverId, logger) : null;
@@ -126,6 +128,8 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       const plugin = await item.factory(item.settings, contextFor(item));
       const source = host.register(plugin);
       reports.created(item, source.name);
+      // Channels before any was served come from its settings (OVATION_TWITCH_CHANNELS): every node would answer them.
+      if (host.servesChannels(source.name) && plugin.channels().length > 0) configured.add(source.name);
       // The built-in console is also served on the socket namespace /console, on every node.
       if (item.origin === "built-in" && item.factory.id === "console") {
         consoles.add(source.name);
@@ -144,14 +148,13 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     // Routes the plugins declared (webhooks) under /v1/platforms/<id>; later declarations are refused.
     for (const [id, declared] of routes) await mountPluginRoutes(app, id, declared);
     mounted = true;
-    const sync = new ChannelSync(host, services, logger, clustered ? { leaseTtlMs: options.channelLeaseTtlMs ?? services.config.channelLeaseSeconds * 1000 } : null);
 
     // Several nodes (OVATION_REDIS_URL): a plugin that serves linked channels (API 1.1) runs on
     // every node and serves there the channels the assignment gives that node (ChannelSync); a
     // plugin of API 1.0 (it serves what it is configured with) runs on the node holding the
     // "plugins" lease only, else every node would answer every command; the console stays on every
     // node (each console client talks to the node it reached). One node alone holds no lease.
-    const perNode = (name: string) => consoles.has(name) || host.servesChannels(name);
+    const perNode = (name: string) => consoles.has(name) || (host.servesChannels(name) && !configured.has(name));
     const lease = services.shared.lease({
       name: "plugins",
       ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
@@ -161,6 +164,14 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       },
     });
     const mayConnect = (name: string) => lease === null || lease.held || perNode(name);
+    const sync = new ChannelSync(
+      host,
+      services,
+      logger,
+      clustered
+        ? { leaseTtlMs: options.channelLeaseTtlMs ?? services.config.channelLeaseSeconds * 1000, spread: (name) => !configured.has(name), active: mayConnect }
+        : null,
+    );
     app.decorate("platformPlugins", host);
     services.botModules.attach(pluginBotOutput(host, mayConnect), null);
     app.decorate("pluginReports", reports);
