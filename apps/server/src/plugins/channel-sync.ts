@@ -66,6 +66,8 @@ export class ChannelSync {
   #unsubscribe: (() => void) | null = null;
   readonly #assignment: ChannelAssignment | null = null;
   readonly #cluster: ChannelSyncCluster | null;
+  /** What this node last wrote of its status, to skip writing an unchanged one. */
+  #written = { channels: "", at: 0 };
 
   constructor(
     private readonly host: PluginHost,
@@ -84,7 +86,14 @@ export class ChannelSync {
         wanted: () => this.#wantedKeys(),
         acquire: (key) => this.#serveKey(key),
         release: (key) => this.#releaseKey(key),
-        stepped: (view) => writeNodeStatus(redis, this.#status(view), cluster.leaseTtlMs * 2),
+        stepped: async (view) => {
+          // Rewritten when a channel (or the view) changed, else once per lease lifetime (it expires after two).
+          const status = this.#status(view);
+          const channels = `${status.waiting}|${status.last_error ?? ""}|${status.live_nodes.join(",")}|${JSON.stringify(status.channels)}`;
+          if (channels === this.#written.channels && Date.now() - this.#written.at < cluster.leaseTtlMs) return;
+          await writeNodeStatus(redis, status, cluster.leaseTtlMs * 2);
+          this.#written = { channels, at: Date.now() };
+        },
         logger,
       });
     }
