@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { FakeKick, KickWebhookSender, webhookEvent } from "@ovation/plugin-kick/testing";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, privmsgLine } from "@ovation/plugin-twitch/testing";
 import type { SentChat, WebhookFixture } from "@ovation/plugin-kick/testing";
 import { callRunningServer } from "../cli/admin-client.js";
 import { TestBrowser, followAcross } from "../identity/__tests__/browser.js";
@@ -21,10 +23,22 @@ export interface KickAccount {
   name: string;
 }
 
-/** An installation of `ovation start` processes on one PostgreSQL and one Redis serving linked Kick channels of the fake Kick. */
+/** A Twitch account of the fake, linked by one streamer. */
+export interface TwitchAccount {
+  login: string;
+  id: string;
+}
+
+/**
+ * An installation of `ovation start` processes on one PostgreSQL and one Redis serving linked Kick
+ * channels of the fake Kick (and, with `twitch`, linked Twitch channels of the fake Helix, IRC and
+ * EventSub servers, answered by the operator's bot account over one IRC connection per node).
+ */
 export interface KickInstallation {
   readonly redis: OwnRedis;
   readonly kick: FakeKick;
+  readonly irc: FakeIrcServer | null;
+  readonly twitchAccounts: TwitchAccount[];
   readonly nodes: NodeProcess[];
   readonly accounts: KickAccount[];
   /** The first user's personal access token (from node-a's quick start). */
@@ -33,14 +47,20 @@ export interface KickInstallation {
   startNode(name: string): Promise<NodeProcess>;
   /** The nodes whose process still runs. */
   live(): NodeProcess[];
-  /** How many Kick channels each node serves, from `GET /v1/plugins` of `via` (default the first live node). */
+  /** How many channels (Kick and Twitch) each node serves, from `GET /v1/plugins` of `via` (default the first live node). */
   servedByNode(via?: NodeProcess): Promise<Record<string, number>>;
   /** The Kick accounts a node serves, from the status it wrote to Redis. */
   servedBy(node: string): Promise<KickAccount[]>;
+  /** The Twitch accounts a node serves, from the status it wrote to Redis. */
+  servedTwitchBy(node: string): Promise<TwitchAccount[]>;
   /** Posts a signed `!help <tag>` chat line of `account` to `node`'s webhook; the bot answers "There is no command !<tag>." once. */
   line(account: KickAccount, node: NodeProcess): Promise<string>;
   /** The answers the fake Kick got for a line. */
   answers(tag: string): SentChat[];
+  /** Publishes a `!help <tag>` chat line in a Twitch channel (to every connection that joined it). */
+  twitchLine(account: TwitchAccount): string;
+  /** How many times the bot answered a Twitch line (PRIVMSG in that channel). */
+  twitchAnswers(tag: string, account: TwitchAccount): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +71,8 @@ export interface KickInstallationOptions {
   nodeTtlSeconds: number;
   /** Node names started after the links are made (node-a, which makes them, is always first). */
   more: string[];
+  /** Streamers who also link a Twitch channel (the first `twitch` of them); default none. */
+  twitch?: number;
 }
 
 /**
@@ -61,12 +83,32 @@ export interface KickInstallationOptions {
 export async function startKickInstallation(options: KickInstallationOptions): Promise<KickInstallation> {
   const redis = await startOwnRedis();
   const kick = await FakeKick.start();
+  const twitchAccounts: TwitchAccount[] = Array.from({ length: options.twitch ?? 0 }, (_, i) => ({ login: `tw${i}`, id: String(800_000 + i) }));
+  const helix = twitchAccounts.length > 0 ? await FakeHelix.start() : null;
+  const irc = twitchAccounts.length > 0 ? await FakeIrcServer.start(Object.fromEntries(twitchAccounts.map((a) => [a.login, a.id]))) : null;
+  const eventsub = twitchAccounts.length > 0 ? await FakeEventSubServer.start() : null;
+  for (const a of twitchAccounts) helix?.addUser(a.login, a.id);
   const sender = new KickWebhookSender();
   kick.publicKeyPem = sender.publicKeyPem;
   const env: Record<string, string> = {
     OVATION_DATABASE_URL: await freshDatabase(),
     OVATION_REDIS_URL: redis.url,
-    OVATION_PLUGINS: "kick",
+    OVATION_PLUGINS: helix ? "kick,twitch" : "kick",
+    ...(helix && irc && eventsub
+      ? {
+          OVATION_TWITCH_USERNAME: "ovationbot",
+          OVATION_TWITCH_TOKEN: "oauth:good-token",
+          OVATION_TWITCH_CLIENT_ID: "fake-client",
+          OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
+          OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${irc.port}`,
+          OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
+          OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
+          OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
+          OVATION_TWITCH_AUTHORIZE_URL: `${helix.base}/oauth2/authorize`,
+          // A verified bot's join rate: the joins of every node are counted together in Redis.
+          OVATION_TWITCH_JOINS_PER_10S: "2000",
+        }
+      : {}),
     ...kick.serverEnv(),
     OVATION_KICK_AUTHORIZE_URL: kick.authorizeUrl,
     OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
@@ -87,11 +129,21 @@ export async function startKickInstallation(options: KickInstallationOptions): P
     nodes.push(node);
     return node;
   };
+  /** The user names of the channels of `plugin` a node serves, from its status in Redis. */
+  const serving = async (node: string, plugin: string): Promise<Set<string>> => {
+    if (reader.status === "wait") await reader.connect();
+    const raw = await reader.get(NODE_STATUS_PREFIX + node);
+    if (raw === null) return new Set();
+    return new Set((JSON.parse(raw) as NodeStatus).channels.filter((c) => c.plugin === plugin && c.state === "serving").map((c) => c.username));
+  };
   const live = () => nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
   const close = async () => {
     await Promise.all(nodes.map((node) => node.stop()));
     reader.disconnect();
     await kick.close();
+    await irc?.close();
+    await eventsub?.close();
+    await helix?.close();
     await redis.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
@@ -112,11 +164,23 @@ export async function startKickInstallation(options: KickInstallationOptions): P
       const done = await followAcross(browser, await confirmApiLink(browser, { url: String(started.body.url), code: String(started.body.code) }), "never://");
       const page = await done.response.text();
       if (!page.includes("Account linked")) throw new Error(`linking ${name} did not finish: ${page.slice(0, 300)}`);
+      const tw = twitchAccounts[i];
+      if (tw && helix) {
+        helix.nextUser = tw.login;
+        const linking = await api(a.url, "/api/users/@me/connections/twitch/link", created.token, { method: "POST" });
+        if (linking.status !== 201) throw new Error(`link twitch ${name}: ${linking.status} ${JSON.stringify(linking.body)}`);
+        const b = new TestBrowser();
+        const linked = await followAcross(b, await confirmApiLink(b, { url: String(linking.body.url), code: String(linking.body.code) }), "never://");
+        const text = await linked.response.text();
+        if (!text.includes("Account linked")) throw new Error(`linking Twitch for ${name} did not finish: ${text.slice(0, 300)}`);
+      }
     }
     for (const name of options.more) await startNode(name);
     return {
       redis,
       kick,
+      irc,
+      twitchAccounts,
       nodes,
       accounts,
       token,
@@ -125,14 +189,15 @@ export async function startKickInstallation(options: KickInstallationOptions): P
       async servedByNode(via = live()[0]!) {
         const res = await fetch(`${via.url}/v1/plugins`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
         const body = (await res.json()) as { nodes?: Array<{ node: string; channel_counts: Record<string, Record<string, number>> }> };
-        return Object.fromEntries((body.nodes ?? []).map((n) => [n.node, n.channel_counts["kick"]?.["serving"] ?? 0]));
+        return Object.fromEntries((body.nodes ?? []).map((n) => [n.node, Object.values(n.channel_counts).reduce((sum, states) => sum + (states["serving"] ?? 0), 0)]));
       },
       async servedBy(node) {
-        if (reader.status === "wait") await reader.connect();
-        const raw = await reader.get(NODE_STATUS_PREFIX + node);
-        if (raw === null) return [];
-        const names = new Set((JSON.parse(raw) as NodeStatus).channels.filter((c) => c.state === "serving").map((c) => c.username));
+        const names = await serving(node, "kick");
         return accounts.filter((a) => names.has(a.name));
+      },
+      async servedTwitchBy(node) {
+        const names = await serving(node, "twitch");
+        return twitchAccounts.filter((a) => names.has(a.login));
       },
       async line(account, node) {
         const tag = `l${++seq}x${account.user_id}`;
@@ -145,6 +210,12 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         return tag;
       },
       answers: (tag) => kick.sent.filter((m) => m.content.includes(`!${tag}.`)),
+      twitchLine(account) {
+        const tag = `t${++seq}x${account.id}`;
+        irc?.publish(account.login, privmsgLine(account.login, account.id, randomUUID(), `!help ${tag}`, "viewer"));
+        return tag;
+      },
+      twitchAnswers: (tag, account) => (irc?.received ?? []).filter((l) => l.startsWith(`PRIVMSG #${account.login} :`) && l.includes(`!${tag}.`)).length,
       close,
     };
   } catch (error) {
