@@ -27,7 +27,8 @@ const pusher = await FakePusher.start();
 
 function child(kind: "ovation" | "bare"): Promise<ChildProcess> {
   const proc = fork(fileURLToPath(new URL("./channels-node.ts", import.meta.url)), [kind], {
-    execArgv: ["--no-node-snapshot", "--expose-gc", "--max-old-space-size=4096", "--import", "tsx"],
+    // Node 20 has its WebSocket client behind a flag (Node 22 has it on).
+    execArgv: ["--no-node-snapshot", "--expose-gc", "--max-old-space-size=4096", "--experimental-websocket", "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: {
       ...process.env,
