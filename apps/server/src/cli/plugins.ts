@@ -89,7 +89,7 @@ export async function runPlugins(args: string[], config: ServerConfig, io: CliIo
   }
   const listing =
     lockHolder(config.dataDir) !== null
-      ? ({ running: true, nodes: [], ...(await callRunningServer(config.dataDir, { op: "plugins.list" })) as Omit<PluginsListing, "running"> })
+      ? ({ running: true, ...(await callRunningServer(config.dataDir, { op: "plugins.list" })) as Omit<PluginsListing, "running"> })
       : await offlineListing(config, env);
   io.out(json ? JSON.stringify(listing, null, 2) : format(listing));
   return 0;
