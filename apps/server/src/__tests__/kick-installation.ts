@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -138,6 +138,9 @@ export async function startKickInstallation(options: KickInstallationOptions): P
   };
   const live = () => nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
   const close = async () => {
+    // OVATION_TEST_NODE_LOGS=<dir>: keep what each node printed (diagnosis of a failed run).
+    const logs = process.env["OVATION_TEST_NODE_LOGS"];
+    if (logs) for (const [i, node] of nodes.entries()) writeFileSync(join(logs, `${i}-${node.name}.log`), node.output());
     await Promise.all(nodes.map((node) => node.stop()));
     reader.disconnect();
     await kick.close();
@@ -156,7 +159,7 @@ export async function startKickInstallation(options: KickInstallationOptions): P
       const account = kick.addAccount(600_000 + i, `Kick${i}`);
       accounts.push({ user_id: account.user_id, name: account.name });
       await callRunningServer(dirs[0]!, { op: "user.create", name });
-      const created = (await callRunningServer(dirs[0]!, { op: "token.create", user: name, scopes: "*" })) as { token: string };
+      const created = { token: String(await callRunningServer(dirs[0]!, { op: "token.create", user: name, scopes: "*" })) };
       kick.nextAccount = account.user_id;
       const started = await api(a.url, "/api/users/@me/connections/kick/link", created.token, { method: "POST" });
       if (started.status !== 201) throw new Error(`link ${name}: ${started.status} ${JSON.stringify(started.body)}`);

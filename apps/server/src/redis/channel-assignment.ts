@@ -238,10 +238,25 @@ export class ChannelAssignment {
     }
   }
 
-  /** Stops serving one channel once its start (if any) finished; never throws. */
+  /**
+   * Stops serving one channel once its start (if any) finished, waiting at most one step for each
+   * (a platform that does not answer must not hold up the assignment: the lease is only released
+   * after this, and a plugin releases a channel whose start is still under way); never throws.
+   */
   async #stopServing(key: string): Promise<void> {
-    await this.#starting.get(key);
-    await this.#options.release(key).catch((err: unknown) => this.#options.logger?.warn({ err, channel: key }, "a channel did not stop cleanly"));
+    const bounded = async (work: Promise<unknown>, what: string) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.periodMs)));
+      const outcome = await Promise.race([work.then(() => "done" as const, () => "done" as const), late]);
+      clearTimeout(timer);
+      if (outcome === "late") this.#options.logger?.warn({ channel: key }, `a channel's ${what} took longer than ${this.periodMs} ms; going on`);
+    };
+    const starting = this.#starting.get(key);
+    if (starting) await bounded(starting, "start");
+    await bounded(
+      this.#options.release(key).catch((err: unknown) => this.#options.logger?.warn({ err, channel: key }, "a channel did not stop cleanly")),
+      "stop",
+    );
   }
 
   /**
