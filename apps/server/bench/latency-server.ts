@@ -6,6 +6,7 @@
 // join that installation instead of creating its user.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ import { buildDefaultAlertSet } from "@ovation/core";
 import { buildApp, loadConfig } from "@ovation/server";
 import type { OvationApp } from "@ovation/server";
 
-type Message = { type: "memory" } | { type: "stop" };
+type Message = { type: "memory" } | { type: "delay" } | { type: "stop" };
 
 const gc = (globalThis as { gc?: () => void }).gc;
 function memory(): { heapUsed: number; rss: number } {
@@ -29,6 +30,15 @@ function memory(): { heapUsed: number; rss: number } {
 
 function send(message: Record<string, unknown>): void {
   process.send?.(message);
+}
+
+// Event-loop delay since the last `delay` request (diagnosis: a blocked loop delays every emit).
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+function delay(): { p50: number; p99: number; max: number } {
+  const r = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
+  loopDelay.reset();
+  return r;
 }
 
 const env = process.env;
@@ -53,6 +63,7 @@ async function ovation(): Promise<void> {
   const { port } = app.server.address() as AddressInfo;
   process.on("message", (m: Message) => {
     if (m.type === "memory") send({ type: "memory", ...memory() });
+    if (m.type === "delay") send({ type: "delay", ...delay() });
     if (m.type === "stop") void app.close().then(() => (rmSync(dir, { recursive: true, force: true }), process.exit(0)));
   });
   send({ type: "ready", port, ...credentials });
@@ -104,6 +115,7 @@ async function bare(): Promise<void> {
   const { port } = http.address() as AddressInfo;
   process.on("message", (m: Message) => {
     if (m.type === "memory") send({ type: "memory", ...memory() });
+    if (m.type === "delay") send({ type: "delay", ...delay() });
     if (m.type === "stop") {
       void io.close();
       process.exit(0);

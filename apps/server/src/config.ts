@@ -53,6 +53,12 @@ export const envSchema = z.object({
     .min(2, "must be a number of seconds between 2 and 300")
     .max(300, "must be a number of seconds between 2 and 300")
     .default(15),
+  OVATION_CHANNEL_LEASE_SECONDS: z.coerce
+    .number({ error: "must be a number of seconds between 2 and 300" })
+    .int("must be a number of seconds between 2 and 300")
+    .min(2, "must be a number of seconds between 2 and 300")
+    .max(300, "must be a number of seconds between 2 and 300")
+    .default(15),
   OVATION_PUBLIC_URL: urlSchema.optional(),
   OVATION_BROWSER_SOURCE_URL: urlSchema.optional(),
   OVATION_TTS_URL: urlSchema.optional(),
@@ -110,6 +116,11 @@ export interface ServerConfig {
   readonly redisUrl: string | null;
   /** `OVATION_NODE_TTL_SECONDS`: with Redis, how long a node that stopped answering stays in `/server-ids`. */
   readonly nodeTtlSeconds: number;
+  /**
+   * `OVATION_CHANNEL_LEASE_SECONDS`: with Redis, the lifetime of the lease a node holds on each
+   * channel it serves; a dead node's channels are taken by the others within it (plus a third).
+   */
+  readonly channelLeaseSeconds: number;
   /** `base_url`: the public address of the API, without a trailing slash. */
   readonly publicUrl: string;
   /** `browser_source_host`: where browser-source pages are served, without a trailing slash. */
@@ -225,6 +236,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     databaseUrl: e.OVATION_DATABASE_URL ?? null,
     redisUrl: e.OVATION_REDIS_URL ?? null,
     nodeTtlSeconds: e.OVATION_NODE_TTL_SECONDS,
+    channelLeaseSeconds: e.OVATION_CHANNEL_LEASE_SECONDS,
     publicUrl,
     browserSourceUrl: e.OVATION_BROWSER_SOURCE_URL ?? `${publicUrl}/browser-source`,
     ttsUrl: e.OVATION_TTS_URL ?? null,

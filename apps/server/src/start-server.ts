@@ -111,7 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
     if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
-      plugins: () => ({ plugins: reportsOf(app), unserved: unservedOf(app) }),
+      plugins: async () => ({ plugins: reportsOf(app), unserved: unservedOf(app), nodes: app.hasDecorator("nodeStatuses") ? await app.nodeStatuses() : [] }),
       simulate: async (userId, request) =>
         simulateEvent(simulatorOf(app), {
           userId,

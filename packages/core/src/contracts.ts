@@ -108,5 +108,7 @@ export type {
   PluginRouteAnswer,
   PluginRouteHandler,
   PluginKeyValue,
+  PluginRelay,
+  PluginQuota,
 } from "./plugins/factory.js";
 export { RecentIds } from "./plugins/recent-ids.js";

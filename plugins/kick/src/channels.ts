@@ -6,6 +6,7 @@ import { KICK_PLUGIN_VERSION, KickPlugin } from "./plugin.js";
 import { kickSettingsSchema } from "./settings.js";
 import type { KickSettings } from "./settings.js";
 import { KickWebhookVerifier } from "./webhook/verifier.js";
+import type { WebhookVerdict } from "./webhook/verifier.js";
 import { KICK_PUBLIC_KEY_PEM } from "./webhook/signature.js";
 
 /** The scopes a Kick link needs: who the streamer is, their channel, chat answers, event subscriptions. */
@@ -57,15 +58,33 @@ export function kickChannelsPlugin(settings: KickSettings, context: PluginFactor
       }
       const broadcaster = (verdict.payload as { broadcaster?: { user_id?: unknown } } | null)?.broadcaster?.user_id;
       const unit = broadcaster === undefined ? null : plugins.unitFor(String(broadcaster));
-      if (!unit) {
-        context.logger.warn({ type: verdict.type, broadcaster: String(broadcaster).slice(0, 32) }, "Kick webhook for a channel this server does not serve; skipped");
+      if (unit) {
+        unit.acceptWebhook(verdict);
         return { status: 200, body: { status: "ok" } };
       }
-      unit.acceptWebhook(verdict);
+      // Several nodes: the channel may be served by another one; the claim above made this delivery ours alone.
+      if (broadcaster !== undefined && context.relay && (await context.relay.send(String(broadcaster), verdict))) return { status: 200, body: { status: "ok" } };
+      context.logger.warn({ type: verdict.type, broadcaster: String(broadcaster).slice(0, 32) }, "Kick webhook for a channel this server does not serve; skipped");
       return { status: 200, body: { status: "ok" } };
     },
   });
+  context.relay?.receive((broadcaster, message) => {
+    const verdict = relayedVerdict(message);
+    const unit = plugins.unitFor(broadcaster);
+    if (verdict && unit) unit.acceptWebhook(verdict);
+    else context.logger.warn({ broadcaster: broadcaster.slice(0, 32), understood: verdict !== null }, "relayed Kick webhook for a channel this node no longer serves; skipped");
+  });
   return plugins;
+}
+
+type AcceptedVerdict = Extract<WebhookVerdict, { accepted: true }>;
+
+/** A verdict another node relayed (checked there), or null when it is not one. */
+function relayedVerdict(message: unknown): AcceptedVerdict | null {
+  const m = message as Partial<Record<keyof AcceptedVerdict, unknown>> | null;
+  if (m === null || typeof m !== "object" || m.accepted !== true) return null;
+  if (typeof m.messageId !== "string" || typeof m.type !== "string" || typeof m.version !== "string" || typeof m.timestamp !== "string") return null;
+  return { accepted: true, status: 200, messageId: m.messageId, subscriptionId: typeof m.subscriptionId === "string" ? m.subscriptionId : null, type: m.type, version: m.version, timestamp: m.timestamp, payload: m.payload };
 }
 
 /** A link lacks scopes the bot needs. */

@@ -75,6 +75,7 @@ export const twitchFactory = definePlugin(
         onTokensRefreshed: () =>
           context.logger.warn("the bot's Twitch token was refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
         credentials: context.credentials,
+        ...(context.quota ? { quota: context.quota } : {}),
       },
     );
   },

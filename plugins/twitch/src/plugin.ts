@@ -4,6 +4,7 @@ import type {
   ChatChannel,
   ChatEvent,
   PluginCredentials,
+  PluginQuota,
   ServedChannel,
   OutgoingMessage,
   PlatformActions,
@@ -60,6 +61,8 @@ export interface TwitchPluginHooks {
   onTokensRefreshed?: (tokens: { accessToken: string; refreshToken: string | undefined }) => void;
   /** Plugin API 1.1: the linked channels' tokens (EventSub per broadcaster); without it linked channels get chat only. */
   credentials?: PluginCredentials;
+  /** Several nodes: the bot account's join limit is shared by every node's chat connection. */
+  quota?: PluginQuota;
 }
 
 /** A linked channel the host asked the plugin to serve. */
@@ -439,7 +442,11 @@ export class TwitchPlugin implements PlatformPlugin {
       if ([...this.#configured].every((login) => this.#joined.has(login))) context.setStatus("connected", null);
     });
     // Linked channels are joined through the queue (Twitch's join rate), several per JOIN line.
-    this.#joinQueue = new JoinQueue((line) => void client.raw(line).catch((err: unknown) => context.logger.warn({ err: String(err) }, "JOIN not sent")), this.#options.joinsPer10s, TWITCH_JOIN_WINDOW_MS);
+    // Twitch counts joins per bot account: with several nodes their chat connections share one budget.
+    const quota = this.#hooks.quota;
+    const account = (this.#options.username ?? "anonymous").toLowerCase();
+    const shared = quota ? (wanted: number) => quota.take(`twitch:joins:${account}`, wanted, this.#options.joinsPer10s, TWITCH_JOIN_WINDOW_MS) : undefined;
+    this.#joinQueue = new JoinQueue((line) => void client.raw(line).catch((err: unknown) => context.logger.warn({ err: String(err) }, "JOIN not sent")), this.#options.joinsPer10s, TWITCH_JOIN_WINDOW_MS, shared);
     for (const linked of this.#linked.values()) this.#joinQueue.add(linked.login);
     const joined = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), options.joinTimeoutMs ?? 10_000);

@@ -3,6 +3,7 @@ import { PLATFORMS } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { loadPlugins } from "../plugins/plugin-loader.js";
 import type { PluginReport } from "../plugins/plugin-reports.js";
+import type { NodeStatus } from "../redis/node-status.js";
 import { envPrefixOf } from "../plugins/plugin-settings.js";
 import { unservedPlatforms } from "../plugins/unserved-platforms.js";
 import type { UnservedPlatforms } from "../plugins/unserved-platforms.js";
@@ -17,6 +18,8 @@ export interface PluginsListing {
   running: boolean;
   plugins: PluginReport[];
   unserved: UnservedPlatforms[];
+  /** Which node serves which channels (with several nodes, every live node's; offline: none). */
+  nodes: NodeStatus[];
 }
 
 /** Without a running server: loads and checks the configured plugins (nothing connects) and reads the store. */
@@ -41,7 +44,7 @@ async function offlineListing(config: ServerConfig, env: Readonly<Record<string,
   const store = await Store.open(config.dataDir);
   try {
     // Plugin platforms are known only once a plugin is created; offline, only built-ins count as served.
-    return { running: false, plugins, unserved: unservedPlatforms(createRepositories(store), PLATFORMS) };
+    return { running: false, plugins, unserved: unservedPlatforms(createRepositories(store), PLATFORMS), nodes: [] };
   } finally {
     await store.close();
   }
@@ -59,6 +62,15 @@ function format(listing: PluginsListing): string {
   if (lines.length === 0) lines.push("no platform plugins loaded (OVATION_PLUGINS=none)");
   for (const u of listing.unserved) {
     lines.push(`alert set ${u.alert_set_id} of user ${u.user_id} names platform${u.platforms.length > 1 ? "s" : ""} no loaded plugin serves: ${u.platforms.join(", ")} (kept as is)`);
+  }
+  // Several nodes: one line per live node (the per-channel list is in --json).
+  if (listing.nodes.length > 1) {
+    for (const n of listing.nodes) {
+      const states = new Map<string, number>();
+      for (const c of n.channels) states.set(c.state, (states.get(c.state) ?? 0) + 1);
+      const counts = [...states].map(([state, count]) => `${count} ${state}`).join(", ") || "no channel";
+      lines.push(`node ${n.node}: ${counts}${n.waiting > 0 ? `, ${n.waiting} moving to it` : ""}; lag ${n.lag_ms} ms${n.last_error ? `; last error: ${n.last_error}` : ""}`);
+    }
   }
   return lines.join("\n");
 }

@@ -7,11 +7,16 @@ import type { Server } from "socket.io";
 import type { ConnectionStatusView } from "../identity/index.js";
 import type { ConnectionRecord } from "../store/records.js";
 import { connectionStatusOf } from "./channel-status.js";
+import type { AssignmentView } from "../redis/channel-assignment.js";
+import { readNodeStatuses } from "../redis/node-status.js";
+import type { NodeStatus } from "../redis/node-status.js";
 import { ChannelSync } from "./channel-sync.js";
 import { deliverNotification, publishChatRoomEvent } from "./chat-routing.js";
 import { attachConsoleNamespace } from "./console-namespace.js";
 import { pluginBotOutput } from "./plugin-bot-output.js";
-import { mountPluginRoutes, pluginCredentials, pluginRoutes, pluginState } from "./plugin-services.js";
+import { NodeRelay } from "../redis/node-relay.js";
+import { SharedQuota } from "../redis/shared-quota.js";
+import { mountPluginRoutes, pluginCredentials, pluginRelay, pluginRoutes, pluginState } from "./plugin-services.js";
 import type { DeclaredRoute } from "./plugin-services.js";
 import { loadPlugins } from "./plugin-loader.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
@@ -30,6 +35,10 @@ declare module "fastify" {
      * user (`startServer` calls it; listening without a user leaves them waiting instead of failed).
      */
     platformPluginsAfterFirstRun(): Promise<void>;
+    /** With several nodes: the channels this node holds and the live nodes it sees (null on one node). */
+    channelAssignment(): AssignmentView | null;
+    /** Which node serves which channels: this node's status, and with several nodes each live node's (from Redis). */
+    nodeStatuses(): Promise<NodeStatus[]>;
   }
 }
 
@@ -45,6 +54,8 @@ export interface PlatformPluginsOptions {
   extra?: readonly PlatformPlugin[];
   /** Lifetime of the "plugins" lease with `OVATION_REDIS_URL` in ms (default 15 000; tests shorten it). */
   leaseTtlMs?: number;
+  /** Lifetime of a channel's lease with `OVATION_REDIS_URL` in ms (default `OVATION_CHANNEL_LEASE_SECONDS`). */
+  channelLeaseTtlMs?: number;
 }
 
 /**
@@ -81,6 +92,13 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const routes = new Map<string, DeclaredRoute[]>();
     let mounted = false;
     const consoles = new Set<string>();
+    /** Plugins of API 1.1 that also serve channels named in their settings: one node runs them (the lease). */
+    const configured = new Set<string>();
+    // Several nodes: webhooks that reach a node not serving their channel are relayed to the one that does.
+    const clustered = services.shared.redis !== null && services.nodes !== null;
+    const relay = clustered && services.shared.redis ? await NodeRelay.open(services.shared.redis, services.config.serverId, logger) : null;
+    // Several nodes: per-account platform limits (Twitch's JOIN rate) are counted for all nodes together.
+    const quota = clustered && services.shared.redis ? new SharedQuota(services.shared.redis) : null;
     const contextFor = (item: LoadedPlugin): PluginFactoryContext => {
       const id = item.factory.id;
       const declared: DeclaredRoute[] = [];
@@ -96,12 +114,23 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
         credentials: pluginCredentials(services, platform, env),
         routes: pluginRoutes(id, declared, () => mounted),
         state: pluginState(services, id),
+        ...(relay
+          ? {
+              relay: pluginRelay(services, relay, id, () => {
+                const name = reports.nameOf(item);
+                return name !== undefined && host.names().includes(name) ? { name, platform: host.get(name).metadata.platform } : null;
+              }),
+            }
+          : {}),
+        ...(quota ? { quota } : {}),
       };
     };
     const create = async (item: LoadedPlugin): Promise<void> => {
       const plugin = await item.factory(item.settings, contextFor(item));
       const source = host.register(plugin);
       reports.created(item, source.name);
+      // Channels before any was served come from its settings (OVATION_TWITCH_CHANNELS): every node would answer them.
+      if (host.servesChannels(source.name) && plugin.channels().length > 0) configured.add(source.name);
       // The built-in console is also served on the socket namespace /console, on every node.
       if (item.origin === "built-in" && item.factory.id === "console") {
         consoles.add(source.name);
@@ -120,12 +149,13 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     // Routes the plugins declared (webhooks) under /v1/platforms/<id>; later declarations are refused.
     for (const [id, declared] of routes) await mountPluginRoutes(app, id, declared);
     mounted = true;
-    const sync = new ChannelSync(host, services, logger);
 
-    // Several nodes (OVATION_REDIS_URL): the platform connections run on the node holding the
+    // Several nodes (OVATION_REDIS_URL): a plugin that serves linked channels (API 1.1) runs on
+    // every node and serves there the channels the assignment gives that node (ChannelSync); a
+    // plugin of API 1.0 (it serves what it is configured with) runs on the node holding the
     // "plugins" lease only, else every node would answer every command; the console stays on every
     // node (each console client talks to the node it reached). One node alone holds no lease.
-    const perNode = (name: string) => consoles.has(name);
+    const perNode = (name: string) => consoles.has(name) || (host.servesChannels(name) && !configured.has(name));
     const lease = services.shared.lease({
       name: "plugins",
       ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
@@ -135,10 +165,30 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       },
     });
     const mayConnect = (name: string) => lease === null || lease.held || perNode(name);
+    const sync = new ChannelSync(
+      host,
+      services,
+      logger,
+      clustered
+        ? { leaseTtlMs: options.channelLeaseTtlMs ?? services.config.channelLeaseSeconds * 1000, spread: (name) => !configured.has(name), active: mayConnect }
+        : null,
+    );
     app.decorate("platformPlugins", host);
     services.botModules.attach(pluginBotOutput(host, mayConnect), null);
     app.decorate("pluginReports", reports);
     app.decorate("connectionStatus", (connection: ConnectionRecord) => connectionStatusOf(host, connection));
+    app.decorate("channelAssignment", () => sync.assignment());
+    app.decorate("nodeStatuses", async (): Promise<NodeStatus[]> => {
+      const { redis } = services.shared;
+      const local = sync.localStatus();
+      if (!clustered || !redis || !services.nodes) return [local];
+      try {
+        const others = await readNodeStatuses(redis, (await services.nodes.liveIds()).filter((id) => id !== local.node));
+        return [local, ...others].sort((a, b) => a.node.localeCompare(b.node));
+      } catch {
+        return [local];
+      }
+    });
 
     app.addHook("onReady", async () => {
       sync.start();
@@ -171,9 +221,10 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       await createDeferred();
     });
     app.addHook("preClose", async () => {
-      sync.stop();
+      await sync.stop();
       await lease?.stop();
       await host.stop();
+      await relay?.close();
     });
   };
   // Like fastify-plugin: the decoration and hooks belong to the app, not to an encapsulated child.

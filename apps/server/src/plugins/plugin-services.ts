@@ -1,6 +1,9 @@
-import type { ChannelTokens, PluginCredentials, PluginKeyValue, PluginRouteHandler, PluginRoutes } from "@ovation/core/contracts";
+import type { ChannelTokens, PluginCredentials, PluginKeyValue, PluginRelay, PluginRouteHandler, PluginRoutes } from "@ovation/core/contracts";
 import type { FastifyInstance } from "fastify";
 import { sha256Hex } from "../crypto/secrets.js";
+import { ChannelAssignment } from "../redis/channel-assignment.js";
+import type { NodeRelay } from "../redis/node-relay.js";
+import { channelKey } from "./channel-sync.js";
 import type { OvationServices } from "../services.js";
 
 /** Extension key of the plugins' expiring claims in the store document (without Redis). */
@@ -96,6 +99,32 @@ export function pluginState(services: OvationServices, pluginId: string): Plugin
         if ((all[hashed] ?? 0) > now) return false;
         all[hashed] = now + ttl;
         return true;
+      });
+    },
+  };
+}
+
+/**
+ * The relay of one plugin with several nodes: finds the connection of a platform user, the node
+ * holding its channel's lease, and publishes the message to that node under the plugin's id; the
+ * receiving node hands it to the plugin's receiver. `plugin` names the registered plugin and its
+ * platform (null before it is created).
+ */
+export function pluginRelay(services: OvationServices, relay: NodeRelay, pluginId: string, plugin: () => { name: string; platform: string } | null): PluginRelay {
+  const redis = services.shared.redis;
+  return {
+    async send(platformUserId, message) {
+      const registered = plugin();
+      if (!registered || !redis) return false;
+      const connection = services.repos.connections.findByPlatformId(registered.platform, platformUserId);
+      if (!connection) return false;
+      const node = await ChannelAssignment.holderOf(redis, channelKey(registered.name, connection.id));
+      return node !== null && (await relay.send(node, pluginId, { platform_user_id: platformUserId, message }));
+    },
+    receive(handler) {
+      relay.on(pluginId, (payload) => {
+        const p = payload as { platform_user_id?: unknown; message?: unknown } | null;
+        if (typeof p?.platform_user_id === "string") handler(p.platform_user_id, p.message);
       });
     },
   };

@@ -17,7 +17,7 @@ export {
   alertLogQuerySchema,
   alertLogSchema,
 } from "./alerts.js";
-export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema } from "./plugins.js";
+export { pluginStatusSchema, unservedPlatformsSchema, pluginsListingSchema, nodeSummarySchema } from "./plugins.js";
 export { simulateBodySchema, simulateResultSchema } from "./simulator.js";
 export { BROWSER_SOURCE_TYPES, browserSourceSchema, browserSourceGenerateBodySchema, channelBrowserSourceSchema } from "./browser-sources.js";
 export type { BrowserSourceType } from "./browser-sources.js";

@@ -22,6 +22,7 @@ export const pluginStatusSchema = z
           state: z.enum(["starting", "serving", "needs_reconnect", "missing_scope", "failed"]),
           detail: z.string().nullable(),
           missing_scopes: z.array(z.string()),
+          node: z.string().nullable().describe("With several nodes: the id of the node serving it (OVATION_SERVER_ID); null when none does now"),
         }),
       )
       .describe("The caller's own channels this plugin serves, with their state"),
@@ -31,5 +32,17 @@ export const pluginStatusSchema = z
 /** An alert set of the caller naming platforms no loaded plugin serves. */
 export const unservedPlatformsSchema = z.object({ alert_set_id: z.number(), platforms: z.array(z.string()), fix: z.string() });
 
+/** One node of the installation and the channels it serves, counted (`GET /v1/plugins`). */
+export const nodeSummarySchema = z
+  .object({
+    node: z.string().describe("The node's id (OVATION_SERVER_ID)"),
+    channel_counts: z.record(z.string(), z.record(z.string(), z.number())).describe("Channels it serves, by plugin and state"),
+    waiting: z.number().describe("Channels assigned to it whose lease another node still holds (a move under way)"),
+    lag_ms: z.number().describe("How late its last assignment step ran (event-loop or Redis lag)"),
+    last_error: z.string().nullable().describe("Its last Redis failure, or null"),
+    reported_at: z.number().describe("When the node wrote this (ms since epoch)"),
+  })
+  .meta({ id: "NodeSummary" });
+
 /** Answer of `GET /v1/plugins`. */
-export const pluginsListingSchema = z.object({ data: z.array(pluginStatusSchema), unserved: z.array(unservedPlatformsSchema) });
+export const pluginsListingSchema = z.object({ data: z.array(pluginStatusSchema), unserved: z.array(unservedPlatformsSchema), nodes: z.array(nodeSummarySchema) });

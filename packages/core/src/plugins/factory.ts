@@ -81,6 +81,35 @@ export interface PluginKeyValue {
   claim(key: string, ttlMs: number): Promise<boolean>;
 }
 
+/**
+ * Hands work to the node that serves a channel, when several nodes share the installation (plugin
+ * API 1.1, optional: absent on one node). A webhook may reach any node; the node that received it
+ * checks and de-duplicates it, then relays it to the node serving its channel.
+ */
+export interface PluginRelay {
+  /**
+   * Sends `message` (JSON-serializable) to the node that serves the channel of `platformUserId`;
+   * false when no node serves it now. This node's own channels are delivered here at once.
+   */
+  send(platformUserId: string, message: unknown): Promise<boolean>;
+  /** Receives what other nodes relay for a channel this node serves (one receiver per plugin). */
+  receive(handler: (platformUserId: string, message: unknown) => void): void;
+}
+
+/**
+ * A rate limit shared by every node of the installation (plugin API 1.1, optional: absent on one
+ * node), for a platform limit that counts per account rather than per connection (Twitch's JOIN
+ * rate of the bot account, for example). Sliding window, counted in Redis.
+ */
+export interface PluginQuota {
+  /**
+   * Takes up to `wanted` units of the limit `name` (at most `perWindow` in any `windowMs`, over all
+   * nodes); resolves with how many were granted (0 to `wanted`). Rejects when the count cannot be
+   * reached (the caller waits and tries again, it does not go over the limit).
+   */
+  take(name: string, wanted: number, perWindow: number, windowMs: number): Promise<number>;
+}
+
 /** What the host gives a plugin factory besides its validated settings. */
 export interface PluginFactoryContext {
   /** A pino child logger bound to the plugin's id. */
@@ -95,6 +124,10 @@ export interface PluginFactoryContext {
   readonly routes: PluginRoutes;
   /** API 1.1: expiring keys shared across restarts and nodes (webhook de-duplication). */
   readonly state: PluginKeyValue;
+  /** API 1.1, with several nodes only: relays work to the node serving a channel (webhooks). */
+  readonly relay?: PluginRelay;
+  /** API 1.1, with several nodes only: rate limits shared by every node (per-account platform limits). */
+  readonly quota?: PluginQuota;
 }
 
 /**

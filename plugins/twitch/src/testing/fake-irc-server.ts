@@ -153,6 +153,16 @@ export class FakeIrcServer {
         }
         return;
       }
+      case "PART": {
+        // Twitch stops sending a channel's lines once the connection parted it.
+        for (const target of argument.split(",")) {
+          const channel = target.replace(/^#/, "");
+          if (!c.joined.delete(channel)) continue;
+          const nick = c.nick ?? "justinfan1";
+          this.#send(c, `:${nick}!${nick}@${nick}.tmi.twitch.tv PART #${channel}`);
+        }
+        return;
+      }
       case "PING":
         this.#send(c, ":tmi.twitch.tv PONG tmi.twitch.tv :tmi.twitch.tv");
         return;

@@ -33,6 +33,10 @@ export async function pluginRoutes(app: ZodApp): Promise<void> {
     async (request) => {
       const { userId } = callerOf(request);
       const reports = app.hasDecorator("pluginReports") ? app.pluginReports.list() : [];
+      const nodes = app.hasDecorator("nodeStatuses") ? await app.nodeStatuses() : [];
+      // Which node serves each channel (a channel the assignment is moving is on none for a moment).
+      const servedBy = new Map<string, string>();
+      for (const n of nodes) for (const c of n.channels) servedBy.set(`${c.plugin}:${c.connection_id}`, n.node);
       const registry = app.hasDecorator("platformPlugins") ? app.platformPlugins.platforms().map((p) => p.id) : PLATFORMS;
       const unserved = unservedPlatforms(app.ovation.repos, registry).filter((u) => u.user_id === userId);
       return {
@@ -49,9 +53,18 @@ export async function pluginRoutes(app: ZodApp): Promise<void> {
           // Other users' channels are counted, never named.
           channels: r.channels
             .filter((c) => c.channel_id === String(userId))
-            .map((c) => ({ connection_id: c.connection_id, username: c.username, state: c.state, detail: c.detail, missing_scopes: c.missing_scopes })),
+            .map((c) => ({ connection_id: c.connection_id, username: c.username, state: c.state, detail: c.detail, missing_scopes: c.missing_scopes, node: servedBy.get(`${r.name}:${c.connection_id}`) ?? null })),
         })),
         unserved: unserved.map((u) => ({ alert_set_id: u.alert_set_id, platforms: u.platforms, fix: unservedFix(u) })),
+        // Counted, never named: the names of other users' channels stay out of this answer.
+        nodes: nodes.map((n) => {
+          const counts: Record<string, Record<string, number>> = {};
+          for (const c of n.channels) {
+            const byState = (counts[c.plugin] ??= {});
+            byState[c.state] = (byState[c.state] ?? 0) + 1;
+          }
+          return { node: n.node, channel_counts: counts, waiting: n.waiting, lag_ms: n.lag_ms, last_error: n.last_error, reported_at: n.at };
+        }),
       };
     },
   );
