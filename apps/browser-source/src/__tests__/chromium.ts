@@ -4,6 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
+// The run-wide "do it once" of the server's test services: shared, not copied.
+import { oncePerRun } from "../../../server/src/__tests__/services/shared-service.js";
 
 /** Debian's Chromium, which CI installs when missing (.ci/run). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -13,9 +15,12 @@ const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 /** Where screenshots go: `test-results/` at the repository root, kept by CI as an artifact. */
 export const TEST_RESULTS_DIR = path.join(packageDir, "..", "..", "test-results");
 
-/** Builds the page's browser assets (dist/assets) so the test serves what the code says now. */
+/**
+ * Builds the page's browser assets (dist/assets) so the test serves what the code says now: once per
+ * test run (the first file that asks builds, the others reuse its bundle).
+ */
 export function buildAssets(): void {
-  execFileSync(process.execPath, [path.join(packageDir, "build.mjs")], { cwd: packageDir, stdio: "pipe", timeout: 120_000 });
+  oncePerRun("browser-source-assets", () => execFileSync(process.execPath, [path.join(packageDir, "build.mjs")], { cwd: packageDir, stdio: "pipe", timeout: 120_000 }));
 }
 
 /** Launches headless Chromium the way CI can run it (no sandbox, no GPU, sound allowed without a click). */
