@@ -1,11 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
-// The run-wide "do it once" of the server's test services: shared, not copied.
-import { oncePerRun } from "../../../server/src/__tests__/services/shared-service.js";
 
 /** Debian's Chromium, which CI installs when missing (.ci/run). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -20,7 +18,31 @@ export const TEST_RESULTS_DIR = path.join(packageDir, "..", "..", "test-results"
  * test run (the first file that asks builds, the others reuse its bundle).
  */
 export function buildAssets(): void {
-  oncePerRun("browser-source-assets", () => execFileSync(process.execPath, [path.join(packageDir, "build.mjs")], { cwd: packageDir, stdio: "pipe", timeout: 120_000 }));
+  const build = () => execFileSync(process.execPath, [path.join(packageDir, "build.mjs")], { cwd: packageDir, stdio: "pipe", timeout: 120_000 });
+  // The run's services directory (vitest's global setup) and the protocol of `oncePerRun` in
+  // apps/server/src/__tests__/services/shared-service.ts, which this package's tsconfig cannot
+  // import (its rootDir is src): `<name>.lock` taken by the builder, `<name>.done` or `.failed` after.
+  const dir = process.env["OVATION_TEST_SERVICES_DIR"];
+  if (dir === undefined || !existsSync(dir)) return void build();
+  const name = path.join(dir, "browser-source-assets");
+  try {
+    mkdirSync(`${name}.lock`);
+  } catch {
+    const deadline = Date.now() + 300_000;
+    while (!existsSync(`${name}.done`)) {
+      if (existsSync(`${name}.failed`)) throw new Error(`building the page's assets failed in another test file: ${readFileSync(`${name}.failed`, "utf8")}`);
+      if (Date.now() > deadline) throw new Error("building the page's assets did not finish within 300 s in another test file");
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+    return;
+  }
+  try {
+    build();
+  } catch (error) {
+    writeFileSync(`${name}.failed`, (error as Error).message);
+    throw error;
+  }
+  writeFileSync(`${name}.done`, "");
 }
 
 /** Launches headless Chromium the way CI can run it (no sandbox, no GPU, sound allowed without a click). */
