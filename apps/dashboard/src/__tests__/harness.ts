@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 // The server's own test helpers (real SMTP on loopback, the password hash of accounts): shared, not copied.
 import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
 import { startSmtp } from "../../../server/src/identity/__tests__/harness.js";
+import { oncePerRun } from "../../../server/src/__tests__/services/shared-service.js";
 
 /** Debian's Chromium (scripts/ensure-chromium.mjs installs it when missing). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -33,10 +34,13 @@ export const VIEWS = [
 /** One of {@link VIEWS}. */
 export type View = (typeof VIEWS)[number];
 
-/** Builds the dashboard's and the browser-source page's browser assets, so the test serves what the code says now. */
+/**
+ * Builds the dashboard's and the browser-source page's browser assets, so the test serves what the
+ * code says now: once per test run (the first file that asks builds, the others reuse its bundles).
+ */
 export function buildAssets(): void {
-  for (const dir of [packageDir, path.join(packageDir, "..", "browser-source")]) {
-    execFileSync(process.execPath, [path.join(dir, "build.mjs")], { cwd: dir, stdio: "pipe", timeout: 180_000 });
+  for (const [name, dir] of [["dashboard-assets", packageDir], ["browser-source-assets", path.join(packageDir, "..", "browser-source")]] as const) {
+    oncePerRun(name, () => execFileSync(process.execPath, [path.join(dir, "build.mjs")], { cwd: dir, stdio: "pipe", timeout: 180_000 }));
   }
 }
 

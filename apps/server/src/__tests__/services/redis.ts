@@ -7,6 +7,9 @@ import { Socket } from "node:net";
 import { freePort } from "../helpers.js";
 import { ensureInstalled, sharedService } from "./shared-service.js";
 
+/** Databases of the shared Redis: 0 holds the run's counter, the others are handed out in turn. */
+const SHARED_DATABASES = 256;
+
 const hasRedis = () => spawnSync("sh", ["-c", "command -v redis-server"], { stdio: "ignore" }).status === 0;
 
 /** Arguments of a throwaway redis-server: loopback only, no persistence, files in `dir`. */
@@ -40,7 +43,8 @@ async function startSharedRedis(dir: string): Promise<{ port: number; stop: stri
   ensureInstalled(hasRedis, ["redis-server"]);
   const port = await freePort();
   const pidFile = join(dir, "redis.pid");
-  const result = spawnSync("redis-server", [...redisArgs(port, dir), "--daemonize", "yes", "--pidfile", pidFile, "--logfile", join(dir, "log")], { encoding: "utf8" });
+  const args = [...redisArgs(port, dir), "--databases", String(SHARED_DATABASES), "--daemonize", "yes", "--pidfile", pidFile, "--logfile", join(dir, "log")];
+  const result = spawnSync("redis-server", args, { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`redis-server failed to start: ${result.stderr}${result.stdout}`);
   await waitForRedis(port);
   return { port, stop: ["redis-cli", "-p", String(port), "shutdown", "nosave"] };
@@ -55,15 +59,17 @@ export async function sharedRedis(): Promise<number> {
   return (await sharedService("redis", startSharedRedis)).port;
 }
 
-let nextDb = 0;
-
 /**
- * A URL on the shared Redis with a database of this test file's own (1-15, by process id), flushed
- * first; pass a key prefix of the test's own as well when several tests of one file share it.
+ * A URL on the shared Redis with a database of its own (1-255, handed out in turn by a counter in
+ * database 0, so test files running at the same time never share one), flushed first; pass a key
+ * prefix of the test's own as well when several tests of one file share it.
  */
 export async function freshRedisUrl(): Promise<string> {
   const port = await sharedRedis();
-  const db = 1 + ((process.pid + nextDb++) % 15);
+  const counter = spawnSync("redis-cli", ["-p", String(port), "-n", "0", "incr", "ovation-test:next-database"], { encoding: "utf8" });
+  const next = Number.parseInt(String(counter.stdout).trim(), 10);
+  if (counter.status !== 0 || !Number.isInteger(next)) throw new Error(`redis-cli incr on the shared Redis failed: ${String(counter.stderr)}${String(counter.stdout)}`);
+  const db = 1 + ((next - 1) % (SHARED_DATABASES - 1));
   spawnSync("redis-cli", ["-p", String(port), "-n", String(db), "flushdb"], { stdio: "ignore" });
   return `redis://127.0.0.1:${port}/${db}`;
 }

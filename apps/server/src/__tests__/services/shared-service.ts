@@ -135,3 +135,38 @@ export async function sharedService(name: string, start: (dir: string) => Promis
   run(["mv", `${stateFile}.tmp`, stateFile]);
   return state;
 }
+
+/** Blocks this thread for `ms` (a synchronous wait, for callers that cannot await). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `work` once in this test run: the first test file that asks runs it, the others (in other
+ * workers, at the same time or later) wait until it is done and then skip it. For preparation that
+ * gives every file the same result, such as building the pages' browser bundles from the current
+ * source. A failure is reported to every file that waits. A file run on its own does the work itself.
+ */
+export function oncePerRun(name: string, work: () => void, timeoutMs = 300_000): void {
+  const dir = servicesDir();
+  const doneFile = join(dir, `${name}.done`);
+  const failedFile = join(dir, `${name}.failed`);
+  try {
+    mkdirSync(join(dir, `${name}.lock`));
+  } catch {
+    const deadline = Date.now() + timeoutMs;
+    while (!existsSync(doneFile)) {
+      if (existsSync(failedFile)) throw new Error(`${name} failed in another test file: ${readFileSync(failedFile, "utf8")}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not finish within ${timeoutMs / 1000} s in another test file`);
+      sleepSync(100);
+    }
+    return;
+  }
+  try {
+    work();
+  } catch (error) {
+    writeFileSync(failedFile, (error as Error).message);
+    throw error;
+  }
+  writeFileSync(doneFile, "");
+}
