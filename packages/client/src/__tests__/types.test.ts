@@ -33,7 +33,7 @@ describe("typed client", () => {
     const client = createOvationClient({ baseUrl: "http://127.0.0.1:9/" });
     expect(client.http.baseUrl).toBe("http://127.0.0.1:9");
     expect(Object.keys(client).sort()).toEqual(
-      ["account", "alertSets", "alerts", "browserSources", "commands", "counters", "eat", "giveaways", "goalBars", "http", "managers", "media", "moderation", "plugins", "points", "quotes", "security", "service", "simulator", "systemCommands", "timers", "tokens", "tts", "users"].sort(),
+      ["account", "alertSets", "alerts", "browserSources", "commands", "counters", "eat", "giveaways", "goalBars", "http", "managers", "media", "moderation", "plugins", "points", "polls", "queue", "quotes", "security", "service", "shoutouts", "simulator", "systemCommands", "timers", "tokens", "tts", "users"].sort(),
     );
     expect(typeof typed).toBe("function");
   });

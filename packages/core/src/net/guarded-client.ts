@@ -7,6 +7,9 @@ import { NET_ERROR_CODES, NetError } from "./net-error.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { signOvationRequest } from "./signature.js";
 
+/** undici's own timeouts, which fire at the same limit as the request's timer. */
+const UNDICI_TIMEOUTS: ReadonlySet<string> = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
 /** Defaults of {@link GuardedHttpClient}; documented in docs/outbound.md. */
 export const OUTBOUND_DEFAULTS = {
   timeoutMs: 5_000,
@@ -219,7 +222,10 @@ export class GuardedHttpClient {
     } catch (error) {
       const netError = findNetError(error);
       if (netError !== null) throw netError;
-      if (controller.signal.aborted) {
+      // The request's own timer and undici's header/body/connect timeouts share one limit: whichever
+      // fires first, the answer did not come in time.
+      const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+      if (controller.signal.aborted || (typeof code === "string" && UNDICI_TIMEOUTS.has(code))) {
         throw new NetError(NET_ERROR_CODES.timeout, `no answer from ${url.host} within ${this.#timeoutMs} ms`, {
           details: { timeoutMs: this.#timeoutMs },
         });
