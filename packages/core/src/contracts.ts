@@ -107,6 +107,7 @@ export type {
   PluginRouteRequest,
   PluginRouteAnswer,
   PluginRouteHandler,
+  PluginRouteLimit,
   PluginKeyValue,
   PluginRelay,
   PluginQuota,

@@ -44,7 +44,10 @@ export function kickChannelsPlugin(settings: KickSettings, context: PluginFactor
   context.routes.add({
     method: "POST",
     path: "/webhook",
+    // Kick sends every channel's deliveries from a few addresses: only refusals (bad signatures,
+    // stale timestamps, replays) count, so 10,000 busy channels are never throttled.
     perMinute: 1200,
+    limit: "refused",
     handler: async (request) => {
       const verdict = verifier.check({ headers: request.headers, body: request.body });
       if (!verdict.accepted) {
@@ -54,7 +57,7 @@ export function kickChannelsPlugin(settings: KickSettings, context: PluginFactor
       // Remembered in the store (or Redis) for twice the window: a captured delivery replayed after a restart is refused too.
       if (!(await context.state.claim(`webhook:${verdict.messageId}`, verifier.toleranceMs * 2))) {
         context.logger.warn({ reason: "replay", type: verdict.type }, "Kick webhook refused: replay");
-        return { status: 200, body: { message: `Webhook refused: message id ${verdict.messageId.slice(0, 64)} was already received`, reason: "replay" } };
+        return { status: 200, refused: true, body: { message: `Webhook refused: message id ${verdict.messageId.slice(0, 64)} was already received`, reason: "replay" } };
       }
       const broadcaster = (verdict.payload as { broadcaster?: { user_id?: unknown } } | null)?.broadcaster?.user_id;
       const unit = broadcaster === undefined ? null : plugins.unitFor(String(broadcaster));

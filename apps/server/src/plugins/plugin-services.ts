@@ -1,6 +1,7 @@
-import type { ChannelTokens, PluginCredentials, PluginKeyValue, PluginRelay, PluginRouteHandler, PluginRoutes } from "@ovation/core/contracts";
+import type { ChannelTokens, PluginCredentials, PluginKeyValue, PluginRelay, PluginRouteHandler, PluginRouteLimit, PluginRoutes } from "@ovation/core/contracts";
 import type { FastifyInstance } from "fastify";
 import { sha256Hex } from "../crypto/secrets.js";
+import { ApiError } from "../errors.js";
 import { ChannelAssignment } from "../redis/channel-assignment.js";
 import type { NodeRelay } from "../redis/node-relay.js";
 import { channelKey } from "./channel-sync.js";
@@ -15,6 +16,8 @@ export interface DeclaredRoute {
   path: string;
   handler: PluginRouteHandler;
   perMinute: number;
+  /** What counts against `perMinute`: every call, or only refused ones (see `PluginRouteLimit`). */
+  limit: PluginRouteLimit;
   bodyLimit: number;
 }
 
@@ -136,16 +139,57 @@ export function pluginRoutes(pluginId: string, declared: DeclaredRoute[], mounte
     add(route) {
       if (mounted()) throw new Error(`plugin ${pluginId}: routes must be declared in the factory, before the server listens`);
       if (!/^\/[A-Za-z0-9/_-]{1,200}$/.test(route.path)) throw new Error(`plugin ${pluginId}: route path ${JSON.stringify(route.path)} must start with / and use A-Z, a-z, 0-9, /, _ and -`);
-      declared.push({ method: route.method, path: route.path, handler: route.handler, perMinute: route.perMinute ?? 1200, bodyLimit: route.bodyLimit ?? 256 * 1024 });
+      declared.push({ method: route.method, path: route.path, handler: route.handler, perMinute: route.perMinute ?? 1200, limit: route.limit ?? "every", bodyLimit: route.bodyLimit ?? 256 * 1024 });
       return `/v1/platforms/${pluginId}${route.path}`;
     },
   };
 }
 
+/** Addresses remembered at most by one route's refusal counter; the oldest windows go first beyond it. */
+const REFUSAL_ADDRESSES = 10_000;
+
+/**
+ * Refused answers per client address in a fixed one-minute window, in this node's memory (each node
+ * counts its own: a sender of bad signatures gets `perMinute` refusals per node at most).
+ */
+export class RefusalCounter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds until `ip` may call again, or 0 when it is under its allowance. */
+  retryAfter(ip: string): number {
+    const window = this.windows.get(ip);
+    if (!window || this.now() - window.start >= 60_000 || window.count < this.perMinute) return 0;
+    return Math.max(1, Math.ceil((window.start + 60_000 - this.now()) / 1000));
+  }
+
+  /** Counts one refused answer to `ip`. */
+  refused(ip: string): void {
+    const now = this.now();
+    const window = this.windows.get(ip);
+    if (window && now - window.start < 60_000) {
+      window.count += 1;
+      return;
+    }
+    this.windows.delete(ip);
+    this.windows.set(ip, { start: now, count: 1 });
+    if (this.windows.size > REFUSAL_ADDRESSES) {
+      const oldest = this.windows.keys().next().value;
+      if (oldest !== undefined) this.windows.delete(oldest);
+    }
+  }
+}
+
 /**
  * Mounts a plugin's declared routes under `/v1/platforms/<id>`: the body is kept raw (a webhook's
  * signature covers its bytes), the rate limit keys on the client address (never on a header the
- * caller chooses), and a handler's failure answers 500 without its details.
+ * caller chooses), and a handler's failure answers 500 without its details. A route limited on
+ * `"refused"` answers only counts refusals (and a handler's failure), so a platform's signed
+ * deliveries are never throttled.
  */
 export async function mountPluginRoutes(app: FastifyInstance, pluginId: string, routes: readonly DeclaredRoute[]): Promise<void> {
   if (routes.length === 0) return;
@@ -153,13 +197,19 @@ export async function mountPluginRoutes(app: FastifyInstance, pluginId: string, 
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
     for (const route of routes) {
+      const refusals = route.limit === "refused" ? new RefusalCounter(route.perMinute) : null;
       scope.route({
         method: route.method,
         url: `/v1/platforms/${pluginId}${route.path}`,
         bodyLimit: route.bodyLimit,
         schema: { hide: true },
-        config: { rateLimit: { max: route.perMinute, timeWindow: "1 minute", keyGenerator: (request: { ip: string }) => `plugin-route:${pluginId}:ip:${request.ip}` } },
+        config: { rateLimit: refusals ? false : { max: route.perMinute, timeWindow: "1 minute", keyGenerator: (request: { ip: string }) => `plugin-route:${pluginId}:ip:${request.ip}` } },
         handler: async (request, reply) => {
+          const retryAfter = refusals?.retryAfter(request.ip) ?? 0;
+          if (retryAfter > 0) {
+            const limited = new ApiError("OVATION_ERR_HTTP_RATE_LIMITED", { message: `Too Many Attempts. Retry after ${retryAfter} seconds.` });
+            return reply.code(limited.status).header("retry-after", String(retryAfter)).send(limited.toBody());
+          }
           const query: Record<string, string> = {};
           for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === "string") query[k] = v;
           try {
@@ -171,8 +221,10 @@ export async function mountPluginRoutes(app: FastifyInstance, pluginId: string, 
               body: typeof request.body === "string" ? request.body : "",
               ip: request.ip,
             });
+            if (answer.status >= 400 || answer.refused === true) refusals?.refused(request.ip);
             return reply.code(answer.status).send(answer.body ?? {});
           } catch (err) {
+            refusals?.refused(request.ip);
             request.log.error({ err, plugin: pluginId }, "plugin route failed");
             return reply.code(500).send({ message: "The plugin could not handle the request.", reason: "plugin_error" });
           }

@@ -60,10 +60,24 @@ export interface PluginRouteRequest {
 export interface PluginRouteAnswer {
   status: number;
   body?: unknown;
+  /**
+   * For a route limited with `limit: "refused"`: counts this answer against the caller's allowance
+   * although its status is below 400 (a replayed delivery answered 200 so the platform stops
+   * retrying it).
+   */
+  refused?: boolean;
 }
 
 /** Handles a request to a plugin route. */
 export type PluginRouteHandler = (request: PluginRouteRequest) => PluginRouteAnswer | Promise<PluginRouteAnswer>;
+
+/**
+ * How a plugin route's per-minute allowance counts, per client address: `"every"` call (the
+ * default), or only the `"refused"` ones (answers of status 400 and above, or marked `refused`), so
+ * a platform's signed webhooks, all sent from a few addresses, are never throttled however many
+ * channels there are, while a sender of bad signatures is cut off after `perMinute` refusals.
+ */
+export type PluginRouteLimit = "every" | "refused";
 
 /**
  * HTTP routes a plugin declares (plugin API 1.1), mounted by the host under `/v1/platforms/<id>`.
@@ -72,7 +86,7 @@ export type PluginRouteHandler = (request: PluginRouteRequest) => PluginRouteAns
  */
 export interface PluginRoutes {
   /** Declares `POST`/`GET /v1/platforms/<id><path>`; returns the full path. */
-  add(route: { method: "GET" | "POST"; path: string; handler: PluginRouteHandler; perMinute?: number; bodyLimit?: number }): string;
+  add(route: { method: "GET" | "POST"; path: string; handler: PluginRouteHandler; perMinute?: number; limit?: PluginRouteLimit; bodyLimit?: number }): string;
 }
 
 /** Small expiring state a plugin shares across restarts and nodes (plugin API 1.1): the store, or Redis when configured. */
