@@ -16,21 +16,23 @@ export type BearerCheck =
 
 /**
  * Checks a bearer token (or its absence) from `source` (a client address) against the verifiers, with
- * failures counted per source and per credential (its sha256) in `throttle`. A credential that failed
- * too often is refused before any lookup; a source that failed too often gets 429 for every further
- * missing or invalid token, yet a VALID token from that source still passes, so nobody can lock
- * another user out by sending bad tokens from a shared address (NAT, proxy). Shared by the HTTP
- * `authenticate` preHandler and the socket handshake.
+ * failures counted per source and per credential (its sha256) in `throttle`. A valid token passes
+ * without reading the counters (the lookup is a sha256 and a map lookup, or the introspection
+ * cache in remote identity mode, which also keeps refusals; with Redis this saves every call a round
+ * trip). Otherwise: a credential that failed too often gets 429; a source that failed too often gets
+ * 429 for every further missing or invalid token, yet a VALID token from that source still passes,
+ * so nobody can lock another user out by sending bad tokens from a shared address (NAT, proxy).
+ * Shared by the HTTP `authenticate` preHandler and the socket handshake.
  */
 export async function checkBearer(verifiers: TokenVerifierChain, throttle: FailedAuthCounter, source: string, token: string | null): Promise<BearerCheck> {
+  const principal = token === null ? null : await verifiers.verify(token);
+  if (principal) return { ok: true, principal };
   const sourceKey = sourceThrottleKey(source);
   const credentialKey = token === null ? null : `credential:${sha256Hex(token)}`;
   // Both read at once: one round trip when the counters are in Redis.
   const [credentialWait, sourceWait] = await Promise.all([credentialKey === null ? 0 : throttle.retryAfterSeconds(credentialKey), throttle.retryAfterSeconds(sourceKey)]);
   if (credentialWait > 0) return { ok: false, retryAfterSeconds: credentialWait };
   if (token === null && sourceWait > 0) return { ok: false, retryAfterSeconds: sourceWait };
-  const principal = token === null ? null : await verifiers.verify(token);
-  if (principal) return { ok: true, principal };
   await Promise.all([throttle.recordFailure(sourceKey), credentialKey === null ? undefined : throttle.recordFailure(credentialKey)]);
   return { ok: false, retryAfterSeconds: sourceWait };
 }
