@@ -5,10 +5,8 @@
  */
 export { KickPlugin, KICK_PLUGIN_VERSION, KICK_MAX_MESSAGE, KICK_WEBHOOK_PATH } from "./plugin.js";
 export type { KickPluginHooks, WebhookCounts } from "./plugin.js";
-export { kickPluginOptionsSchema } from "./options.js";
-export type { KickPluginOptions } from "./options.js";
-export { kickSettingsSchema } from "./settings.js";
-export type { KickSettings } from "./settings.js";
+export { kickPluginOptionsSchema, kickSettingsSchema } from "./options.js";
+export type { KickPluginOptions, KickSettings } from "./options.js";
 export { KICK_ERROR_CODES, KickError } from "./errors.js";
 export type { KickErrorCode } from "./errors.js";
 export { KickApiClient, apiFailure } from "./api/client.js";
