@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { hostSettings, httpUrlSchema, oauthTokensSchema } from "@ovation/core/plugin-kit";
-import { KICK_PUSHER_URL } from "./pusher/wire.js";
+import { KICK_PUSHER_URL } from "./pusher/socket-wire.js";
 import { KICK_PUBLIC_KEY_PEM } from "./webhook/signature.js";
 
 const url = httpUrlSchema;
