@@ -15,8 +15,8 @@ import type { ServerConfig } from "./config.js";
 import type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
-import { simulatorOf } from "./http/routes/simulate.js";
-import { simulateEvent } from "./simulator/simulate.js";
+import { simulatorOf } from "./http/routes/simulate-routes.js";
+import { simulateEvent } from "./simulator/simulate-event.js";
 import type { UnservedPlatforms } from "./plugins/unserved-platforms.js";
 
 function reportsOf(app: OvationApp): PluginReport[] {

@@ -1,6 +1,6 @@
 import { simulateBodySchema, simulateResultSchema } from "@ovation/core/api";
-import { simulateEvent } from "../../simulator/simulate.js";
-import type { SimulatorContext } from "../../simulator/simulate.js";
+import { simulateEvent } from "../../simulator/simulate-event.js";
+import type { SimulatorContext } from "../../simulator/simulate-event.js";
 import { channelUserOf, routeForms } from "../channel-routes.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
