@@ -2,7 +2,7 @@
  * @ovation/core/plugin-kit: small runtime helpers platform plugins share (a paced send queue and
  * chat text splitting, NotifySub timestamps, chat fragments around emote/mention tokens, timers a plugin can drop on disconnect, reconnect
  * backoff, command permission levels from badges, NotifySub notifications in the documented
- * shape). Pure code that loads zod only (like `/contracts`) and no Node built-in, so a plugin can
+ * shape, setting schemas and the host's view of a plugin's settings). Pure code that loads zod only (like `/contracts`) and no Node built-in, so a plugin can
  * take it beside `/contracts` without loading the sandbox, undici or pino.
  */
 export { splitChatText, SendQueue, CHAT_SPLIT_PARTS } from "./send-queue.js";

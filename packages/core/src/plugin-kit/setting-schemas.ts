@@ -18,7 +18,7 @@ export const oauthTokensSchema = z.object({
 });
 
 /** A setting as the host reads it: optional, and without the default the plugin's options apply. */
-export type HostSetting<Schema extends z.ZodType> = z.ZodOptional<Schema extends z.ZodDefault<infer Inner> ? Inner : Schema>;
+export type HostSetting<Schema extends z.ZodType> = z.ZodOptional<Schema extends z.ZodDefault<infer Inner extends z.ZodType> ? Inner : Schema>;
 
 /**
  * The host's view of a plugin's settings, derived from the plugin's own options: each key optional and
@@ -27,6 +27,6 @@ export type HostSetting<Schema extends z.ZodType> = z.ZodOptional<Schema extends
  */
 export function hostSettings<Shape extends Record<string, z.ZodType>>(shape: Shape): { [Key in keyof Shape]: HostSetting<Shape[Key]> } {
   const view: Record<string, z.ZodType> = {};
-  for (const [key, schema] of Object.entries(shape)) view[key] = (schema instanceof z.ZodDefault ? schema.unwrap() : schema).optional();
+  for (const [key, schema] of Object.entries(shape)) view[key] = (schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema).optional();
   return view as { [Key in keyof Shape]: HostSetting<Shape[Key]> };
 }
