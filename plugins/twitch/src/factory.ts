@@ -1,4 +1,4 @@
-import { definePlugin } from "@ovation/core/contracts";
+import { definePlugin, definedKeys } from "@ovation/core/contracts";
 import { twitchSettingsSchema } from "./options.js";
 import { TwitchPlugin } from "./plugin.js";
 
@@ -27,7 +27,7 @@ export const twitchFactory = definePlugin(
         onTokensRefreshed: () =>
           context.logger.warn("the bot's Twitch token was refreshed; it is kept in memory until restart (update OVATION_TWITCH_TOKEN to keep it)"),
         credentials: context.credentials,
-        ...(context.quota ? { quota: context.quota } : {}),
+        ...definedKeys({ quota: context.quota }),
       },
     );
   },
