@@ -40,6 +40,25 @@ export default tseslint.config(
     },
   },
   {
+    // `...(x === undefined ? {} : { key: x })` is written `...definedKeys({ key: x })` (@ovation/core/contracts),
+    // one call for several keys. Spreads that build the value (`{ body: JSON.stringify(body) }`) or drop every
+    // falsy value (`x ? { x } : {}`) mean something else and are left alone.
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["**/__tests__/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "[test.operator='==='][consequent.properties.length=0][alternate.properties.length=1][alternate.properties.0.value.type=/^(Identifier|MemberExpression)$/]",
+          "[test.operator='!=='][alternate.properties.length=0][consequent.properties.length=1][consequent.properties.0.value.type=/^(Identifier|MemberExpression)$/]",
+        ].map((branches) => ({
+          selector: `SpreadElement > ConditionalExpression[test.right.type='Identifier'][test.right.name='undefined']${branches}`,
+          message: "Use definedKeys({ key: value }) (@ovation/core/contracts) instead of a conditional spread that drops an undefined value.",
+        })),
+      ],
+    },
+  },
+  {
     files: ["**/bin/**", "scripts/**", "**/bench/**", "**/__tests__/**", "apps/server/src/cli*.ts", "plugins/console/src/**"],
     rules: { "no-console": "off" },
   },

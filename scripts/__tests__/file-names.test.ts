@@ -9,23 +9,6 @@ import { workspaceGraphs } from "../import-layers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/**
- * Names still shared, each with the files that share it, until they are renamed. A rename is mechanical but
- * touches every importer, so these wait for a quiet moment; an entry that is no longer shared fails the
- * second test below: delete it then. Add nothing here: name a new file for what it holds.
- */
-const NOT_YET_RENAMED: Readonly<Record<string, readonly string[]>> = {
-  "@ovation/plugin-kick: map.ts": ["chat/map.ts", "pusher/map.ts"],
-  "@ovation/plugin-kick: wire.ts": ["api/wire.ts", "pusher/wire.ts"],
-  "@ovation/server: browser-sources.ts": ["http/routes/browser-sources.ts", "store/browser-sources.ts"],
-  "@ovation/server: commands.ts": ["http/routes/commands.ts", "store/commands.ts"],
-  "@ovation/server: counters.ts": ["http/routes/counters.ts", "store/counters.ts"],
-  "@ovation/server: managers.ts": ["http/routes/managers.ts", "store/managers.ts"],
-  "@ovation/server: plugins.ts": ["cli/plugins.ts", "http/routes/plugins.ts"],
-  "@ovation/server: simulate.ts": ["cli/simulate.ts", "http/routes/simulate.ts", "simulator/simulate.ts"],
-  "@ovation/server: users.ts": ["http/routes/users.ts", "store/users.ts"],
-};
-
 /** `package: name` -> the files (relative to src/) of that package with that name. */
 function sharedNames(): Map<string, string[]> {
   const shared = new Map<string, string[]>();
@@ -42,14 +25,7 @@ function sharedNames(): Map<string, string[]> {
 }
 
 describe("file names", () => {
-  const shared = sharedNames();
-
   it("are not shared by two files of one package", () => {
-    const unexpected = [...shared].filter(([key, files]) => JSON.stringify(NOT_YET_RENAMED[key]) !== JSON.stringify(files));
-    expect(Object.fromEntries(unexpected)).toEqual({});
-  });
-
-  it("still share every name listed as not yet renamed (delete the ones renamed)", () => {
-    expect(Object.keys(NOT_YET_RENAMED).filter((key) => !shared.has(key))).toEqual([]);
+    expect(Object.fromEntries(sharedNames())).toEqual({});
   });
 });

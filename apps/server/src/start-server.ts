@@ -15,8 +15,8 @@ import type { ServerConfig } from "./config.js";
 import type { PlatformPluginsOptions } from "./plugins/platform-plugins.js";
 import type { PluginReport } from "./plugins/plugin-reports.js";
 import { unservedPlatforms } from "./plugins/unserved-platforms.js";
-import { simulatorOf } from "./http/routes/simulate.js";
-import { simulateEvent } from "./simulator/simulate.js";
+import { simulatorOf } from "./http/routes/simulate-routes.js";
+import { simulateEvent } from "./simulator/simulate-event.js";
 import type { UnservedPlatforms } from "./plugins/unserved-platforms.js";
 
 function reportsOf(app: OvationApp): PluginReport[] {
@@ -105,7 +105,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
     const catalog = app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : undefined;
-    firstRun = bootstrap(app.ovation.repos, catalog ? { catalog } : {});
+    firstRun = bootstrap(app.ovation.repos, definedKeys({ catalog }));
     if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
     await app.ovation.repos.store.persisted();
     // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
@@ -117,8 +117,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           userId,
           type: request.type,
           platform: request.platform,
-          ...(request.name === undefined ? {} : { name: request.name }),
-          ...(request.data === undefined ? {} : { data: request.data }),
+          ...definedKeys({ name: request.name, data: request.data }),
         }),
     });
     const unserved = unservedOf(app);

@@ -1,10 +1,10 @@
-import { definePlugin, definedKeys } from "@ovation/core/contracts";
+import { definePlugin } from "@ovation/core/contracts";
 import type { PluginFactoryContext, ServedChannel } from "@ovation/core/contracts";
 import { ChannelPlugins } from "@ovation/core/plugin-kit";
 import { KICK_ERROR_CODES, KickError } from "./errors.js";
 import { KICK_PLUGIN_VERSION, KickPlugin } from "./plugin.js";
-import { kickSettingsSchema } from "./settings.js";
-import type { KickSettings } from "./settings.js";
+import { KICK_WEBHOOK_TOLERANCE_SECONDS, kickSettingsSchema } from "./options.js";
+import type { KickSettings } from "./options.js";
 import { KickWebhookVerifier } from "./webhook/verifier.js";
 import type { WebhookVerdict } from "./webhook/verifier.js";
 import { KICK_PUBLIC_KEY_PEM } from "./webhook/signature.js";
@@ -22,7 +22,7 @@ export const KICK_SCOPES = ["user:read", "channel:read", "chat:write", "events:s
  */
 export function kickChannelsPlugin(settings: KickSettings, context: PluginFactoryContext): ChannelPlugins<KickPlugin> {
   const publicKey = settings.webhookPublicKey ?? KICK_PUBLIC_KEY_PEM;
-  const verifier = new KickWebhookVerifier({ publicKey, toleranceSeconds: settings.webhookToleranceSeconds ?? 300 });
+  const verifier = new KickWebhookVerifier({ publicKey, toleranceSeconds: settings.webhookToleranceSeconds ?? KICK_WEBHOOK_TOLERANCE_SECONDS });
   const plugins: ChannelPlugins<KickPlugin> = new ChannelPlugins<KickPlugin>({
     metadata: {
       name: "kick",
@@ -104,26 +104,14 @@ function kickChannel(settings: KickSettings, context: PluginFactoryContext, chan
   if (missing.length > 0) throw new MissingScopes(missing);
   return new KickPlugin(
     {
+      ...settings,
       channelId: channel.id,
-      clientId: settings.clientId,
-      clientSecret: settings.clientSecret,
       tokens: {
         refreshToken: tokens.refresh_token ?? "",
         scopes: tokens.scopes,
         ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}),
       },
       webhookPublicKey: publicKey,
-      ...definedKeys({
-        webhookToleranceSeconds: settings.webhookToleranceSeconds,
-        subscribe: settings.subscribe,
-        mode: settings.mode,
-        chatroomId: settings.chatroomId,
-        pusherUrl: settings.pusherUrl,
-        apiUrl: settings.apiUrl,
-        tokenUrl: settings.tokenUrl,
-        sendAs: settings.sendAs,
-        sendGapMs: settings.sendGapMs,
-      }),
     },
     {
       onTokensRefreshed: (t) =>

@@ -5,10 +5,8 @@
  */
 export { KickPlugin, KICK_PLUGIN_VERSION, KICK_MAX_MESSAGE, KICK_WEBHOOK_PATH } from "./plugin.js";
 export type { KickPluginHooks, WebhookCounts } from "./plugin.js";
-export { kickPluginOptionsSchema } from "./options.js";
-export type { KickPluginOptions } from "./options.js";
-export { kickSettingsSchema } from "./settings.js";
-export type { KickSettings } from "./settings.js";
+export { kickPluginOptionsSchema, kickSettingsSchema } from "./options.js";
+export type { KickPluginOptions, KickSettings } from "./options.js";
 export { KICK_ERROR_CODES, KickError } from "./errors.js";
 export type { KickErrorCode } from "./errors.js";
 export { KickApiClient, apiFailure } from "./api/client.js";
@@ -23,10 +21,10 @@ export { kickBadges } from "./chat/badges.js";
 export { KICK_PUBLIC_KEY_PEM, parseKickPublicKey, verifyKickSignature } from "./webhook/signature.js";
 export { KICK_WEBHOOK_HEADERS, KickWebhookVerifier } from "./webhook/verifier.js";
 export type { KickWebhookRequest, KickWebhookVerifierOptions, WebhookRefusal, WebhookVerdict } from "./webhook/verifier.js";
-export { mapSocketFrame, WEBHOOK_ONLY_EVENTS } from "./pusher/map.js";
+export { mapSocketFrame, WEBHOOK_ONLY_EVENTS } from "./pusher/socket-map.js";
 export { KickChatSocket } from "./pusher/socket.js";
 export type { KickChatSocketOptions } from "./pusher/socket.js";
-export { KICK_PUSHER_URL, pusherFrameSchema } from "./pusher/wire.js";
-export type { PusherFrame } from "./pusher/wire.js";
+export { KICK_PUSHER_URL, pusherFrameSchema } from "./pusher/socket-wire.js";
+export type { PusherFrame } from "./pusher/socket-wire.js";
 export { kickChannelsPlugin, kickFactory, KICK_SCOPES } from "./channels.js";
 export { kickFactory as default } from "./channels.js";

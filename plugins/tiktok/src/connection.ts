@@ -2,6 +2,7 @@ import type { EventEmitter } from "node:events";
 import { TikTokLiveConnection } from "tiktok-live-connector";
 import type { WebcastGotHttpConfig } from "tiktok-live-connector";
 import EulerStreamApiClient from "tiktok-live-api-sdk";
+import { definedKeys } from "@ovation/core/contracts";
 import type { TikTokParsedOptions } from "./options.js";
 
 /**
@@ -14,7 +15,7 @@ import type { TikTokParsedOptions } from "./options.js";
  * - the WebSocket: its URL is the `pushServer` the signing service answers with.
  */
 export function createConnection(options: TikTokParsedOptions): TikTokLiveConnection {
-  const signer = new EulerStreamApiClient({ basePath: options.signServerUrl.replace(/\/$/, ""), ...(options.signApiKey ? { apiKey: options.signApiKey } : {}) });
+  const signer = new EulerStreamApiClient({ basePath: options.signServerUrl.replace(/\/$/, ""), ...definedKeys({ apiKey: options.signApiKey }) });
   return new TikTokLiveConnection(options.uniqueId, {
     eulerApiInstance: signer,
     processInitialData: true,

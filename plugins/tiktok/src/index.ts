@@ -3,10 +3,9 @@
  * through tiktok-live-connector, as a read-only Ovation platform plugin.
  */
 export { TikTokPlugin, TIKTOK_PLUGIN_VERSION, READ_ONLY_NOTE } from "./plugin.js";
-export { tiktokFactory, tiktokSettingsSchema } from "./factory.js";
-export type { TikTokSettings } from "./factory.js";
-export { tiktokPluginOptionsSchema } from "./options.js";
-export type { TikTokPluginOptions, TikTokParsedOptions } from "./options.js";
+export { tiktokFactory } from "./factory.js";
+export { tiktokPluginOptionsSchema, tiktokSettingsSchema } from "./options.js";
+export type { TikTokPluginOptions, TikTokParsedOptions, TikTokSettings } from "./options.js";
 export { TIKTOK_ERROR_CODES, TikTokError } from "./errors.js";
 export type { TikTokErrorCode } from "./errors.js";
 export { mapTikTokMessage, giftPayload } from "./events.js";

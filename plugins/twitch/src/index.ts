@@ -3,8 +3,8 @@
  */
 export { TwitchPlugin, TWITCH_PLUGIN_VERSION, sanitizeChatText } from "./plugin.js";
 export type { TwitchPluginHooks } from "./plugin.js";
-export { twitchPluginOptionsSchema } from "./options.js";
-export type { TwitchPluginOptions } from "./options.js";
+export { twitchPluginOptionsSchema, twitchSettingsSchema } from "./options.js";
+export type { TwitchPluginOptions, TwitchSettings } from "./options.js";
 export { TWITCH_ERROR_CODES, TwitchError } from "./errors.js";
 export type { TwitchErrorCode } from "./errors.js";
 export { parseIrcLine, unescapeTag } from "./irc/irc-message.js";
@@ -23,8 +23,7 @@ export type { EventSubNotification, EventSubRevocation } from "./eventsub/wire.j
 export { HelixClient } from "./helix/client.js";
 export type { HelixClientOptions, TwitchTokens } from "./helix/client.js";
 export { helixLookups } from "./helix/endpoints.js";
-export { twitchFactory, twitchSettingsSchema, default } from "./factory.js";
-export type { TwitchSettings } from "./factory.js";
+export { twitchFactory, default } from "./factory.js";
 export { TWITCH_BROADCASTER_SCOPES, TWITCH_BROADCASTER_SCOPE_REASONS, missingEventSubScopes } from "./channels/scopes.js";
 export { BroadcasterEventSub, VALIDATE_EVERY_MS } from "./channels/broadcaster.js";
 export { TWITCH_POLL_LIMITS, TwitchPlatformActions } from "./actions/platform-actions.js";

@@ -480,8 +480,7 @@ export class TwitchPlugin implements PlatformPlugin {
     const socket = new EventSubSocket({
       url: settings?.url ?? "wss://eventsub.wss.twitch.tv/ws",
       logger: context.logger,
-      ...definedKeys({ keepaliveGraceMs: settings?.keepaliveGraceMs }),
-      ...(settings?.reconnectDelayMs ? { reconnectDelayMs: settings.reconnectDelayMs } : {}),
+      ...definedKeys({ keepaliveGraceMs: settings?.keepaliveGraceMs, reconnectDelayMs: settings?.reconnectDelayMs }),
       onSession: async (sessionId) => {
         const failures: string[] = [];
         for (const login of this.#configured) {

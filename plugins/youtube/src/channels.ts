@@ -1,13 +1,10 @@
-import { definePlugin, definedKeys } from "@ovation/core/contracts";
+import { definePlugin } from "@ovation/core/contracts";
 import type { PluginFactoryContext, ServedChannel } from "@ovation/core/contracts";
 import { ChannelPlugins } from "@ovation/core/plugin-kit";
 import { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
 import { YOUTUBE_PLUGIN_VERSION, YouTubePlugin } from "./plugin.js";
-import { youtubeSettingsSchema } from "./settings.js";
-import type { YouTubeSettings } from "./settings.js";
-
-/** Google's default daily quota of a project, in units. */
-export const YOUTUBE_DEFAULT_DAILY_QUOTA = 10_000;
+import { YOUTUBE_DEFAULT_DAILY_QUOTA, youtubeSettingsSchema } from "./options.js";
+import type { YouTubeSettings } from "./options.js";
 
 /**
  * The YouTube plugin of a server (plugin API 1.1): serves every linked YouTube channel whose
@@ -45,13 +42,10 @@ function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext
   if (!tokens?.refresh_token) throw new YouTubeError(YOUTUBE_ERROR_CODES.unauthorized, "No Google tokens for this channel: reconnect YouTube");
   return new YouTubePlugin(
     {
+      ...settings,
       channelId: channel.id,
-      clientId: settings.clientId,
-      clientSecret: settings.clientSecret,
       tokens: { refreshToken: tokens.refresh_token, ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}) },
-      ...definedKeys({ apiUrl: settings.apiUrl, tokenUrl: settings.tokenUrl }),
-      quota: { dailyUnits: daily, ...definedKeys({ streamHours: settings.streamHours }) },
-      ...definedKeys({ offlinePollSeconds: settings.offlinePollSeconds, subscribersPollSeconds: settings.subscribersPollSeconds }),
+      quota: { dailyUnits: daily, streamHours: settings.streamHours },
     },
     {
       onTokensRefreshed: (t) =>

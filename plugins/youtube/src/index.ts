@@ -4,10 +4,8 @@
  */
 export { YouTubePlugin, YOUTUBE_PLUGIN_VERSION, YOUTUBE_MAX_MESSAGE } from "./plugin.js";
 export type { YouTubePluginHooks } from "./plugin.js";
-export { youtubePluginOptionsSchema } from "./options.js";
-export { youtubeSettingsSchema } from "./settings.js";
-export type { YouTubeSettings } from "./settings.js";
-export type { YouTubePluginOptions } from "./options.js";
+export { YOUTUBE_DEFAULT_DAILY_QUOTA, youtubePluginOptionsSchema, youtubeSettingsSchema } from "./options.js";
+export type { YouTubePluginOptions, YouTubeSettings } from "./options.js";
 export { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
 export type { YouTubeErrorCode } from "./errors.js";
 export { DataApiClient, apiFailure } from "./api/client.js";
@@ -20,5 +18,5 @@ export { mapLiveChatMessage, microsToAmount, youtubeNotification } from "./chat/
 export type { MapOutcome } from "./chat/map.js";
 export { buildFragments } from "./chat/fragments.js";
 export { authorBadges, authorPermission, authorRole } from "./chat/badges.js";
-export { youtubeChannelsPlugin, youtubeFactory, YOUTUBE_DEFAULT_DAILY_QUOTA } from "./channels.js";
+export { youtubeChannelsPlugin, youtubeFactory } from "./channels.js";
 export { youtubeFactory as default } from "./channels.js";

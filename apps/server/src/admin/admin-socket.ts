@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import type { Server } from "node:net";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { OvationError } from "@ovation/core";
+import { OvationError, definedKeys } from "@ovation/core";
 import { CliError } from "../cli-error.js";
 import { createToken, createUser, findUser, publicUser, setUserPassword } from "./operations.js";
 import type { Repositories } from "../store/repositories.js";
@@ -32,17 +32,17 @@ async function run(repos: Repositories, request: AdminRequest, extras: AdminSock
       return extras.simulate(user.id, request);
     }
     case "user.create": {
-      const user = createUser(repos, { name: request.name, ...(request.email === undefined ? {} : { email: request.email }) });
+      const user = createUser(repos, { name: request.name, ...definedKeys({ email: request.email }) });
       await repos.store.persisted();
       return publicUser(user);
     }
     case "user.password": {
-      const user = setUserPassword(repos, { user: request.user, password_hash: request.password_hash, ...(request.email === undefined ? {} : { email: request.email }) });
+      const user = setUserPassword(repos, { user: request.user, password_hash: request.password_hash, ...definedKeys({ email: request.email }) });
       await repos.store.persisted();
       return publicUser(user);
     }
     case "token.create": {
-      const token = createToken(repos, { user: request.user, scopes: request.scopes, ...(request.name === undefined ? {} : { name: request.name }) });
+      const token = createToken(repos, { user: request.user, scopes: request.scopes, ...definedKeys({ name: request.name }) });
       await repos.store.persisted();
       return token;
     }

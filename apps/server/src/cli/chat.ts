@@ -1,6 +1,7 @@
 import { constants } from "node:os";
 import { parseArgs } from "node:util";
 import { CONSOLE_BADGES, runConsoleChat } from "@ovation/plugin-console";
+import { definedKeys } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { CHAT_TOKEN_LIFETIME_MS } from "../admin/chat-token.js";
 import { callRunningServer } from "./admin-client.js";
@@ -69,7 +70,7 @@ export async function runChat(
   try {
     const status = await runConsoleChat({
       url: values.url ?? localUrl(config),
-      auth: { token, ...(values.as === undefined ? {} : { as: values.as }), badges },
+      auth: { token, ...definedKeys({ as: values.as }), badges },
       input: process.stdin,
       output: process.stdout,
       errors: process.stderr,

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { NotifySub } from "@ovation/core";
+import { definedKeys } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { callRunningServer } from "./admin-client.js";
 import { CliError, usageError } from "../cli-error.js";
@@ -42,9 +43,7 @@ export async function runSimulate(args: string[], config: ServerConfig, io: CliI
     op: "simulate" as const,
     type: positionals.join("."),
     platform: values.platform ?? SIMULATE_DEFAULT_PLATFORM,
-    ...(values.user === undefined ? {} : { user: values.user }),
-    ...(values.name === undefined ? {} : { name: values.name }),
-    ...(data === undefined ? {} : { data }),
+    ...definedKeys({ user: values.user, name: values.name, data }),
   };
   let notification: NotifySub;
   try {

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { definedKeys } from "@ovation/core/contracts";
 import { DEFAULT_CLI_SCOPES } from "../auth/scopes.js";
 import type { ServerConfig } from "../config.js";
 import { usageError } from "../cli-error.js";
@@ -24,7 +25,7 @@ export async function runTokenCreate(args: string[], config: ServerConfig, io: C
     op: "token.create" as const,
     user: values.user,
     scopes: values.scopes ?? DEFAULT_CLI_SCOPES.join(" "),
-    ...(values.name === undefined ? {} : { name: values.name }),
+    ...definedKeys({ name: values.name }),
   };
   const token = await runStoreOperation(config, request, (repos) => createToken(repos, request));
   io.out(String(token));

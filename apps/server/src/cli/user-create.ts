@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { definedKeys } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { usageError } from "../cli-error.js";
 import type { CliIo } from "./io.js";
@@ -14,7 +15,7 @@ export async function runUserCreate(args: string[], config: ServerConfig, io: Cl
     throw usageError((error as Error).message);
   }
   if (values.name === undefined) throw usageError("user create: --name is required.");
-  const request = { op: "user.create" as const, name: values.name, ...(values.email === undefined ? {} : { email: values.email }) };
+  const request = { op: "user.create" as const, name: values.name, ...definedKeys({ email: values.email }) };
   const user = await runStoreOperation(config, request, (repos) => publicUser(createUser(repos, request)));
   io.out(JSON.stringify(user, null, 2));
   return 0;

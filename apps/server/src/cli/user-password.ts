@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { definedKeys } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
 import { hashPassword, passwordProblems } from "../identity/index.js";
 import { usageError } from "../cli-error.js";
@@ -32,7 +33,7 @@ export async function runUserPassword(args: string[], config: ServerConfig, io: 
   const password = await readPassword();
   const problems = passwordProblems(password, { name: values.user, email: values.email ?? null });
   if (problems.length > 0) throw usageError(`user password: ${problems.join(" ")} (the password is read from standard input)`);
-  const request = { op: "user.password" as const, user: values.user, password_hash: await hashPassword(password), ...(values.email === undefined ? {} : { email: values.email }) };
+  const request = { op: "user.password" as const, user: values.user, password_hash: await hashPassword(password), ...definedKeys({ email: values.email }) };
   const user = await runStoreOperation(config, request, (repos) => publicUser(setUserPassword(repos, request)));
   io.out(JSON.stringify(user, null, 2));
   return 0;

@@ -1,4 +1,4 @@
-import { CHAT_PATTERN_LIMITS, ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox } from "@ovation/core";
+import { CHAT_PATTERN_LIMITS, ChatBudget, CommandRuntime, GuardedHttpClient, TemplateSandbox, definedKeys } from "@ovation/core";
 import type { BotCommandInput, CommandRuntimeOptions, PlatformLookups } from "@ovation/core";
 import type { Logger } from "pino";
 import type { Repositories } from "../store/repositories.js";
@@ -66,10 +66,10 @@ export class CommandHost {
       budget: this.chatBudget,
       store: this.keyValues,
       renderer: this.#sandbox,
-      http: new GuardedHttpClient({ allow: outboundAllowlist, ...(selfPorts ? { selfPorts } : {}) }),
+      http: new GuardedHttpClient({ allow: outboundAllowlist, ...definedKeys({ selfPorts }) }),
       logger,
       points: commandPoints(repos),
-      ...(lookups === undefined ? {} : { lookups }),
+      ...definedKeys({ lookups }),
       ...shared,
     });
     for (const user of repos.users.list()) this.reload(user.id);

@@ -1,4 +1,4 @@
-import { STREAM_STATE_TYPES } from "@ovation/core";
+import { STREAM_STATE_TYPES, definedKeys } from "@ovation/core";
 import type { ChatRoomEvent, NotifySub, PlatformPlugin } from "@ovation/core";
 import type { Logger } from "pino";
 import type { PublishResult } from "../realtime/gateway.js";
@@ -75,7 +75,7 @@ export function deliverToOwner(services: OvationServices, userId: number, notifi
     template: null,
     test: false,
     notificationId: notification.notification.id,
-    ...(platformData === undefined ? {} : { platformData }),
+    ...definedKeys({ platformData }),
     ...(options.simulated === true ? { simulated: true } : {}),
   });
 }

@@ -158,7 +158,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     const perNode = (name: string) => consoles.has(name) || (host.servesChannels(name) && !configured.has(name));
     const lease = services.shared.lease({
       name: "plugins",
-      ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+      ...definedKeys({ ttlMs: options.leaseTtlMs }),
       onAcquired: async () => void (await host.start()),
       onLost: async () => {
         await Promise.all(host.names().filter((name) => !perNode(name)).map((name) => host.disconnect(name)));

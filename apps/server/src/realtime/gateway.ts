@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { NON_ALERT_TYPES } from "@ovation/core";
+import { NON_ALERT_TYPES, definedKeys } from "@ovation/core";
 import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
@@ -240,7 +240,7 @@ export class RealtimeGateway {
         ...(NON_ALERT_TYPES.includes(input.type) ? {} : { random: randomInt(1, 101) }),
         template: input.template,
         test: input.test,
-        ...(input.platformData === undefined ? {} : { platform_data: input.platformData }),
+        ...definedKeys({ platform_data: input.platformData }),
         ...(input.simulated === true ? { simulated: true } : {}),
       },
     };

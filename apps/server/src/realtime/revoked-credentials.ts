@@ -1,3 +1,4 @@
+import { definedKeys } from "@ovation/core/contracts";
 import type { Principal } from "../auth/principal.js";
 import type { RevokedCredential, SocketCredential } from "./socket-types.js";
 
@@ -6,7 +7,7 @@ export const REVOCATION_MEMORY_MS = 30_000;
 
 /** The credential a socket keeps from the principal of its handshake (never the token itself). */
 export function credentialOf(principal: Principal): SocketCredential {
-  return { kind: principal.kind, tokenId: principal.tokenId, ...(principal.grantId === undefined ? {} : { grantId: principal.grantId }) };
+  return { kind: principal.kind, tokenId: principal.tokenId, ...definedKeys({ grantId: principal.grantId }) };
 }
 
 /** Whether `credential` is one that `revoked` names. */

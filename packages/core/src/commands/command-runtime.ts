@@ -16,6 +16,7 @@ import { OverlayTemplateCache, TemplateCache, type TemplateCacheStore } from "./
 import { createTemplateFunctions } from "./template-functions.js";
 import { botMessage } from "./modules/system/bot-messages.js";
 import type { BotLanguage } from "./modules/system/bot-messages.js";
+import { definedKeys } from "../objects.js";
 
 /** Longest text the runtime sends to chat; longer output is cut (after trimming). */
 export const COMMAND_OUTPUT_MAX_LENGTH = 500;
@@ -443,8 +444,7 @@ export class CommandRuntime {
       cache: ctx.cache,
       signingSecret: state.signingSecret,
       payload: { event, command: record, args },
-      ...(this.#http === undefined ? {} : { http: this.#http }),
-      ...(lookups === undefined ? {} : { lookups }),
+      ...definedKeys({ http: this.#http, lookups }),
     });
     return renderer.render(compiled, variables, functions);
   }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "pino";
 import type { PlatformPlugin } from "./contract.js";
+import { definedKeys } from "../objects.js";
 
 /**
  * The plugin API version this core implements (`major.minor`). A plugin declares the version it was
@@ -188,8 +189,7 @@ export function definePlugin<Schema extends z.ZodType>(
     id: definition.id,
     settings: definition.settings,
     apiVersion: definition.apiVersion ?? PLUGIN_API_VERSION,
-    ...(definition.envPrefix === undefined ? {} : { envPrefix: definition.envPrefix }),
-    ...(definition.createOn === undefined ? {} : { createOn: definition.createOn }),
+    ...definedKeys({ envPrefix: definition.envPrefix, createOn: definition.createOn }),
   });
 }
 

@@ -3,8 +3,8 @@ import type { ChatChannel } from "@ovation/core/contracts";
 import { describe, expect, it } from "vitest";
 import { mapWebhookEvent } from "../chat/map.js";
 import type { MapOutcome } from "../chat/map.js";
-import { mapSocketFrame } from "../pusher/map.js";
-import { pusherFrameSchema } from "../pusher/wire.js";
+import { mapSocketFrame } from "../pusher/socket-map.js";
+import { pusherFrameSchema } from "../pusher/socket-wire.js";
 import { socketFixtures, socketFrame, webhookEvent, webhookFixtures } from "../testing/index.js";
 
 const channel: ChatChannel = { id: "1", platform_id: "123456789", username: "KickStreamer", avatar_url: "" };

@@ -1,8 +1,8 @@
 import type { PluginContext } from "@ovation/core/contracts";
 import { Backoff } from "@ovation/core/plugin-kit";
 import WebSocket from "ws";
-import { pusherFrameSchema } from "./wire.js";
-import type { PusherFrame } from "./wire.js";
+import { pusherFrameSchema } from "./socket-wire.js";
+import type { PusherFrame } from "./socket-wire.js";
 
 /** Settings of a {@link KickChatSocket}. */
 export interface KickChatSocketOptions {

@@ -1,5 +1,6 @@
 import type { ChannelState, ChannelTokens, PluginContext, ServedChannel } from "@ovation/core/contracts";
 import { request } from "undici";
+import { definedKeys } from "@ovation/core/contracts";
 import { TwitchError } from "../errors.js";
 import { EventSubSocket } from "../eventsub/socket.js";
 import type { EventSubNotification } from "../eventsub/wire.js";
@@ -55,8 +56,7 @@ export class BroadcasterEventSub {
         refreshToken: options.tokens.refresh_token ?? undefined,
         clientSecret: options.clientSecret,
       },
-      ...(options.helixUrl ? { baseUrl: options.helixUrl } : {}),
-      ...(options.tokenUrl ? { tokenUrl: options.tokenUrl } : {}),
+      ...definedKeys({ baseUrl: options.helixUrl, tokenUrl: options.tokenUrl }),
       logger: options.context.logger,
       onTokensRefreshed: (t) => options.save({ access_token: t.accessToken, refresh_token: t.refreshToken ?? null, expires_at: 0, scopes: this.#scopes }),
     });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { alertSetBodySchema, alertSetMigrateBodySchema, alertSetViewSchema } from "@ovation/core/api";
-import { AlertMigrationError, ValidationError, ae3DocumentSchema, alertSetSchema, migrateAe3ToAe4, parseOrThrow } from "@ovation/core";
+import { AlertMigrationError, ValidationError, ae3DocumentSchema, alertSetSchema, migrateAe3ToAe4, parseOrThrow, definedKeys } from "@ovation/core";
 import type { BrowserSourceUpdated } from "@ovation/core";
 import { routeForms, channelUserOf } from "../channel-routes.js";
 import { ApiError } from "../../errors.js";
@@ -52,7 +52,7 @@ export async function alertConfigRoutes(app: ZodApp): Promise<void> {
         const userId = channelUserOf(request);
         const { name, version, active, ...rest } = request.body;
         const config = engineDocument(rest, userId, version);
-        const record = repos.alertSets.create({ user_id: userId, name: name ?? `Alert set (AE${version})`, version, config, ...(active === undefined ? {} : { active }) });
+        const record = repos.alertSets.create({ user_id: userId, name: name ?? `Alert set (AE${version})`, version, config, ...definedKeys({ active }) });
         await repos.store.persisted();
         if (record.active) updated(userId, record, "alert-set-activated");
         return reply.code(201).send(presentAlertSet(record));
@@ -96,7 +96,7 @@ export async function alertConfigRoutes(app: ZodApp): Promise<void> {
           throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message, errors: { version: [message] } });
         }
         const config = engineDocument(rest, userId, version);
-        const record = repos.alertSets.update(userId, existing.id, { config, ...(name === undefined ? {} : { name }) });
+        const record = repos.alertSets.update(userId, existing.id, { config, ...definedKeys({ name }) });
         if (!record) throw notFound();
         await repos.store.persisted();
         updated(userId, record, "alert-set-updated");

@@ -4,6 +4,7 @@ import {
   CUSTOM_NOTIFICATION_TYPE,
   DEFAULT_CUSTOM_LABEL,
   alertTestSchema,
+  definedKeys,
   exampleAlertData,
   normalizePlatform,
   notifySubSchema,
@@ -106,7 +107,7 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
       event: payloadFor(alert.template, alert.data(normalizePlatform(origin.platform))),
       template: typeof alert.template === "string" ? null : (alert.template as Record<string, unknown>),
       test: alert.test,
-      ...(alert.notificationId === undefined ? {} : { notificationId: alert.notificationId }),
+      ...definedKeys({ notificationId: alert.notificationId }),
     });
     await repos.store.persisted();
     return result;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
-import { BotRouteError } from "@ovation/core";
+import { BotRouteError, definedKeys } from "@ovation/core";
 import type { BotModuleRoute } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
@@ -31,10 +31,9 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
       tags: [`bot ${moduleName}`],
       security: [{ bearerAuth: [] }],
       summary: route.summary,
-      ...(route.description === undefined ? {} : { description: route.description }),
+      ...definedKeys({ description: route.description }),
       params,
-      ...(route.query === undefined ? {} : { querystring: route.query }),
-      ...(route.body === undefined ? {} : { body: route.body }),
+      ...definedKeys({ querystring: route.query, body: route.body }),
       response,
     },
     handler: async (request, reply) => {
@@ -49,7 +48,7 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
         return reply
           .code(error.status)
           .type("application/json")
-          .send({ message: error.message, code: error.code, ...(error.errors === undefined ? {} : { errors: error.errors }) });
+          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors }) });
       }
     },
   });

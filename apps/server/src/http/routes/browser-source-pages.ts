@@ -6,7 +6,7 @@ import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
 import type { BrowserSourceRecord } from "../../store/records.js";
 import { ownRoom } from "../../realtime/rooms.js";
 import { presentAlertSet } from "./alert-set-view.js";
-import { presentBrowserSource, readBrowserSourceSettings } from "./browser-sources.js";
+import { presentBrowserSource, readBrowserSourceSettings } from "./browser-source-routes.js";
 import { chatRoomOf } from "../../plugins/chat-routing.js";
 import { presentLogEntry } from "../../realtime/gateway.js";
 import type { UserRecord } from "../../store/records.js";

@@ -9,21 +9,21 @@ import { alertRoutes } from "./alerts.js";
 import { botModuleRoutes } from "./bot-module-routes.js";
 import { browserSourcePageRoutes } from "./browser-source-pages.js";
 import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
-import { browserSourceRoutes } from "./browser-sources.js";
-import { commandRoutes } from "./commands.js";
-import { counterRoutes } from "./counters.js";
+import { browserSourceRoutes } from "./browser-source-routes.js";
+import { commandRoutes } from "./command-routes.js";
+import { counterRoutes } from "./counter-routes.js";
 import { giveawayRoutes } from "./giveaways.js";
 import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
-import { managerRoutes } from "./managers.js";
+import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
-import { pluginRoutes } from "./plugins.js";
-import { simulateRoutes } from "./simulate.js";
+import { pluginRoutes } from "./plugin-routes.js";
+import { simulateRoutes } from "./simulate-routes.js";
 import { systemCommandRoutes } from "./system-commands.js";
 import { timerRoutes } from "./timers.js";
 import { ttsRoutes } from "./tts.js";
-import { userRoutes } from "./users.js";
+import { userRoutes } from "./user-routes.js";
 
 const pageRenderer: BrowserSourcePageRenderer = {
   render: renderBrowserSourcePage,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Backoff, SendQueue, Timers, jitter, splitChatText, toMicrosecondIso, tokenFragments } from "../index.js";
+import { z } from "zod";
+import { Backoff, SendQueue, Timers, hostSettings, jitter, splitChatText, toMicrosecondIso, tokenFragments } from "../index.js";
 import { until } from "../testing/index.js";
 
 describe("splitChatText", () => {
@@ -16,6 +17,19 @@ describe("splitChatText", () => {
     expect(cut[2]?.endsWith("…")).toBe(true);
     expect(splitChatText("🎉".repeat(250), 200).map((p) => Array.from(p).length)).toEqual([200, 50]);
     expect(splitChatText("   ", 200)).toEqual([]);
+  });
+});
+
+describe("hostSettings", () => {
+  it("keeps each setting's check and leaves its default to the plugin's options", () => {
+    const choices = { gapMs: z.coerce.number<number>({ error: "must be a number" }).nonnegative("must be 0 or more").default(1_000), room: z.string().min(1).optional() };
+    const host = z.object(hostSettings(choices));
+    const options = z.object(choices);
+    expect(host.parse({})).toEqual({});
+    expect(options.parse(host.parse({}))).toEqual({ gapMs: 1_000 });
+    expect(options.parse(host.parse({ gapMs: "250", room: "a" }))).toEqual({ gapMs: 250, room: "a" });
+    expect(host.safeParse({ gapMs: "-1" }).error?.issues.map((i) => i.message)).toEqual(["must be 0 or more"]);
+    expect(host.safeParse({ gapMs: "soon" }).error?.issues.map((i) => i.message)).toEqual(["must be a number"]);
   });
 });
 

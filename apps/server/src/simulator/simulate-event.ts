@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { EMPTY_PAYLOAD_TYPES, STREAM_STATE_TYPES, exampleAlertData, normalizePlatform } from "@ovation/core";
+import { EMPTY_PAYLOAD_TYPES, STREAM_STATE_TYPES, exampleAlertData, normalizePlatform, definedKeys } from "@ovation/core";
 import type { NotifySub } from "@ovation/core";
 import type { CatalogAlertType } from "@ovation/core/alerts";
 import { ApiError } from "../errors.js";
@@ -52,7 +52,7 @@ export async function simulateEvent(context: SimulatorContext, input: SimulatedE
   }
   const event = (EMPTY_PAYLOAD_TYPES as readonly string[]).includes(input.type)
     ? []
-    : { ...exampleAlertData(input.type, platform, catalog), ...input.data, ...(input.name === undefined ? {} : { name: input.name }) };
+    : { ...exampleAlertData(input.type, platform, catalog), ...input.data, ...definedKeys({ name: input.name }) };
   // The streamer's id on the platform, as a plugin names it: the linked account, else the user id.
   const connection = services.repos.connections.listForUser(input.userId).find((c) => c.platform === platform);
   const notification: NotifySub = {

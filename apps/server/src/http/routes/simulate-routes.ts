@@ -1,6 +1,7 @@
 import { simulateBodySchema, simulateResultSchema } from "@ovation/core/api";
-import { simulateEvent } from "../../simulator/simulate.js";
-import type { SimulatorContext } from "../../simulator/simulate.js";
+import { definedKeys } from "@ovation/core/contracts";
+import { simulateEvent } from "../../simulator/simulate-event.js";
+import type { SimulatorContext } from "../../simulator/simulate-event.js";
 import { channelUserOf, routeForms } from "../channel-routes.js";
 import { authErrorResponses } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -42,8 +43,7 @@ export async function simulateRoutes(app: ZodApp): Promise<void> {
           userId: channelUserOf(request),
           type,
           platform,
-          ...(name === undefined ? {} : { name }),
-          ...(data === undefined ? {} : { data }),
+          ...definedKeys({ name, data }),
         });
         return reply.code(201).send({ notification });
       },

@@ -5,8 +5,8 @@ import { kickChatEvent } from "../chat/chat-event.js";
 import { KICK_SUB_TIER } from "../chat/map.js";
 import type { MapOutcome } from "../chat/map.js";
 import { kickNotification } from "../chat/notification.js";
-import { SOCKET_EVENTS, socketChatMessageSchema, socketGiftsSchema, socketMessageDeletedSchema, socketSubscriptionSchema, socketUserBannedSchema } from "./wire.js";
-import type { PusherFrame } from "./wire.js";
+import { SOCKET_EVENTS, socketChatMessageSchema, socketGiftsSchema, socketMessageDeletedSchema, socketSubscriptionSchema, socketUserBannedSchema } from "./socket-wire.js";
+import type { PusherFrame } from "./socket-wire.js";
 
 /**
  * Kick events that only webhooks deliver: the chat socket has no follower names, Kicks, reward
