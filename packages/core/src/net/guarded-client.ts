@@ -86,9 +86,6 @@ interface Exchange {
   body: string;
 }
 
-/** Marks an exchange that has ended (resolved), so late callbacks are ignored. */
-const DONE = new Error("done");
-
 /** Thrown into the exchange in flight when a call's deadline passes. */
 class DeadlineExceeded extends Error {}
 
@@ -283,6 +280,8 @@ export class GuardedHttpClient {
     const cap = this.#maxResponseBytes;
     return new Promise<Exchange>((resolve, reject) => {
       let controller: Dispatcher.DispatchController | null = null;
+      /** True once the promise is settled: later callbacks change nothing. */
+      let settled = false;
       let failure: Error | null = null;
       let status = 0;
       let replyHeaders: Exchange["headers"] = {};
@@ -290,7 +289,8 @@ export class GuardedHttpClient {
       const chunks: Buffer[] = [];
       let size = 0;
       const fail = (error: Error): void => {
-        if (failure !== null) return;
+        if (settled) return;
+        settled = true;
         failure = error;
         deadline.watch(null);
         reject(error);
@@ -299,7 +299,7 @@ export class GuardedHttpClient {
       const tooLarge = (): NetError =>
         new NetError(NET_ERROR_CODES.tooLarge, `refused: the reply is larger than ${cap} bytes`, { details: { maxResponseBytes: cap } });
       deadline.watch(fail);
-      if (failure !== null) return;
+      if (settled) return;
       this.#agent.dispatch(
         { origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers, body: body ?? null },
         {
@@ -308,7 +308,7 @@ export class GuardedHttpClient {
             if (failure !== null) started.abort(failure);
           },
           onResponseStart(_controller, statusCode, responseHeaders) {
-            if (statusCode < 200 || failure !== null) return; // 1xx: the reply follows
+            if (statusCode < 200 || settled) return; // 1xx: the reply follows
             status = statusCode;
             replyHeaders = responseHeaders;
             keep = !REDIRECT_STATUSES.has(statusCode);
@@ -316,14 +316,14 @@ export class GuardedHttpClient {
             if (typeof length === "string" && Number(length) > cap) fail(tooLarge());
           },
           onResponseData(_controller, chunk) {
-            if (failure !== null) return;
+            if (settled) return;
             size += chunk.length;
             if (size > cap) fail(tooLarge());
             else if (keep) chunks.push(chunk);
           },
           onResponseEnd() {
-            if (failure !== null) return;
-            failure = DONE;
+            if (settled) return;
+            settled = true;
             deadline.watch(null);
             resolve({ status, headers: replyHeaders, body: keep ? Buffer.concat(chunks, size).toString("utf8") : "" });
           },
