@@ -3,8 +3,11 @@
 //   - the whole guarded call (GuardedHttpClient.request) against the bare POST, same concurrency;
 //   - connection reuse per destination: connections the receiver saw for each side's calls;
 //   - signing (HMAC-SHA256 over timestamp and body), the SSRF checks of a URL (scheme, IP literal,
-//     address policy) and DNS pinning (the checked lookup a host name pays per new connection),
-//     each in microseconds of CPU per call beside the floor's CPU per request.
+//     address policy), DNS pinning (the checked lookup a host name pays per new connection) and the
+//     proxy_pass body's JSON (serialising {version, event, command, args}), each in microseconds of
+//     CPU per call beside the floor's CPU per request.
+// The sandbox's share of a template calling proxy_pass (two renders per call) is in the commands
+// bench, section e, with the CPU of each process's threads.
 // Every figure is the median of BENCH_ROUNDS (default 5) alternating rounds, with min and max.
 // Run: npm run bench -- outbound
 import { spawn } from "node:child_process";
@@ -42,7 +45,8 @@ const url = `http://127.0.0.1:${port}/api/commands`;
 const statsAgent = new Agent({ connections: 1 });
 const connections = async (): Promise<number> => Number(await (await request(`http://127.0.0.1:${port}/connections`, { dispatcher: statsAgent })).body.text());
 // A proxy_pass body of the size the commands bench sends (a chat event, the command, the args).
-const body = JSON.stringify({ version: 1, event: { id: "m1", message: "!bal", user: { username: "viewer1", badges: [] }, pad: "x".repeat(600) }, command: { command: "bal" }, args: ["!bal"] });
+const payload = { event: { id: "m1", message: "!bal", user: { username: "viewer1", badges: [] }, pad: "x".repeat(600) }, command: { command: "bal" }, args: ["!bal"] };
+const body = JSON.stringify({ version: 1, event: payload.event, command: payload.command, args: payload.args });
 const secret = "a-signing-secret-of-32-characters";
 const client = new GuardedHttpClient({ allow: ["127.0.0.1", "localhost"], callsPerMinute: Number.MAX_SAFE_INTEGER });
 
@@ -137,12 +141,14 @@ const suspects = await alternate(ROUNDS, {
   signing: () => micros(() => signOvationRequest({ secret, body, nowMs: Date.now() })),
   ssrf: () => micros(() => client.checkUrl(parsed.href)),
   dns: () => microsAsync(() => lookup("localhost", { all: true, verbatim: true })),
+  json: () => micros(() => JSON.stringify({ version: 1, event: payload.event, command: payload.command, args: payload.args })),
 });
 const floorCpu = suspects.floor;
 for (const [id, label] of [
   ["signing", "signing: HMAC-SHA256 of timestamp and body"],
   ["ssrf", "SSRF checks of the URL (scheme, IP literal, address policy)"],
   ["dns", "DNS pinning: the lookup a host name pays per new connection"],
+  ["json", "JSON: serialising the proxy_pass body"],
 ] as const) {
   report({ id: `outbound.${id}`, label: `${label}, share of a floor request`, unit: "x", rounds: ROUNDS, value: spreadOf(ratiosOf(suspects[id], floorCpu)), better: "lower" });
   console.log(`    ${spreadOf(suspects[id]).median.toFixed(1)} µs of CPU per call; floor request ${spreadOf(floorCpu).median.toFixed(1)} µs (one at a time)`);

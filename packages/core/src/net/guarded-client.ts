@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
-import { Agent, buildConnector, request } from "undici";
+import { Agent, buildConnector, type Dispatcher } from "undici";
 import { definedKeys } from "../objects.js";
 import { AddressPolicy, ipLiteralOf } from "./address-policy.js";
 import { NET_ERROR_CODES, NetError } from "./net-error.js";
@@ -77,6 +77,44 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const defaultResolve: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/** One HTTP exchange of a call: the status, the reply's headers and its whole body (capped). */
+interface Exchange {
+  status: number;
+  /** Lowercased names; a repeated header is an array. */
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Thrown into the exchange in flight when a call's deadline passes. */
+class DeadlineExceeded extends Error {}
+
+/**
+ * The deadline of one call, redirects included: one timer that stops whichever exchange is in
+ * flight when it fires (and any started after it).
+ */
+class Deadline {
+  expired = false;
+  #stop: ((error: Error) => void) | null = null;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    this.#timer = setTimeout(() => {
+      this.expired = true;
+      this.#stop?.(new DeadlineExceeded(`deadline of ${ms} ms passed`));
+    }, ms);
+  }
+
+  /** The exchange in flight (null between exchanges); stopped at once when the deadline has passed. */
+  watch(stop: ((error: Error) => void) | null): void {
+    this.#stop = stop;
+    if (stop !== null && this.expired) stop(new DeadlineExceeded("deadline passed"));
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
 
 function findNetError(error: unknown): NetError | null {
   let current: unknown = error;
@@ -181,8 +219,7 @@ export class GuardedHttpClient {
         details: { channel: req.channel, retryAfterSeconds: seconds },
       });
     }
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    const deadline = new Deadline(this.#timeoutMs);
     let method = req.method.toUpperCase();
     let body = req.body;
     try {
@@ -190,18 +227,11 @@ export class GuardedHttpClient {
         const signature = signOvationRequest({ secret: req.signingSecret, body: body ?? "", nowMs: this.#now() });
         const headers: Record<string, string> = { "user-agent": this.#userAgent, ...req.headers, ...signature };
         if (body === undefined) delete headers["content-type"];
-        const res = await request(url, {
-          method: method as "GET",
-          headers,
-          body: body ?? null,
-          dispatcher: this.#agent,
-          signal: controller.signal,
-        });
-        if (REDIRECT_STATUSES.has(res.statusCode)) {
-          await res.body.dump();
+        const res = await this.#exchange(url, method, headers, body, deadline);
+        if (REDIRECT_STATUSES.has(res.status)) {
           const location = res.headers.location;
           if (typeof location !== "string" || location === "") {
-            throw new NetError(NET_ERROR_CODES.redirects, `redirect ${res.statusCode} from ${url.host} without a Location header`);
+            throw new NetError(NET_ERROR_CODES.redirects, `redirect ${res.status} from ${url.host} without a Location header`);
           }
           if (hop >= this.#maxRedirects) {
             throw new NetError(NET_ERROR_CODES.redirects, `refused: more than ${this.#maxRedirects} redirects`, {
@@ -209,23 +239,22 @@ export class GuardedHttpClient {
             });
           }
           url = this.checkUrl(new URL(location, url).href);
-          if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")) {
+          if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
             method = "GET";
             body = undefined;
           }
           continue;
         }
         const contentType = String(res.headers["content-type"] ?? "").toLowerCase();
-        const text = await this.#readCapped(res.body, res.headers["content-length"]);
-        return { status: res.statusCode, url: url.href, contentType, body: text };
+        return { status: res.status, url: url.href, contentType, body: res.body };
       }
     } catch (error) {
       const netError = findNetError(error);
       if (netError !== null) throw netError;
-      // The request's own timer and undici's header/body/connect timeouts share one limit: whichever
+      // The call's deadline and undici's header/body/connect timeouts share one limit: whichever
       // fires first, the answer did not come in time.
       const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-      if (controller.signal.aborted || (typeof code === "string" && UNDICI_TIMEOUTS.has(code))) {
+      if (deadline.expired || (typeof code === "string" && UNDICI_TIMEOUTS.has(code))) {
         throw new NetError(NET_ERROR_CODES.timeout, `no answer from ${url.host} within ${this.#timeoutMs} ms`, {
           details: { timeoutMs: this.#timeoutMs },
         });
@@ -233,7 +262,7 @@ export class GuardedHttpClient {
       const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
       throw new NetError(NET_ERROR_CODES.transport, `request to ${url.host} failed: ${reason}`, { cause: error });
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -242,25 +271,68 @@ export class GuardedHttpClient {
     await this.#agent.close();
   }
 
-  async #readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): void }, contentLength: unknown): Promise<string> {
+  /**
+   * One request and its whole reply, through undici's dispatch API: the reply is gathered into
+   * buffers as it arrives (no stream, no abort signal per call) and cut as soon as it passes the cap,
+   * checked against `Content-Length` first. Redirects' bodies count against the cap and are dropped.
+   */
+  #exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, deadline: Deadline): Promise<Exchange> {
     const cap = this.#maxResponseBytes;
-    const tooLarge = () =>
-      new NetError(NET_ERROR_CODES.tooLarge, `refused: the reply is larger than ${cap} bytes`, { details: { maxResponseBytes: cap } });
-    if (typeof contentLength === "string" && Number(contentLength) > cap) {
-      body.destroy();
-      throw tooLarge();
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > cap) {
-        body.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, size).toString("utf8");
+    return new Promise<Exchange>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      /** True once the promise is settled: later callbacks change nothing. */
+      let settled = false;
+      let failure: Error | null = null;
+      let status = 0;
+      let replyHeaders: Exchange["headers"] = {};
+      let keep = true;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const fail = (error: Error): void => {
+        if (settled) return;
+        settled = true;
+        failure = error;
+        deadline.watch(null);
+        reject(error);
+        if (controller !== null && !controller.aborted) controller.abort(error);
+      };
+      const tooLarge = (): NetError =>
+        new NetError(NET_ERROR_CODES.tooLarge, `refused: the reply is larger than ${cap} bytes`, { details: { maxResponseBytes: cap } });
+      deadline.watch(fail);
+      if (settled) return;
+      this.#agent.dispatch(
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers, body: body ?? null },
+        {
+          onRequestStart(started) {
+            controller = started;
+            if (failure !== null) started.abort(failure);
+          },
+          onResponseStart(_controller, statusCode, responseHeaders) {
+            if (statusCode < 200 || settled) return; // 1xx: the reply follows
+            status = statusCode;
+            replyHeaders = responseHeaders;
+            keep = !REDIRECT_STATUSES.has(statusCode);
+            const length = responseHeaders["content-length"];
+            if (typeof length === "string" && Number(length) > cap) fail(tooLarge());
+          },
+          onResponseData(_controller, chunk) {
+            if (settled) return;
+            size += chunk.length;
+            if (size > cap) fail(tooLarge());
+            else if (keep) chunks.push(chunk);
+          },
+          onResponseEnd() {
+            if (settled) return;
+            settled = true;
+            deadline.watch(null);
+            resolve({ status, headers: replyHeaders, body: keep ? Buffer.concat(chunks, size).toString("utf8") : "" });
+          },
+          onResponseError(_controller, error) {
+            fail(error);
+          },
+        },
+      );
+    });
   }
 
   #lookup(hostname: string, port: number, opts: { all?: boolean }, callback: LookupCallback): void {

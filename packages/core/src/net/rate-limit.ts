@@ -3,7 +3,8 @@
  * injectable so tests move time by hand.
  */
 export class SlidingWindowLimiter {
-  readonly #calls = new Map<string, number[]>();
+  /** Per key: the times of its calls, oldest first, from `head` on (entries before it have expired). */
+  readonly #calls = new Map<string, { times: number[]; head: number }>();
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #now: () => number;
@@ -20,21 +21,25 @@ export class SlidingWindowLimiter {
     const since = now - this.#windowMs;
     let calls = this.#calls.get(key);
     if (calls === undefined) {
-      calls = [];
+      calls = { times: [], head: 0 };
       this.#calls.set(key, calls);
     }
-    let drop = 0;
-    while (drop < calls.length && (calls[drop] as number) <= since) drop++;
-    if (drop > 0) calls.splice(0, drop);
-    if (calls.length >= this.#limit) return false;
-    calls.push(now);
+    const { times } = calls;
+    while (calls.head < times.length && (times[calls.head] as number) <= since) calls.head++;
+    // Expired entries are dropped in bulk, so a large limit costs O(1) per call, not a shift of the window.
+    if (calls.head > 64 && calls.head * 2 > times.length) {
+      times.splice(0, calls.head);
+      calls.head = 0;
+    }
+    if (times.length - calls.head >= this.#limit) return false;
+    times.push(now);
     return true;
   }
 
   /** Milliseconds until `key` may call again (0 when it may now). */
   retryAfterMs(key: string): number {
     const calls = this.#calls.get(key);
-    if (calls === undefined || calls.length < this.#limit) return 0;
-    return Math.max(0, (calls[0] as number) + this.#windowMs - this.#now());
+    if (calls === undefined || calls.times.length - calls.head < this.#limit) return 0;
+    return Math.max(0, (calls.times[calls.head] as number) + this.#windowMs - this.#now());
   }
 }

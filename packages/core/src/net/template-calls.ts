@@ -20,11 +20,16 @@ export interface ProxyPassBody {
   args: readonly string[];
 }
 
+/** `type/subtype` made only of token characters, nothing around it. */
+const BARE_ESSENCE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i;
+
 /**
  * The media type (`type/subtype`, lowercased, parameters dropped) of a `Content-Type` value, or null
  * when it is not one: `text/plain; charset=utf-8` is `text/plain`, `text/plainx` is not.
  */
 export function mediaTypeOf(contentType: string): string | null {
+  // The common answers need no parser: a bare essence is its own media type.
+  if (BARE_ESSENCE.test(contentType)) return contentType.toLowerCase();
   try {
     return new MIMEType(contentType).essence;
   } catch {

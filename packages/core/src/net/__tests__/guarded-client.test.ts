@@ -122,6 +122,9 @@ describe("GuardedHttpClient against real loopback servers", () => {
   const allowed = new GuardedHttpClient({ allow: ["127.0.0.1"], maxResponseBytes: 1024 });
   const impatient = new GuardedHttpClient({ allow: ["127.0.0.1"], timeoutMs: 300 });
   const guarded = new GuardedHttpClient();
+  /** Settles when the server's /trickle reply closes: true when it was written to the end. */
+  let trickleFinished: (finished: boolean) => void = () => undefined;
+  const trickleClosed = new Promise<boolean>((resolve) => (trickleFinished = resolve));
 
   beforeAll(async () => {
     text = await startLoopbackServer((req, res) => {
@@ -146,6 +149,21 @@ describe("GuardedHttpClient against real loopback servers", () => {
         res.writeHead(200, { "content-type": "text/plain" });
         for (let i = 0; i < 50; i++) res.write("y".repeat(100));
         res.end();
+      } else if (path === "/trickle") {
+        // Headers at once, then a byte every 50 ms for 3 s: never idle long enough for a body timeout.
+        res.writeHead(200, { "content-type": "text/plain" });
+        const drip = setInterval(() => res.write("."), 50);
+        const stop = setTimeout(() => {
+          clearInterval(drip);
+          res.end();
+        }, 3_000);
+        res.on("close", () => {
+          clearInterval(drip);
+          clearTimeout(stop);
+          trickleFinished(res.writableFinished);
+        });
+      } else if (path === "/big-redirect") {
+        res.writeHead(302, { location: "/text", "content-type": "text/plain" }).end("z".repeat(5_000));
       } else if (path.startsWith("/redirect-to?")) {
         res.writeHead(302, { location: decodeURIComponent(path.slice("/redirect-to?".length)) }).end();
       } else if (path === "/see-other") {
@@ -266,6 +284,18 @@ describe("GuardedHttpClient against real loopback servers", () => {
     const payload = { event: {}, command: {}, args: [] };
     expect(await codeOf(proxyPass(allowed, ctx, `${text.origin}/big`, payload))).toBe(NET_ERROR_CODES.tooLarge);
     expect(await codeOf(proxyPass(allowed, ctx, `${text.origin}/big-chunked`, payload))).toBe(NET_ERROR_CODES.tooLarge);
+  });
+
+  it("counts a redirect's body against the cap too", async () => {
+    expect(await codeOf(proxyPass(allowed, ctx, `${text.origin}/big-redirect`, { event: {}, command: {}, args: [] }))).toBe(NET_ERROR_CODES.tooLarge);
+  });
+
+  it("stops a reply whose body trickles in past the deadline", async () => {
+    const error = await proxyPass(impatient, ctx, `${text.origin}/trickle`, { event: {}, command: {}, args: [] }).catch((e: unknown) => e);
+    expect((error as NetError).code).toBe(NET_ERROR_CODES.timeout);
+    expect((error as NetError).message).toMatch(/within 300 ms/);
+    // The client dropped the connection mid-body: the server never finished writing the reply.
+    expect(await trickleClosed).toBe(false);
   });
 
   it("gives up after the timeout", async () => {
