@@ -191,6 +191,7 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     // A value the page lets through but the server refuses (as a page older than the server's bounds
     // would send it): the server's own error is shown under the field it names, and nothing is saved.
     await page.route("**/v1/bots/*/moderation", async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
       const body = JSON.parse(route.request().postData() ?? "{}") as { length: { max_length: number } };
       body.length.max_length = 20_000;
       await route.continue({ postData: JSON.stringify(body) });

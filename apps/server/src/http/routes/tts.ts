@@ -67,7 +67,7 @@ export async function ttsRoutes(app: ZodApp): Promise<void> {
         },
       },
       async (request) => {
-        channelUserOf(request);
+        channelUserOf(request); // who may, as for the preview
         try {
           return { engine: speech.provider.id, default: speech.provider.defaultVoice, data: await speech.provider.voices() };
         } catch (error) {

@@ -278,7 +278,7 @@ function WordLists({ view, onSaved }: { view: ModerationView; onSaved: (view: Mo
   );
 }
 
-/** One numeric setting: its path in the settings (the server's error key too), label, range and unit. */
+/** One numeric setting: its path in the settings (the server's error key too), label, range and hint. */
 interface NumberSetting {
   path: string;
   label: string;
@@ -383,7 +383,7 @@ function Limits({ view, onSaved }: { view: ModerationView; onSaved: (view: Moder
       {groups
         .filter((group) => group.fields.length > 0)
         .map((group) => (
-          <fieldset key={group.rule} class="overlay-fieldset" data-rule-limits={group.rule}>
+          <fieldset key={group.rule} class="rule-limits" data-rule-limits={group.rule}>
             <legend>{RULE_NAMES[group.rule] ?? group.rule}</legend>
             <div class="form-grid">
               {group.fields.map((field) => (
