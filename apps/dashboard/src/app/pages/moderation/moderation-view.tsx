@@ -1,6 +1,4 @@
 import type { ModerationView } from "@ovation/client";
-import { MODERATION_NUMBER_BOUNDS } from "@ovation/core/api";
-import type { WholeNumberRange } from "@ovation/core/api";
 import { useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
@@ -10,6 +8,8 @@ import { useToast } from "../../ui/toast.js";
 import { useClient } from "../kit/client.js";
 import { LoadState } from "../kit/load-state.js";
 import { useLoad } from "../kit/use-load.js";
+import { LIMIT_BOUNDS } from "./bounds.js";
+import type { WholeNumberRange } from "./bounds.js";
 
 const RULE_NAMES: Readonly<Record<string, string>> = {
   caps: "Capital letters",
@@ -288,7 +288,7 @@ interface NumberSetting {
   optional?: boolean;
 }
 
-const B = MODERATION_NUMBER_BOUNDS;
+const B = LIMIT_BOUNDS;
 const within = (range: WholeNumberRange) => `${range.min.toLocaleString("en")} to ${range.max.toLocaleString("en")}`;
 
 /** The numeric settings of each rule, in the order of the rules table; a rule's timeout length shows while its action is a timeout. */
