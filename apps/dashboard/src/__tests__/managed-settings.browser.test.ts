@@ -86,7 +86,7 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     await switchTo(page, "streamer (editor)");
     expect(await page.locator("nav#primary-nav a.nav-link").allTextContents()).toContain("Overlays");
     await expect.poll(() => page.locator("main .lead").first().textContent(), { timeout: 30_000 }).toContain("Overlays of streamer");
-    await page.getByLabel("Overlay", { exact: true }).selectOption({ label: `Chat box #${chat.body.id}` });
+    await page.getByRole("combobox", { name: /^Overlay/ }).selectOption({ label: `Chat box #${chat.body.id}` });
     const editor = page.locator(`.overlay-editor[data-source-id="${chat.body.id}"]`);
     await editor.waitFor({ timeout: 30_000 });
     // No address reaches a manager, so no preview: the page says why instead.
