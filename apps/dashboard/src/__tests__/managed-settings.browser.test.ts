@@ -186,7 +186,8 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     expect(await caps.getByLabel("Most capital letters (%)").getAttribute("aria-invalid")).toBe("true");
     expect(puts).toEqual([]);
     expect((await moderation()).caps.max_percent).toBe(70);
-    await shot(page, "moderation-limits-error.desktop-light");
+    await percentError.scrollIntoViewIfNeeded();
+    await h.screenshot(page, "moderation-limits-error.desktop-light");
 
     // A value the page lets through but the server refuses (as a page older than the server's bounds
     // would send it): the server's own error is shown under the field it names, and nothing is saved.

@@ -39,7 +39,7 @@ function Editor({ source, sources, onSaved }: { source: BrowserSource; sources: 
       const saved = await client.browserSources.saveSettings(source.id, settings);
       setErrors({});
       onSaved(saved);
-      toast("success", "Saved: the source in OBS and the preview follow at once.");
+      toast("success", source.browser_source_url === null ? "Saved: the source in OBS follows at once." : "Saved: the source in OBS and the preview follow at once.");
     } catch (error) {
       setErrors(formErrorsOf(error));
       toast("error", messageOf(error));
@@ -83,7 +83,7 @@ export default function Overlays() {
   const client = useClient();
   const toast = useToast();
   const { channel } = useChannel();
-  const loaded = useLoad(async () => (await client.browserSources.list()).data, [client]);
+  const loaded = useLoad(async (): Promise<BrowserSource[]> => (await client.browserSources.list()).data, [client]);
   const [selected, setSelected] = useState<number | null>(null);
   const replace = (next: BrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
 
