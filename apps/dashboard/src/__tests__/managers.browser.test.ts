@@ -73,7 +73,7 @@ describe("dashboard managers (issue 26)", () => {
     await switchTo(page, "streamer (editor)");
     // The navigation lists only what the role covers: the alert pages and commands, no bot module.
     const nav = await page.locator("nav#primary-nav a.nav-link").allTextContents();
-    expect(nav).toEqual(["Alert sets", "Browser sources", "Goal bars", "Alert log", "Simulator", "Commands"]);
+    expect(nav).toEqual(["Alert sets", "Browser sources", "Overlays", "Goal bars", "Alert log", "Simulator", "Commands"]);
     await page.getByRole("link", { name: "New command" }).first().click();
     await expect.poll(() => heading(page).textContent()).toBe("New command");
     await page.getByLabel("Name", { exact: true }).fill("discord");

@@ -18,6 +18,7 @@ import {
   simulatorApi,
   systemCommandsApi,
   timersApi,
+  ttsApi,
 } from "@ovation/client/http";
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
@@ -94,7 +95,7 @@ export function useChannel(): ChannelState {
 /**
  * `client` acting on the managed channel `userId`: the bot families (commands, counters, timers,
  * giveaways, moderation, system commands, points, quotes, queue, polls, shoutouts) on `/v1/bots/{userId}/...`, and the alert, alert-set,
- * media, browser-source, goal-bar and simulator families on the channel form of their routes;
+ * media, browser-source, goal-bar, simulator and read-aloud families on the channel form of their routes;
  * every other family (account, tokens, managers...) still acts on the caller.
  */
 export function clientForChannel(client: OvationClient, userId: number): OvationClient {
@@ -118,5 +119,6 @@ export function clientForChannel(client: OvationClient, userId: number): Ovation
     browserSources: browserSourcesApi(http),
     goalBars: goalBarsApi(http),
     simulator: simulatorApi(http),
+    tts: ttsApi(http),
   };
 }

@@ -227,7 +227,14 @@ describe("system commands on a managed channel (real HTTP on loopback)", () => {
     const command = await call("POST", "/v1/bots/@me/commands", streamer.token, { command: "!help", response: "Ask a mod" });
     const changed = await call("PUT", "/v1/bots/@me/system-commands", streamer.token, { language: "de", sounds: false, disabled_commands: ["visuals"] });
     expect(changed.status).toBe(200);
-    expect(changed.body["settings"]).toEqual({ language: "de", visuals: true, effects: true, sounds: false, disabled_commands: ["visuals"] });
+    expect(changed.body["settings"]).toEqual({
+      language: "de",
+      visuals: true,
+      effects: true,
+      sounds: false,
+      disabled_commands: ["visuals"],
+      levels: { help: "everyone", language: "moderator", visuals: "moderator", effects: "moderator", sounds: "moderator" },
+    });
     const commands = changed.body["commands"] as Array<{ name: string; enabled: boolean; replaced_by: number | null }>;
     expect(commands.find((c) => c.name === "visuals")).toMatchObject({ enabled: false, replaced_by: null });
     expect(commands.find((c) => c.name === "help")).toMatchObject({ enabled: true, replaced_by: command.body["id"] });
@@ -238,7 +245,21 @@ describe("system commands on a managed channel (real HTTP on loopback)", () => {
     const bad = await call("PUT", "/v1/bots/@me/system-commands", streamer.token, { language: "fr", disabled_commands: ["dance"] });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body["errors"] as object).sort()).toEqual(["disabled_commands.0", "language"]);
-    expect(app.ovation.botModules.system.settings(String(streamer.userId)).language).toBe("de");
+    const badLevels = await call("PUT", "/v1/bots/@me/system-commands", streamer.token, { levels: { help: "admin", dance: "everyone" } });
+    expect(badLevels.status).toBe(422);
+    expect(Object.keys(badLevels.body["errors"] as object).sort()).toEqual(["levels.dance", "levels.help"]);
+    expect((badLevels.body["errors"] as Record<string, string[]>)["levels.help"]?.[0]).toContain("everyone, subscriber, vip, moderator, broadcaster");
+    expect(app.ovation.botModules.system.settings(String(streamer.userId))).toMatchObject({ language: "de", levels: { help: "everyone" } });
+  });
+
+  test("who may use each command: a level changed is answered in the view and kept; a command left out keeps its default", async () => {
+    const changed = await call("PUT", "/v1/bots/@me/system-commands", streamer.token, { language: "de", sounds: false, disabled_commands: ["visuals"], levels: { help: "subscriber", sounds: "broadcaster" } });
+    expect(changed.status).toBe(200);
+    const commands = changed.body["commands"] as Array<{ name: string; level: string }>;
+    expect(commands.map((c) => `${c.name}:${c.level}`)).toEqual(["help:subscriber", "language:moderator", "visuals:moderator", "effects:moderator", "sounds:broadcaster"]);
+    expect(app.ovation.botModules.system.settings(String(streamer.userId)).levels).toEqual({ help: "subscriber", language: "moderator", visuals: "moderator", effects: "moderator", sounds: "broadcaster" });
+    const back = await call("PUT", "/v1/bots/@me/system-commands", streamer.token, { language: "de", sounds: false, disabled_commands: ["visuals"] });
+    expect((back.body["commands"] as Array<{ name: string; level: string }>)[0]).toMatchObject({ name: "help", level: "everyone" });
   });
 
   test("a moderator reads and changes them on the streamer's channel; an editor and a stranger are refused", async () => {

@@ -5,15 +5,16 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Records in the streamer's audit log every write a manager makes, or tries, on the streamer's
  * `{user}` routes (set apart by `resolveUserParam`): actor, role, method and route, path, status.
- * Dry runs (`.../commands/test`, `.../moderation/test`) change nothing and are not recorded; a test
- * alert (`.../alerts/test`) plays on the streamer's overlays, so it is.
+ * Dry runs (`.../commands/test`, `.../moderation/test`, `.../tts/preview`, which only answers the
+ * audio to the caller) change nothing and are not recorded; a test alert (`.../alerts/test`) plays
+ * on the streamer's overlays, so it is.
  */
 export function registerManagerAudit(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
     const managing = request.managing;
     if (managing === null || READS.has(request.method)) return;
     const route = request.routeOptions.url ?? "";
-    if (route.endsWith("/test") && !route.endsWith("/alerts/test")) return;
+    if ((route.endsWith("/test") && !route.endsWith("/alerts/test")) || route.endsWith("/tts/preview")) return;
     const principal = request.principal;
     if (principal === null) return;
     const { repos } = app.ovation;

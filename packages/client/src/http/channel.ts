@@ -4,6 +4,7 @@ import { BROWSER_SOURCES_ROUTES } from "./browser-sources.js";
 import { GOAL_BARS_ROUTES } from "./goal-bars.js";
 import { MEDIA_ROUTES } from "./media.js";
 import { SIMULATOR_ROUTES } from "./simulator.js";
+import { TTS_ROUTES } from "./tts.js";
 import type { HttpClient, Route } from "./transport.js";
 
 /** The `/v1/bots/{user}/...` form of a route that acts on the caller: `/v1/goal-bars/{id}` gives `/v1/bots/{user}/goal-bars/{id}`. */
@@ -12,8 +13,8 @@ export function channelRoute(route: Route): Route {
 }
 
 /**
- * The routes of the alert, alert-set, media, browser-source, goal-bar and simulator families that
- * also have a channel form (not the public catalog, nor the pages' own token routes).
+ * The routes of the alert, alert-set, media, browser-source, goal-bar, simulator and read-aloud
+ * families that also have a channel form (not the public catalog, nor the pages' own token routes).
  */
 const OWN_ROUTES: readonly Route[] = [
   ...Object.values(ALERTS_ROUTES).filter((route) => route !== ALERTS_ROUTES.catalog),
@@ -22,6 +23,7 @@ const OWN_ROUTES: readonly Route[] = [
   ...[BROWSER_SOURCES_ROUTES.list, BROWSER_SOURCES_ROUTES.generate, BROWSER_SOURCES_ROUTES.regenerate, BROWSER_SOURCES_ROUTES.saveSettings],
   ...Object.values(GOAL_BARS_ROUTES),
   ...Object.values(SIMULATOR_ROUTES),
+  ...Object.values(TTS_ROUTES),
 ];
 
 /** Every channel form, by `METHOD path` of the caller's route (the coverage test lists them with the rest). */

@@ -108,5 +108,7 @@ export { botCommandSchema } from "../commands/command-record.js";
 export { timerSchema } from "../commands/modules/timers/timer-record.js";
 export { giveawaySettingsSchema } from "../commands/modules/giveaways/giveaway-record.js";
 export { moderationSettingsSchema } from "../commands/modules/moderation/moderation-record.js";
+export { MODERATION_NUMBER_BOUNDS } from "../commands/modules/moderation/moderation-bounds.js";
+export type { WholeNumberRange } from "../commands/modules/moderation/moderation-bounds.js";
 export { goalBarSchema } from "../goals/goal-bar.js";
 export { notifySubSchema } from "../notifications/notifysub.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { botUserParam, systemCommandsBodySchema, systemCommandsViewSchema } from "@ovation/core/api";
-import { BOT_LANGUAGES, SYSTEM_COMMANDS, SYSTEM_COMMAND_LEVELS } from "@ovation/core";
+import { BOT_LANGUAGES, SYSTEM_COMMANDS } from "@ovation/core";
 import type { BotSettings } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { authErrorResponses } from "../types.js";
@@ -9,7 +9,7 @@ import type { ZodApp } from "../types.js";
 /**
  * The built-in commands of `{user}`'s bot (docs/system-commands.md): `GET` (scope `chatbot:read`)
  * answers the bot's language, the overlay switches and, per command, whether it is on, who may use
- * it and which of the streamer's own commands replaces it; `PUT` (scope `chatbot:manage`) replaces
+ * it (`levels`) and which of the streamer's own commands replaces it; `PUT` (scope `chatbot:manage`) replaces
  * the settings, which reach the browser sources at once as `!visuals` and the others do from chat.
  */
 export async function systemCommandRoutes(app: ZodApp): Promise<void> {
@@ -27,7 +27,7 @@ export async function systemCommandRoutes(app: ZodApp): Promise<void> {
       commands: SYSTEM_COMMANDS.map((name) => ({
         name,
         enabled: !settings.disabled_commands.includes(name),
-        level: SYSTEM_COMMAND_LEVELS[name],
+        level: settings.levels[name],
         replaced_by: own.find((c) => [c.command, ...c.command_aliases].some((n) => n.toLowerCase() === name))?.id ?? null,
       })),
       languages: [...BOT_LANGUAGES],
@@ -50,9 +50,9 @@ export async function systemCommandRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         security,
-        summary: "Replace the bot's settings: language, overlay switches, system commands switched off",
+        summary: "Replace the bot's settings: language, overlay switches, system commands switched off, who may use each",
         description:
-          "The whole settings: a field left out takes its default (`en`, every switch on, no command off). A change of `visuals`, `effects` or `sounds` reaches the browser sources at once.",
+          "The whole settings: a field left out takes its default (`en`, every switch on, no command off, `help` for everyone and the others for moderators). `levels` maps a command to `everyone`, `subscriber`, `vip`, `moderator` or `broadcaster`. A change of `visuals`, `effects` or `sounds` reaches the browser sources at once.",
         params,
         body: systemCommandsBodySchema,
         response: { 200: systemCommandsViewSchema, ...authErrorResponses },

@@ -28,10 +28,10 @@ export { drawWeighted } from "./giveaways/draw.js";
 export type { RandomInt, Weighted } from "./giveaways/draw.js";
 export { GiveawayModule } from "./giveaways/giveaway-module.js";
 export type { GiveawayEntryOutcome, GiveawayModuleOptions } from "./giveaways/giveaway-module.js";
+export { MAX_TIMEOUT_SECONDS, MODERATION_LIMITS, MODERATION_NUMBER_BOUNDS } from "./moderation/moderation-bounds.js";
+export type { WholeNumberRange } from "./moderation/moderation-bounds.js";
 export {
-  MAX_TIMEOUT_SECONDS,
   MODERATION_ACTION_TYPES,
-  MODERATION_LIMITS,
   MODERATION_RULES,
   moderationActionSchema,
   moderationSettingsSchema,

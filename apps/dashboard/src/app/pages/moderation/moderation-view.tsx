@@ -2,12 +2,14 @@ import type { ModerationView } from "@ovation/client";
 import { useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
-import { FormErrors, TextAreaField, TextField } from "../../ui/field.js";
+import { FormErrors, NumberField, TextAreaField, TextField } from "../../ui/field.js";
 import { formErrorsOf } from "../kit/form-errors.js";
 import { useToast } from "../../ui/toast.js";
 import { useClient } from "../kit/client.js";
 import { LoadState } from "../kit/load-state.js";
 import { useLoad } from "../kit/use-load.js";
+import { LIMIT_BOUNDS } from "./bounds.js";
+import type { WholeNumberRange } from "./bounds.js";
 
 const RULE_NAMES: Readonly<Record<string, string>> = {
   caps: "Capital letters",
@@ -169,7 +171,7 @@ function Rules({ view, onSaved }: { view: ModerationView; onSaved: (view: Modera
           </tbody>
         </table>
       </div>
-      <p class="hint">Lengths, percentages and toxicity thresholds are set through the API: PUT /v1/bots/@me/moderation (docs/moderation.md).</p>
+      <p class="hint">Lengths, percentages, timeouts and toxicity scores: under “Limits” below.</p>
     </section>
   );
 }
@@ -276,7 +278,148 @@ function WordLists({ view, onSaved }: { view: ModerationView; onSaved: (view: Mo
   );
 }
 
-/** Auto-moderation: the rules, their exemptions and actions, and a message tried against them. */
+/** One numeric setting: its path in the settings (the server's error key too), label, range and hint. */
+interface NumberSetting {
+  path: string;
+  label: string;
+  range: WholeNumberRange;
+  hint: string;
+  /** Empty leaves it out (`null`): the toxicity scores. */
+  optional?: boolean;
+}
+
+const B = LIMIT_BOUNDS;
+const within = (range: WholeNumberRange) => `${range.min.toLocaleString("en")} to ${range.max.toLocaleString("en")}`;
+
+/** The numeric settings of each rule, in the order of the rules table; a rule's timeout length shows while its action is a timeout. */
+function numberSettings(settings: ModerationView["settings"]): Array<{ rule: string; fields: NumberSetting[] }> {
+  const timeout = (rule: "caps" | "symbols" | "links" | "bad_words" | "length"): NumberSetting[] =>
+    settings[rule].action.type === "timeout" ? [{ path: `${rule}.action.seconds`, label: "Timeout (seconds)", range: B.timeoutSeconds, hint: `${within(B.timeoutSeconds)} (two weeks).` }] : [];
+  const share = (rule: "caps" | "symbols", what: string): NumberSetting[] => [
+    { path: `${rule}.min_length`, label: "Shortest message checked (characters)", range: B.minLength, hint: `${within(B.minLength)}: shorter messages are left alone.` },
+    { path: `${rule}.max_percent`, label: `Most ${what} (%)`, range: B.percent, hint: `${within(B.percent)}: a message with more breaks the rule.` },
+  ];
+  const score = (action: string): NumberSetting => ({
+    path: `toxicity.thresholds.${action}`,
+    label: `${action[0]?.toUpperCase() ?? ""}${action.slice(1)} from score (%)`,
+    range: B.toxicityThreshold,
+    hint: `${within(B.toxicityThreshold)}; empty: never ${action}.`,
+    optional: true,
+  });
+  return [
+    { rule: "caps", fields: [...share("caps", "capital letters"), ...timeout("caps")] },
+    { rule: "symbols", fields: [...share("symbols", "symbols"), ...timeout("symbols")] },
+    { rule: "links", fields: timeout("links") },
+    { rule: "bad_words", fields: timeout("bad_words") },
+    { rule: "length", fields: [{ path: "length.max_length", label: "Longest message allowed (characters)", range: B.maxLength, hint: `${within(B.maxLength)}.` }, ...timeout("length")] },
+    {
+      rule: "toxicity",
+      fields: [
+        ...["warn", "delete", "timeout", "ban"].map(score),
+        { path: "toxicity.timeout_seconds", label: "Timeout (seconds)", range: B.timeoutSeconds, hint: `${within(B.timeoutSeconds)}: how long a timeout by score lasts.` },
+      ],
+    },
+  ];
+}
+
+function valueAt(settings: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), settings);
+}
+
+function withValue<T>(settings: T, path: string, value: unknown): T {
+  const [key = "", ...rest] = path.split(".");
+  const node = (settings ?? {}) as Record<string, unknown>;
+  return { ...node, [key]: rest.length === 0 ? value : withValue(node[key], rest.join("."), value) } as T;
+}
+
+/** What is wrong with a value before it is sent (the server checks the same bounds), or null. */
+function problemOf(field: NumberSetting, value: number | null): string | null {
+  if (value === null) return field.optional ? null : "Enter a number.";
+  if (!Number.isInteger(value) || value < field.range.min || value > field.range.max) return `Must be a whole number from ${within(field.range)}.`;
+  return null;
+}
+
+/**
+ * The numeric settings: lengths, percentages, timeouts, toxicity scores. Each is checked here
+ * first (a whole number in its range: the message shows under the field and nothing is sent), then
+ * saved with the rest of the settings; the server's refusal is shown under the field it names.
+ */
+function Limits({ view, onSaved }: { view: ModerationView; onSaved: (view: ModerationView) => void }) {
+  const client = useClient();
+  const toast = useToast();
+  // Only what was typed since the last save: every other field shows the saved value.
+  const [edits, setEdits] = useState<Readonly<Record<string, number | null>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const groups = numberSettings(view.settings);
+  const fields = groups.flatMap((group) => group.fields);
+  const current = (path: string) => (path in edits ? (edits[path] ?? null) : ((valueAt(view.settings, path) as number | null | undefined) ?? null));
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const problems: Record<string, string[]> = {};
+    for (const field of fields) {
+      const problem = problemOf(field, current(field.path));
+      if (problem !== null) problems[field.path] = [problem];
+    }
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    const settings = Object.entries(edits).reduce((next, [path, value]) => withValue(next, path, value), view.settings);
+    setBusy(true);
+    try {
+      onSaved(await client.moderation.replace(settings));
+      setEdits({});
+      toast("success", "Saved the limits.");
+    } catch (error) {
+      setErrors(formErrorsOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shown = fields.map((field) => field.path);
+  return (
+    <form class="card stack" aria-labelledby="limits-heading" noValidate onSubmit={(event) => void save(event)}>
+      <h2 id="limits-heading">Limits</h2>
+      {groups
+        .filter((group) => group.fields.length > 0)
+        .map((group) => (
+          <fieldset key={group.rule} class="rule-limits" data-rule-limits={group.rule}>
+            <legend>{RULE_NAMES[group.rule] ?? group.rule}</legend>
+            <div class="form-grid">
+              {group.fields.map((field) => (
+                <NumberField
+                  key={field.path}
+                  label={field.label}
+                  name={field.path}
+                  value={current(field.path)}
+                  min={field.range.min}
+                  max={field.range.max}
+                  step={1}
+                  hint={field.hint}
+                  errors={errors}
+                  onChange={(value) => setEdits((before) => ({ ...before, [field.path]: value }))}
+                />
+              ))}
+            </div>
+          </fieldset>
+        ))}
+      <FormErrors errors={errors} shown={shown} />
+      <div class="actions">
+        <button type="submit" class="button primary" disabled={busy}>
+          Save limits
+        </button>
+        <button type="button" class="button secondary" disabled={busy || Object.keys(edits).length === 0} onClick={() => {
+            setEdits({});
+            setErrors({});
+          }}>
+          Undo changes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Auto-moderation: the rules, their exemptions, actions and limits, the word lists, and a message tried against them. */
 export default function Moderation() {
   const client = useClient();
   const loaded = useLoad(() => client.moderation.get(), []);
@@ -288,6 +431,7 @@ export default function Moderation() {
         {(view) => (
           <>
             <Rules view={view} onSaved={(saved) => loaded.set(() => saved)} />
+            <Limits view={view} onSaved={(saved) => loaded.set(() => saved)} />
             <WordLists view={view} onSaved={(saved) => loaded.set(() => saved)} />
           </>
         )}

@@ -1,5 +1,6 @@
-import type { BrowserSource } from "@ovation/client";
+import type { ChannelBrowserSource as BrowserSource } from "@ovation/client";
 import { useEffect, useState } from "preact/hooks";
+import { useChannel } from "../../channel.js";
 import { messageOf } from "../../ui/errors.js";
 import type { FieldErrors } from "../../ui/errors.js";
 import { FormErrors } from "../../ui/field.js";
@@ -38,7 +39,7 @@ function Editor({ source, sources, onSaved }: { source: BrowserSource; sources: 
       const saved = await client.browserSources.saveSettings(source.id, settings);
       setErrors({});
       onSaved(saved);
-      toast("success", "Saved: the source in OBS and the preview follow at once.");
+      toast("success", source.browser_source_url === null ? "Saved: the source in OBS follows at once." : "Saved: the source in OBS and the preview follow at once.");
     } catch (error) {
       setErrors(formErrorsOf(error));
       toast("error", messageOf(error));
@@ -62,8 +63,17 @@ function Editor({ source, sources, onSaved }: { source: BrowserSource; sources: 
         </button>
       </div>
       <h3>Live preview</h3>
-      <p class="muted">The real page, as OBS shows it (on a dark background); it follows every save.</p>
-      <iframe class="overlay-preview" title={`Preview of ${labelOf(source)}`} src={source.browser_source_url} allow="autoplay" referrerpolicy="no-referrer" />
+      {source.browser_source_url === null ? (
+        // A manager never gets a source's address (it would show the channel anywhere): no preview.
+        <p class="muted" data-preview="withheld">
+          The preview needs the source&apos;s address, which only the streamer sees: your saves reach the streamer&apos;s OBS at once.
+        </p>
+      ) : (
+        <>
+          <p class="muted">The real page, as OBS shows it (on a dark background); it follows every save.</p>
+          <iframe class="overlay-preview" title={`Preview of ${labelOf(source)}`} src={source.browser_source_url} allow="autoplay" referrerpolicy="no-referrer" />
+        </>
+      )}
     </section>
   );
 }
@@ -72,7 +82,8 @@ function Editor({ source, sources, onSaved }: { source: BrowserSource; sources: 
 export default function Overlays() {
   const client = useClient();
   const toast = useToast();
-  const loaded = useLoad(async () => (await client.browserSources.list()).data, []);
+  const { channel } = useChannel();
+  const loaded = useLoad(async (): Promise<BrowserSource[]> => (await client.browserSources.list()).data, [client]);
   const [selected, setSelected] = useState<number | null>(null);
   const replace = (next: BrowserSource) => loaded.set((list) => [...(list ?? []).filter((s) => s.id !== next.id), next].sort((a, b) => a.id - b.id));
 
@@ -89,7 +100,11 @@ export default function Overlays() {
 
   return (
     <div class="stack">
-      <p class="lead">Overlays for OBS: configure each one here and watch it live; copy its address on the Browser sources page.</p>
+      <p class="lead">
+        {channel === null
+          ? "Overlays for OBS: configure each one here and watch it live; copy its address on the Browser sources page."
+          : `Overlays of ${channel.name}: configure each one here; ${channel.name} copies its address into OBS.`}
+      </p>
       <div class="toolbar" role="group" aria-label="Add an overlay">
         {OVERLAYS.filter((o) => o.type !== "alerts").map((o) => (
           <button key={o.type} type="button" class="button secondary small" title={o.what} onClick={() => void add(o.type)}>

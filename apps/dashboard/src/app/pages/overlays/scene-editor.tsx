@@ -1,4 +1,4 @@
-import type { BrowserSource } from "@ovation/client";
+import type { ChannelBrowserSource as BrowserSource } from "@ovation/client";
 import { useRef } from "preact/hooks";
 
 /** One part of a scene: another source at a place, in percent of the scene. */

@@ -14,8 +14,8 @@ export function SpeechPanel() {
   const toast = useToast();
   const [text, setText] = useState("Thanks for the tip, have a great stream!");
   const [voice, setVoice] = useState("");
-  const voices = useLoad(async () => (await client.tts.voices()).data, []);
-  const held = useLoad(async () => (await client.tts.queue()).data, []);
+  const voices = useLoad(async () => (await client.tts.voices()).data, [client]);
+  const held = useLoad(async () => (await client.tts.queue()).data, [client]);
 
   const act = async (run: () => Promise<unknown>, done: string) => {
     try {

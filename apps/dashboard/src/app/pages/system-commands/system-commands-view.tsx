@@ -19,7 +19,16 @@ const WHAT: Readonly<Record<CommandName, string>> = {
   sounds: "Plays alerts with or without their sound.",
 };
 
-const LEVELS = { everyone: "Everyone", moderator: "Moderators and the streamer" } as const;
+type Level = Settings["levels"][CommandName];
+
+/** The levels, lowest first, as a streamer reads them (each includes those above it). */
+const LEVELS: Readonly<Record<Level, string>> = {
+  everyone: "Everyone",
+  subscriber: "Subscribers and up",
+  vip: "VIPs and up",
+  moderator: "Moderators and the streamer",
+  broadcaster: "The streamer only",
+};
 const LANGUAGES: Readonly<Record<string, string>> = { en: "English", de: "Deutsch (German)" };
 const SWITCHES = [
   { key: "visuals", label: "Visuals", what: "Alerts and goal bars show in the browser sources." },
@@ -39,7 +48,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
   const save = async (change: Partial<Settings>, what: string) => {
     const next: Settings = { ...settings, ...change };
     setBusy(true);
-    onSaved({ ...view, settings: next, commands: view.commands.map((c) => ({ ...c, enabled: !next.disabled_commands.includes(c.name) })) });
+    onSaved({ ...view, settings: next, commands: view.commands.map((c) => ({ ...c, enabled: !next.disabled_commands.includes(c.name), level: next.levels[c.name] })) });
     try {
       onSaved(await client.systemCommands.replace(next satisfies BotSettingsInput));
       toast("success", `Saved: ${what}.`);
@@ -55,6 +64,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
     change[key] = on;
     return save(change, `${label} ${on ? "on" : "off"}`);
   };
+  const setLevel = (name: CommandName, level: Level) => save({ levels: { ...settings.levels, [name]: level } }, `!${name} for ${LEVELS[level].toLowerCase()}`);
   const toggle = (name: CommandName, on: boolean) =>
     save({ disabled_commands: on ? settings.disabled_commands.filter((n) => n !== name) : [...settings.disabled_commands, name] }, `!${name} ${on ? "on" : "off"}`);
   return (
@@ -83,7 +93,15 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
                       <span class={command.enabled && command.replaced_by === null ? "badge active" : "badge"}>{command.replaced_by !== null ? "replaced" : command.enabled ? "on" : "off"}</span>
                     </label>
                   </td>
-                  <td data-label="Who may use it">{LEVELS[command.level]}</td>
+                  <td data-label="Who may use it">
+                    <select aria-label={`Who may use !${command.name}`} name={`levels.${command.name}`} value={command.level} disabled={busy} onChange={(e) => void setLevel(command.name, e.currentTarget.value as Level)}>
+                      {(Object.keys(LEVELS) as Level[]).map((level) => (
+                        <option key={level} value={level}>
+                          {LEVELS[level]}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
                   <td data-label="What it does">
                     {WHAT[command.name]}
                     {command.replaced_by === null ? null : (
@@ -98,7 +116,10 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
             </tbody>
           </table>
         </div>
-        <p class="hint">Everyone may ask a command what its setting is; only moderators and the streamer change it from chat. A command switched off gets no answer; one of your own commands of the same name answers instead of it.</p>
+        <p class="hint">
+          Who may use it: for !help, who gets an answer (the bot stays silent to the others); for the other commands, who may change the setting from chat (everyone may still ask what it is).
+          A command switched off gets no answer; one of your own commands of the same name answers instead of it.
+        </p>
       </section>
       <section class="card stack" aria-labelledby="bot-language-heading">
         <h2 id="bot-language-heading">Bot language</h2>
@@ -134,7 +155,7 @@ function SystemCommandsEditor({ view, onSaved }: { view: SystemCommandsView; onS
   );
 }
 
-/** System commands: the built-in commands on or off, who may use them, the bot's language, the overlay switches. */
+/** System commands: the built-in commands on or off, who may use each, the bot's language, the overlay switches. */
 export default function SystemCommands() {
   const client = useClient();
   const loaded = useLoad(() => client.systemCommands.get(), [client]);

@@ -57,6 +57,27 @@ describe("system commands", () => {
     expect(system.restore("chan-1", { disabled_commands: ["dance"], language: "de" })).toMatchObject({ language: "en", disabled_commands: [] });
   });
 
+  it("each command's level: !help below it gets no answer, a switch below it only shows its state", () => {
+    const { system, changes } = setup();
+    system.update("chan-1", { levels: { help: "subscriber", language: "moderator", visuals: "broadcaster", effects: "moderator", sounds: "everyone" } });
+    expect(system.handle(chatEvent("!help"))).toBeNull();
+    expect(system.handle(chatEvent("!help", { badges: ["subscriber"] }))?.reply.text).toBe("Commands: !hug, !so");
+    expect(system.handle(chatEvent("!visuals off", { badges: ["moderator"] }))).toMatchObject({ changed: null, reply: { text: "Usage: !visuals on|off (now: on)" } });
+    expect(system.handle(chatEvent("!visuals off", { badges: ["broadcaster"] }))?.changed).toMatchObject({ visuals: false });
+    expect(system.handle(chatEvent("!sounds off"))?.changed).toMatchObject({ sounds: false });
+    expect(changes.map((c) => c.levels.help)).toEqual(["subscriber", "subscriber", "subscriber"]);
+  });
+
+  it("levels default per command, keep the others when one is given, and refuse an unknown level or command", () => {
+    const { system } = setup();
+    expect(system.settings("chan-1").levels).toEqual({ help: "everyone", language: "moderator", visuals: "moderator", effects: "moderator", sounds: "moderator" });
+    expect(system.update("chan-1", { levels: { help: "vip" } as BotSettings["levels"] }).levels).toMatchObject({ help: "vip", sounds: "moderator" });
+    expect(() => system.update("chan-1", { levels: { help: "admin" } as unknown as BotSettings["levels"] })).toThrow();
+    expect(() => system.update("chan-1", { levels: { dance: "everyone" } as unknown as BotSettings["levels"] })).toThrow();
+    // Settings stored before levels existed read with the defaults.
+    expect(system.restore("chan-2", { language: "de" }).levels.language).toBe("moderator");
+  });
+
   it("a user command of the same name wins", () => {
     const { system } = setup([botCommandSchema.parse({ command: "help", response: "my own help" })]);
     expect(system.handle(chatEvent("!help"))).toBeNull();

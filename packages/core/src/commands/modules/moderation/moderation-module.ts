@@ -5,9 +5,9 @@ import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "../../comm
 import { isInGroups } from "../exemptions.js";
 import { BOT_MODULE_ERROR_CODES, BotModuleError, parseModuleConfig } from "../module-error.js";
 import { isAllowedHost, linkHosts } from "./links.js";
+import { MODERATION_LIMITS } from "./moderation-bounds.js";
 import {
   MODERATION_ACTION_TYPES,
-  MODERATION_LIMITS,
   moderationSettingsSchema,
   type ModerationAction,
   type ModerationRule,

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { viewerGroupsSchema } from "../exemptions.js";
 import { DOMAIN_PATTERN } from "./links.js";
+import { MODERATION_LIMITS, MODERATION_NUMBER_BOUNDS } from "./moderation-bounds.js";
+import type { WholeNumberRange } from "./moderation-bounds.js";
 
-/** Longest timeout a rule may give (Twitch's maximum: two weeks). */
-export const MAX_TIMEOUT_SECONDS = 1_209_600;
+const whole = ({ min, max }: WholeNumberRange) => z.number().int().min(min).max(max);
 
 /** What a rule does to a message that breaks it: delete it, time the sender out, ban them, or warn in chat. */
 export const moderationActionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("delete") }),
-  z.object({ type: z.literal("timeout"), seconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).default(600) }),
+  z.object({ type: z.literal("timeout"), seconds: whole(MODERATION_NUMBER_BOUNDS.timeoutSeconds).default(600) }),
   z.object({ type: z.literal("ban") }),
   z.object({ type: z.literal("warn") }),
 ]);
@@ -26,27 +27,17 @@ const ruleBase = {
   exempt: viewerGroupsSchema.default(["broadcaster", "moderator"]),
 };
 
-/** Bounds of the bad-word rule; documented in docs/moderation.md. */
-export const MODERATION_LIMITS = {
-  /** Entries of `bad_words.words` (single words and phrases). */
-  words: 1_000,
-  /** Characters of one entry. */
-  wordLength: 64,
-  /** Entries of `bad_words.patterns`. */
-  patterns: 50,
-  /** Characters of one pattern. */
-  patternLength: 200,
-} as const;
-
-const percent = z.number().int().min(1).max(100);
+const percent = whole(MODERATION_NUMBER_BOUNDS.percent);
+const minLength = whole(MODERATION_NUMBER_BOUNDS.minLength);
+const threshold = whole(MODERATION_NUMBER_BOUNDS.toxicityThreshold).nullable();
 
 /** The rules of auto-moderation; every rule is off until enabled. */
 export const moderationSettingsSchema = z.object({
   caps: z
-    .object({ ...ruleBase, min_length: z.number().int().min(1).max(500).default(15), max_percent: percent.default(70) })
+    .object({ ...ruleBase, min_length: minLength.default(15), max_percent: percent.default(70) })
     .default({ enabled: false, action: { type: "delete" }, exempt: ["broadcaster", "moderator"], min_length: 15, max_percent: 70 }),
   symbols: z
-    .object({ ...ruleBase, min_length: z.number().int().min(1).max(500).default(15), max_percent: percent.default(50) })
+    .object({ ...ruleBase, min_length: minLength.default(15), max_percent: percent.default(50) })
     .default({ enabled: false, action: { type: "delete" }, exempt: ["broadcaster", "moderator"], min_length: 15, max_percent: 50 }),
   links: z
     .object({
@@ -66,7 +57,7 @@ export const moderationSettingsSchema = z.object({
     })
     .default({ enabled: false, action: { type: "delete" }, exempt: ["broadcaster", "moderator"], words: [], patterns: [] }),
   length: z
-    .object({ ...ruleBase, max_length: z.number().int().min(1).max(10_000).default(300) })
+    .object({ ...ruleBase, max_length: whole(MODERATION_NUMBER_BOUNDS.maxLength).default(300) })
     .default({ enabled: false, action: { type: "delete" }, exempt: ["broadcaster", "moderator"], max_length: 300 }),
   toxicity: z
     .object({
@@ -74,9 +65,9 @@ export const moderationSettingsSchema = z.object({
       exempt: viewerGroupsSchema.default(["broadcaster", "moderator"]),
       /** Per action, the score (percent) from which it is taken; null leaves the action out. */
       thresholds: z
-        .object({ warn: percent.min(30).nullable().default(null), delete: percent.min(30).nullable().default(60), timeout: percent.min(30).nullable().default(80), ban: percent.min(30).nullable().default(null) })
+        .object({ warn: threshold.default(null), delete: threshold.default(60), timeout: threshold.default(80), ban: threshold.default(null) })
         .default({ warn: null, delete: 60, timeout: 80, ban: null }),
-      timeout_seconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).default(600),
+      timeout_seconds: whole(MODERATION_NUMBER_BOUNDS.timeoutSeconds).default(600),
     })
     .default({ enabled: false, exempt: ["broadcaster", "moderator"], thresholds: { warn: null, delete: 60, timeout: 80, ban: null }, timeout_seconds: 600 }),
 });

@@ -3,6 +3,7 @@ import type { ChatEvent } from "../../../chat/event.js";
 import type { OutgoingMessage } from "../../../plugins/contract.js";
 import type { BotCommand } from "../../command-record.js";
 import { PERMISSION_LEVELS, permissionLevelOf } from "../../permission-levels.js";
+import type { PermissionLevelName } from "../../permission-levels.js";
 import { BOT_LANGUAGES, botMessage, type BotLanguage, type BotMessageKey } from "./bot-messages.js";
 
 /** The overlay switches `!visuals`, `!effects`, `!sounds` turn on and off in the browser sources. */
@@ -16,16 +17,21 @@ export const SYSTEM_COMMANDS = ["help", "language", ...OVERLAY_SWITCHES] as cons
 export type SystemCommandName = (typeof SYSTEM_COMMANDS)[number];
 
 /**
- * Who may use each system command to change something: `!help` answers everyone; the others show
- * their setting to everyone and change it for moderators and the broadcaster only.
+ * Who may use each system command by default (the streamer changes it in `levels`): `!help` answers
+ * everyone; the others show their setting to everyone and change it for moderators and the
+ * broadcaster only.
  */
-export const SYSTEM_COMMAND_LEVELS: Readonly<Record<SystemCommandName, "everyone" | "moderator">> = {
+export const SYSTEM_COMMAND_LEVELS: Readonly<Record<SystemCommandName, PermissionLevelName>> = {
   help: "everyone",
   language: "moderator",
   visuals: "moderator",
   effects: "moderator",
   sounds: "moderator",
 };
+
+const PERMISSION_LEVEL_NAMES = Object.keys(PERMISSION_LEVELS) as [PermissionLevelName, ...PermissionLevelName[]];
+const levelSchema = (name: SystemCommandName) =>
+  z.enum(PERMISSION_LEVEL_NAMES, { error: () => `must be one of ${PERMISSION_LEVEL_NAMES.join(", ")}` }).default(SYSTEM_COMMAND_LEVELS[name]);
 
 /** Per channel: the bot's language, the overlay switches (sent to browser sources) and the system commands switched off. */
 export const botSettingsSchema = z.object({
@@ -38,6 +44,14 @@ export const botSettingsSchema = z.object({
     .array(z.enum(SYSTEM_COMMANDS, { error: () => `must name a system command (${SYSTEM_COMMANDS.join(", ")})` }))
     .max(SYSTEM_COMMANDS.length)
     .default([]),
+  /**
+   * Per system command, the least level that may use it: for `!help`, to get an answer at all (below
+   * it the bot stays silent, as for a command of yours); for the others, to change the setting
+   * (below it the bot answers how to use it and the setting now). A command left out keeps its default.
+   */
+  levels: z
+    .strictObject({ help: levelSchema("help"), language: levelSchema("language"), visuals: levelSchema("visuals"), effects: levelSchema("effects"), sounds: levelSchema("sounds") })
+    .prefault({}),
 });
 /** Validated bot settings. */
 export type BotSettings = z.output<typeof botSettingsSchema>;
@@ -62,7 +76,8 @@ const MAX_REPLY = 500;
 
 /**
  * The built-in commands `!help [command]`, `!language de|en` and `!visuals|!effects|!sounds on|off`.
- * Anyone may ask `!help` and see a setting; only moderators and the broadcaster change one. The
+ * Each has a level (`levels` of the settings): who `!help` answers, and who may change a setting
+ * (anyone may see it); by default everyone asks `!help` and moderators and the broadcaster change. The
  * bot's own messages (these answers, giveaway announcements, moderation warnings) follow the
  * channel's language.
  */
@@ -100,7 +115,10 @@ export class SystemCommands {
     return { ...settings };
   }
 
-  /** Handles a chat event; resolves to null when it is not a system command (or a user command of that name exists). */
+  /**
+   * Handles a chat event; resolves to null when it is not a system command, a user command of that
+   * name exists, the command is switched off, or the caller is below `!help`'s level.
+   */
   handle(event: ChatEvent): SystemCommandResult | null {
     if (event.message.charCodeAt(0) !== 33) return null;
     const [word = "", argument = ""] = event.message.slice(1).trim().split(/\s+/);
@@ -113,10 +131,11 @@ export class SystemCommands {
     const say = (key: BotMessageKey, params: Record<string, string | number> = {}, language = settings.language) =>
       reply(event, botMessage(language, key, params));
     const arg = argument.toLowerCase();
-    const moderator = permissionLevelOf(event) >= PERMISSION_LEVELS.moderator;
-    if (name === "help") return { command: "help", reply: this.#help(event, settings.language, arg.replace(/^!/, "")), changed: null };
+    // At the command's level: !help answers, the others change their setting.
+    const allowed = permissionLevelOf(event) >= PERMISSION_LEVELS[settings.levels[name as SystemCommandName]];
+    if (name === "help") return allowed ? { command: "help", reply: this.#help(event, settings.language, arg.replace(/^!/, "")), changed: null } : null;
     if (name === "language") {
-      if (!moderator || !(BOT_LANGUAGES as readonly string[]).includes(arg)) {
+      if (!allowed || !(BOT_LANGUAGES as readonly string[]).includes(arg)) {
         return { command: "language", reply: say("language_usage", { language: settings.language }), changed: null };
       }
       const changed = this.update(channel, { language: arg as BotLanguage });
@@ -124,7 +143,7 @@ export class SystemCommands {
     }
     const which = name as OverlaySwitch;
     const state = (on: boolean) => botMessage(settings.language, on ? "on" : "off");
-    if (!moderator || (arg !== "on" && arg !== "off")) {
+    if (!allowed || (arg !== "on" && arg !== "off")) {
       return { command: which, reply: say("overlay_usage", { what: which, state: state(settings[which]) }), changed: null };
     }
     const changed = this.update(channel, { [which]: arg === "on" });
