@@ -65,29 +65,61 @@ export const AE3_DEFAULT_TEXTS: Readonly<Record<Ae3Type, string>> = {
 /** AE3 text bound: leaves room for `{x}` -> `{{x}}` within the AE4 bound of 500. */
 export const AE3_TEXT_LENGTH = 300;
 
-const ae3Text = z
-  .string()
-  .max(AE3_TEXT_LENGTH)
-  .refine((text) => !text.includes("{{") && !text.includes("}}"), {
-    message: "AE3 texts cannot contain {{ or }}",
-    params: { rule: "ae3_braces" },
-  });
+// The fields of the object schemas below that build a schema of their own are getters: zod builds
+// them on the schema's first parse (or first read of `.shape`), once, not when this module is
+// imported (see "Import cost" in the package README).
+
+const ae3Text = (): z.ZodOptional<z.ZodString> =>
+  z
+    .string()
+    .max(AE3_TEXT_LENGTH)
+    .refine((text) => !text.includes("{{") && !text.includes("}}"), {
+      message: "AE3 texts cannot contain {{ or }}",
+      params: { rule: "ae3_braces" },
+    })
+    .optional();
 
 /** AE3 display settings. Units differ from AE4: duration in seconds, volume 0..1. */
 export const ae3SettingsSchema = z.strictObject({
-  image: mediaHrefSchema.optional(),
-  sound: mediaHrefSchema.optional(),
-  duration: z.number().min(0.5).max(600).optional(),
-  volume: z.number().min(0).max(1).optional(),
-  font: fontFamilySchema.optional(),
-  font_size: z.number().min(4).max(512).optional(),
-  font_weight: z.number().int().min(1).max(1000).optional(),
-  text_color: hexColorSchema.optional(),
-  highlight_color: hexColorSchema.optional(),
-  text_animation: styleNameSchema.optional(),
-  enter_animation: styleNameSchema.optional(),
-  leave_animation: styleNameSchema.optional(),
-  layout: styleNameSchema.optional(),
+  get image() {
+    return mediaHrefSchema.optional();
+  },
+  get sound() {
+    return mediaHrefSchema.optional();
+  },
+  get duration() {
+    return z.number().min(0.5).max(600).optional();
+  },
+  get volume() {
+    return z.number().min(0).max(1).optional();
+  },
+  get font() {
+    return fontFamilySchema.optional();
+  },
+  get font_size() {
+    return z.number().min(4).max(512).optional();
+  },
+  get font_weight() {
+    return z.number().int().min(1).max(1000).optional();
+  },
+  get text_color() {
+    return hexColorSchema.optional();
+  },
+  get highlight_color() {
+    return hexColorSchema.optional();
+  },
+  get text_animation() {
+    return styleNameSchema.optional();
+  },
+  get enter_animation() {
+    return styleNameSchema.optional();
+  },
+  get leave_animation() {
+    return styleNameSchema.optional();
+  },
+  get layout() {
+    return styleNameSchema.optional();
+  },
 });
 
 /** AE3 settings. */
@@ -112,21 +144,45 @@ export const AE3_ENGINE_DEFAULTS: Readonly<Required<Ae3Settings>> = Object.freez
 
 /** An AE3 tier: shown instead of the plain type when the tier parameter is at least `min`. */
 export const ae3TierSchema = z.strictObject({
-  name: z.string().min(1).max(80),
-  min: z.number().min(-1e9).max(1e9),
-  text: ae3Text.optional(),
-  subtext: ae3Text.optional(),
-  message: ae3Text.optional(),
-  settings: ae3SettingsSchema.optional(),
+  get name() {
+    return z.string().min(1).max(80);
+  },
+  get min() {
+    return z.number().min(-1e9).max(1e9);
+  },
+  get text() {
+    return ae3Text();
+  },
+  get subtext() {
+    return ae3Text();
+  },
+  get message() {
+    return ae3Text();
+  },
+  get settings() {
+    return ae3SettingsSchema.optional();
+  },
 });
 
 const ae3TypeSchema = z.strictObject({
-  enabled: z.boolean(),
-  text: ae3Text.optional(),
-  subtext: ae3Text.optional(),
-  message: ae3Text.optional(),
-  settings: ae3SettingsSchema.optional(),
-  tiers: z.array(ae3TierSchema).max(20).optional(),
+  get enabled() {
+    return z.boolean();
+  },
+  get text() {
+    return ae3Text();
+  },
+  get subtext() {
+    return ae3Text();
+  },
+  get message() {
+    return ae3Text();
+  },
+  get settings() {
+    return ae3SettingsSchema.optional();
+  },
+  get tiers() {
+    return z.array(ae3TierSchema).max(20).optional();
+  },
 });
 
 /** One AE3 type's configuration. */
@@ -138,19 +194,31 @@ export type Ae3TypeConfig = z.output<typeof ae3TypeSchema>;
  */
 export const ae3DocumentSchema = z
   .object({
-    version: z.literal(3, { error: "must be 3 (an AE3 document)" }),
-    id: z.number().int().positive(),
-    user_id: z.number().int().positive(),
-    active: z.boolean(),
-    platform: z.enum(["twitch", "youtube", "kick", "tiktok"]).default("twitch"),
-    settings: ae3SettingsSchema.optional(),
-    alert: ae3SettingsSchema.optional(),
-    types: z.strictObject(
-      Object.fromEntries(AE3_TYPES.map((type) => [type, ae3TypeSchema.optional()])) as Record<
-        Ae3Type,
-        z.ZodOptional<typeof ae3TypeSchema>
-      >,
-    ),
+    get version() {
+      return z.literal(3, { error: "must be 3 (an AE3 document)" });
+    },
+    get id() {
+      return z.number().int().positive();
+    },
+    get user_id() {
+      return z.number().int().positive();
+    },
+    get active() {
+      return z.boolean();
+    },
+    get platform() {
+      return z.enum(["twitch", "youtube", "kick", "tiktok"]).default("twitch");
+    },
+    get settings() {
+      return ae3SettingsSchema.optional();
+    },
+    get alert() {
+      return ae3SettingsSchema.optional();
+    },
+    get types() {
+      const type = ae3TypeSchema.optional();
+      return z.strictObject(Object.fromEntries(AE3_TYPES.map((name) => [name, type])) as Record<Ae3Type, typeof type>);
+    },
   })
   .superRefine((doc, ctx) => {
     if (doc.types.follow?.tiers?.length) {

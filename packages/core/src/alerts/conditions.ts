@@ -151,7 +151,7 @@ const SYNC = Symbol.for("json_logic_sync");
 
 /** Builds logic with the engine, refusing anything that would compile to an async function. */
 function buildSync(logic: unknown): (context: ConditionContext) => unknown {
-  const run = engine.build(logic) as (context: ConditionContext) => unknown;
+  const run = logicEngine().build(logic) as (context: ConditionContext) => unknown;
   if (run.constructor.name === "AsyncFunction") throw new TypeError("condition compiled to an async function");
   return run;
 }
@@ -225,9 +225,11 @@ const MASK_OPERATOR = "ovation:mask";
 /** Conditions per mask: bit weights stay exact in a double up to 2^52. */
 export const MASK_WIDTH = 52;
 
-const engine = createEngine();
-// Alert data is JSON, so the engine's iterable-aware truthiness is not needed on the hot path.
-(engine as unknown as { truthy: (value: unknown) => boolean }).truthy = truthy;
+/**
+ * The engine, built by {@link logicEngine} on the first compile rather than when the alerts entry is
+ * imported (see "Import cost" in the package README).
+ */
+let engine: LogicEngine | undefined;
 
 /**
  * Compiled JsonLogic truthiness of `item`, inline: the engine calls `engine.truthy(...)` for every
@@ -273,11 +275,6 @@ logicCompilers["in"] = (data, buildState) => {
   strings.push(")");
   return buildState.compile(Object.assign(strings, { raw: strings }), data[0], ...list);
 };
-for (const [operator, compile] of Object.entries(logicCompilers)) {
-  const original = (engine as unknown as { methods: Record<string, object> }).methods[operator];
-  const definition = typeof original === "function" ? { method: original, lazy: false } : original;
-  engine.addMethod(operator, { ...definition, compile } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
-}
 /**
  * The array operators with json-logic-js's semantics, which json-logic-engine 5 does not share: a
  * value that is not an array is the empty set (`all` of it is false, `map` gives `[]`, `reduce` its
@@ -288,80 +285,91 @@ for (const [operator, compile] of Object.entries(logicCompilers)) {
 type LazyMethod = (args: unknown, context: unknown) => unknown;
 function items(args: unknown, context: unknown): { list: unknown[] | undefined; rule: unknown; rest: unknown[] } {
   const [source, rule, ...rest] = Array.isArray(args) ? (args as unknown[]) : [args];
-  const value = engine.run(source, context);
+  const value = logicEngine().run(source, context);
   return { list: Array.isArray(value) ? value : undefined, rule, rest };
 }
 const arrayOperators: Record<string, LazyMethod> = {
   all: (args, context) => {
     const { list, rule } = items(args, context);
-    return !!list && list.length > 0 && list.every((item) => truthy(engine.run(rule, item)));
+    return !!list && list.length > 0 && list.every((item) => truthy(logicEngine().run(rule, item)));
   },
   some: (args, context) => {
     const { list, rule } = items(args, context);
-    return !!list && list.some((item) => truthy(engine.run(rule, item)));
+    return !!list && list.some((item) => truthy(logicEngine().run(rule, item)));
   },
   none: (args, context) => {
     const { list, rule } = items(args, context);
-    return !list || !list.some((item) => truthy(engine.run(rule, item)));
+    return !list || !list.some((item) => truthy(logicEngine().run(rule, item)));
   },
   map: (args, context) => {
     const { list, rule } = items(args, context);
-    return list ? list.map((item) => engine.run(rule, item)) : [];
+    return list ? list.map((item) => logicEngine().run(rule, item)) : [];
   },
   filter: (args, context) => {
     const { list, rule } = items(args, context);
-    return list ? list.filter((item) => truthy(engine.run(rule, item))) : [];
+    return list ? list.filter((item) => truthy(logicEngine().run(rule, item))) : [];
   },
   reduce: (args, context) => {
     const { list, rule, rest } = items(args, context);
-    const initial = rest.length > 0 && rest[0] !== undefined ? engine.run(rest[0], context) : null;
+    const initial = rest.length > 0 && rest[0] !== undefined ? logicEngine().run(rest[0], context) : null;
     if (!list) return initial;
-    return list.reduce((accumulator: unknown, current) => engine.run(rule, { current, accumulator }), initial);
+    return list.reduce((accumulator: unknown, current) => logicEngine().run(rule, { current, accumulator }), initial);
   },
 };
 /** The keys of `keys` whose variable is undefined, null or "" (json-logic-js's definition of missing). */
 function missingKeys(keys: unknown[], context: unknown): unknown[] {
   return keys.filter((key) => {
-    const value = engine.run({ var: key }, context);
+    const value = logicEngine().run({ var: key }, context);
     return value === undefined || value === null || value === "";
   });
 }
 function evaluatedKeys(args: unknown, context: unknown): unknown[] {
-  const values = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => engine.run(arg, context));
+  const values = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => logicEngine().run(arg, context));
   return Array.isArray(values[0]) ? (values[0] as unknown[]) : values;
 }
 arrayOperators["missing"] = (args, context) => missingKeys(evaluatedKeys(args, context), context);
 arrayOperators["missing_some"] = (args, context) => {
-  const [need, options] = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => engine.run(arg, context));
+  const [need, options] = (Array.isArray(args) ? (args as unknown[]) : [args]).map((arg) => logicEngine().run(arg, context));
   const keys = Array.isArray(options) ? (options as unknown[]) : [];
   const missing = missingKeys(keys, context);
   return keys.length - missing.length >= Number(need) ? [] : missing;
 };
-for (const [operator, method] of Object.entries(arrayOperators)) {
-  engine.addMethod(operator, { lazy: true, method } as unknown as Parameters<LogicEngine["addMethod"]>[1], { deterministic: false });
-}
+const maskOperator = {
+  lazy: true,
+  method: (args: unknown, context: unknown) => {
+    const list = args as unknown[];
+    let mask = 0;
+    for (let i = 0; i < list.length; i++) if (truthy(logicEngine().run(list[i], context))) mask += 2 ** i;
+    return mask;
+  },
+  compile: (data: unknown, buildState: BuildState) => {
+    const list = data as unknown[];
+    if (list.length === 0) return buildState.compile`0`;
+    const strings = ["(("];
+    for (let i = 1; i < list.length; i++) strings.push(` ? ${2 ** (i - 1)} : 0) + (`);
+    strings.push(` ? ${2 ** (list.length - 1)} : 0))`);
+    return buildState.compile(Object.assign(strings, { raw: strings }), ...list.map((item) => inlineTruthy(buildState, item)));
+  },
+} as Parameters<LogicEngine["addMethod"]>[1];
 
-engine.addMethod(
-  MASK_OPERATOR,
-  {
-    lazy: true,
-    method: (args: unknown, context: unknown) => {
-      const list = args as unknown[];
-      let mask = 0;
-      for (let i = 0; i < list.length; i++) if (truthy(engine.run(list[i], context))) mask += 2 ** i;
-      return mask;
-    },
-    compile: (data: unknown, buildState: BuildState) => {
-      const list = data as unknown[];
-      if (list.length === 0) return buildState.compile`0`;
-      const strings = ["(("];
-      for (let i = 1; i < list.length; i++) strings.push(` ? ${2 ** (i - 1)} : 0) + (`);
-      strings.push(` ? ${2 ** (list.length - 1)} : 0))`);
-      return buildState.compile(Object.assign(strings, { raw: strings }), ...list.map((item) => inlineTruthy(buildState, item)));
-    },
-  } as Parameters<LogicEngine["addMethod"]>[1],
-  { deterministic: false },
-);
+/** The configured engine, built on its first use. */
+function logicEngine(): LogicEngine {
+  if (engine) return engine;
+  const built = createEngine();
+  // Alert data is JSON, so the engine's iterable-aware truthiness is not needed on the hot path.
+  (built as unknown as { truthy: (value: unknown) => boolean }).truthy = truthy;
+  for (const [operator, compile] of Object.entries(logicCompilers)) {
+    const original = (built as unknown as { methods: Record<string, object> }).methods[operator];
+    const definition = typeof original === "function" ? { method: original, lazy: false } : original;
+    built.addMethod(operator, { ...definition, compile } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
+  }
+  for (const [operator, method] of Object.entries(arrayOperators)) {
+    built.addMethod(operator, { lazy: true, method } as unknown as Parameters<LogicEngine["addMethod"]>[1], { deterministic: false });
+  }
+  built.addMethod(MASK_OPERATOR, maskOperator, { deterministic: false });
+  engine = built;
+  return built;
+}
 
 const always: CompiledCondition = () => true;
 const never: CompiledCondition = () => false;
@@ -390,7 +398,8 @@ export function compileCondition(condition: unknown): CompiledCondition {
     run = buildSync(condition);
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
-    run = (context) => engine.run(condition, context);
+    const interpreter = logicEngine();
+    run = (context) => interpreter.run(condition, context);
   }
   return (context) => {
     try {

@@ -21,6 +21,10 @@ export const alertTypeSchema = z.enum(ALERT_TYPES, {
   error: () => `must be an alert type of the catalog: ${ALERT_TYPES.join(", ")}`,
 });
 
+// The fields of the object schemas below that build a schema of their own are getters: zod builds
+// them on the schema's first parse (or first read of `.shape`), once, not when this module is
+// imported (see "Import cost" in the package README).
+
 /**
  * A type default: the settings of one alert type on one platform (layer 3 of the merge). An alert
  * whose type+platform has no entry, or whose entry is not `enabled`, is not shown.
@@ -29,8 +33,12 @@ export const typeDefaultSchema = z.strictObject({
   platform: platformSchema,
   type: alertTypeSchema,
   name: label,
-  enabled: z.boolean(),
-  default: templateLayerSchema.default({}),
+  get enabled() {
+    return z.boolean();
+  },
+  get default() {
+    return templateLayerSchema.default({});
+  },
   effect: alertEffectSchema,
 });
 
@@ -41,7 +49,9 @@ export const typeDefaultSchema = z.strictObject({
 export const variationSchema = z.strictObject({
   name: label,
   conditions: conditionSchema,
-  overrides: templateLayerSchema.default({}),
+  get overrides() {
+    return templateLayerSchema.default({});
+  },
   effect: alertEffectSchema,
 });
 
@@ -52,13 +62,27 @@ export const variationSchema = z.strictObject({
  */
 export const alertSetSchema = z
   .object({
-    id: z.number().int().positive(),
-    version: z.literal(4, { error: "must be 4 (AE4); an AE3 config is migrated with POST /v1/alert-configs/{id}/migrate" }),
-    user_id: z.number().int().positive(),
-    active: z.boolean(),
-    default: templateLayerSchema.nullable().optional(),
-    defaults: z.array(typeDefaultSchema).max(ALERT_LIMITS.typeDefaults),
-    variations: z.array(variationSchema).max(ALERT_LIMITS.variations),
+    get id() {
+      return z.number().int().positive();
+    },
+    get version() {
+      return z.literal(4, { error: "must be 4 (AE4); an AE3 config is migrated with POST /v1/alert-configs/{id}/migrate" });
+    },
+    get user_id() {
+      return z.number().int().positive();
+    },
+    get active() {
+      return z.boolean();
+    },
+    get default() {
+      return templateLayerSchema.nullable().optional();
+    },
+    get defaults() {
+      return z.array(typeDefaultSchema).max(ALERT_LIMITS.typeDefaults);
+    },
+    get variations() {
+      return z.array(variationSchema).max(ALERT_LIMITS.variations);
+    },
   })
   .superRefine((set, ctx) => {
     const seen = new Map<string, number>();

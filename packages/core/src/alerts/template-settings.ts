@@ -31,29 +31,52 @@ export const fontFamilySchema = z
 const text = z.string().max(L.textLength);
 
 /**
+ * An object whose properties are built on their first read, each once (later reads see the same
+ * value). Importing the alerts entry then builds only the schemas other exports are made of; the
+ * rest waits for the first parse (zod reads an object schema's shape on its first parse, and
+ * resolves getters in a shape once). See "Import cost" in the package README.
+ */
+function lazyProperties<T extends object>(builders: { readonly [K in keyof T]: () => T[K] }): Readonly<T> {
+  const out = {} as T;
+  for (const key of Object.keys(builders) as (keyof T & string)[]) {
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      configurable: true,
+      get(): T[typeof key] {
+        const value = builders[key]();
+        Object.defineProperty(out, key, { value, enumerable: true, configurable: false, writable: false });
+        return value;
+      },
+    });
+  }
+  return out;
+}
+
+/**
  * The template fields an alert is rendered from: every field of the custom template variant 2 plus
  * `chat_message`. Units: display_time and font_delay in milliseconds, volume in percent, font_size
- * relative to the layout's base size of 36 px (like CSS `em`: 1.4 = 50.4 px).
+ * relative to the layout's base size of 36 px (like CSS `em`: 1.4 = 50.4 px). The number schemas are
+ * built on first read.
  */
-export const templateFieldShape = {
-  image_href: mediaHrefSchema,
-  sound_href: mediaHrefSchema,
-  title: text,
-  subtitle: text,
-  chat_message: text,
-  display_time: z.number().int().min(L.displayTimeMs.min).max(L.displayTimeMs.max),
-  layout: styleNameSchema,
-  volume: z.number().min(L.volume.min).max(L.volume.max),
-  font_size: z.number().min(L.fontSize.min).max(L.fontSize.max),
-  font_family: fontFamilySchema,
-  font_weight: z.number().int().min(L.fontWeight.min).max(L.fontWeight.max),
-  font_color: hexColorSchema,
-  font_highlight_color: hexColorSchema,
-  font_animation: styleNameSchema,
-  font_delay: z.number().min(L.fontDelayMs.min).max(L.fontDelayMs.max),
-  animation_alert_enter: styleNameSchema,
-  animation_alert_leave: styleNameSchema,
-} as const;
+export const templateFieldShape = lazyProperties({
+  image_href: () => mediaHrefSchema,
+  sound_href: () => mediaHrefSchema,
+  title: () => text,
+  subtitle: () => text,
+  chat_message: () => text,
+  display_time: () => z.number().int().min(L.displayTimeMs.min).max(L.displayTimeMs.max),
+  layout: () => styleNameSchema,
+  volume: () => z.number().min(L.volume.min).max(L.volume.max),
+  font_size: () => z.number().min(L.fontSize.min).max(L.fontSize.max),
+  font_family: () => fontFamilySchema,
+  font_weight: () => z.number().int().min(L.fontWeight.min).max(L.fontWeight.max),
+  font_color: () => hexColorSchema,
+  font_highlight_color: () => hexColorSchema,
+  font_animation: () => styleNameSchema,
+  font_delay: () => z.number().min(L.fontDelayMs.min).max(L.fontDelayMs.max),
+  animation_alert_enter: () => styleNameSchema,
+  animation_alert_leave: () => styleNameSchema,
+});
 
 /** Names of the template fields, in the order of the reference's interface (docs/alerts.md) (chat_message after subtitle). */
 export const TEMPLATE_FIELDS = Object.keys(templateFieldShape) as (keyof typeof templateFieldShape)[];
@@ -68,11 +91,14 @@ export type AlertTemplate = { [K in TemplateField]: z.infer<(typeof templateFiel
  * One layer of template settings (the set's `default`, a type default's `default`, a variation's
  * `overrides`): every field optional, and `null` allowed meaning "not set in this layer" (the layer is
  * skipped for that field; see docs/alerts.md). Unknown fields are rejected so a typo is reported.
+ * Its fields are built on its first parse.
  */
 export const templateLayerSchema = z.strictObject(
-  Object.fromEntries(
-    Object.entries(templateFieldShape).map(([key, schema]) => [key, schema.nullable().optional()]),
-  ) as { [K in TemplateField]: z.ZodOptional<z.ZodNullable<(typeof templateFieldShape)[K]>> },
+  lazyProperties(
+    Object.fromEntries(TEMPLATE_FIELDS.map((key) => [key, () => templateFieldShape[key].nullable().optional()])) as {
+      [K in TemplateField]: () => z.ZodOptional<z.ZodNullable<(typeof templateFieldShape)[K]>>;
+    },
+  ),
 );
 
 /** One layer of template settings. */

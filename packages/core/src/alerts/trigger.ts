@@ -57,24 +57,60 @@ export type AlertData = z.output<typeof alertDataSchema>;
 /** Variant 1: the name of a stored template (an alert type of the user's active alert set). */
 export const storedTemplateNameSchema = alertTypeSchema;
 
+// The fields of the object schemas below that build a schema of their own are getters: zod builds
+// them on the schema's first parse (or first read of `.shape`), once, not when this module is
+// imported (see "Import cost" in the package README).
+
 /** Variant 2 (beta): an inline custom template with the fields of docs/alerts.md, each optional. */
 export const customTemplateSchema = z.strictObject({
-  image_href: templateFieldShape.image_href.optional(),
-  sound_href: templateFieldShape.sound_href.optional(),
-  title: templateFieldShape.title.optional(),
-  subtitle: templateFieldShape.subtitle.optional(),
-  display_time: templateFieldShape.display_time.optional(),
-  layout: templateFieldShape.layout.optional(),
-  volume: templateFieldShape.volume.optional(),
-  font_size: templateFieldShape.font_size.optional(),
-  font_family: templateFieldShape.font_family.optional(),
-  font_weight: templateFieldShape.font_weight.optional(),
-  font_color: templateFieldShape.font_color.optional(),
-  font_highlight_color: templateFieldShape.font_highlight_color.optional(),
-  font_animation: templateFieldShape.font_animation.optional(),
-  font_delay: templateFieldShape.font_delay.optional(),
-  animation_alert_enter: templateFieldShape.animation_alert_enter.optional(),
-  animation_alert_leave: templateFieldShape.animation_alert_leave.optional(),
+  get image_href() {
+    return templateFieldShape.image_href.optional();
+  },
+  get sound_href() {
+    return templateFieldShape.sound_href.optional();
+  },
+  get title() {
+    return templateFieldShape.title.optional();
+  },
+  get subtitle() {
+    return templateFieldShape.subtitle.optional();
+  },
+  get display_time() {
+    return templateFieldShape.display_time.optional();
+  },
+  get layout() {
+    return templateFieldShape.layout.optional();
+  },
+  get volume() {
+    return templateFieldShape.volume.optional();
+  },
+  get font_size() {
+    return templateFieldShape.font_size.optional();
+  },
+  get font_family() {
+    return templateFieldShape.font_family.optional();
+  },
+  get font_weight() {
+    return templateFieldShape.font_weight.optional();
+  },
+  get font_color() {
+    return templateFieldShape.font_color.optional();
+  },
+  get font_highlight_color() {
+    return templateFieldShape.font_highlight_color.optional();
+  },
+  get font_animation() {
+    return templateFieldShape.font_animation.optional();
+  },
+  get font_delay() {
+    return templateFieldShape.font_delay.optional();
+  },
+  get animation_alert_enter() {
+    return templateFieldShape.animation_alert_enter.optional();
+  },
+  get animation_alert_leave() {
+    return templateFieldShape.animation_alert_leave.optional();
+  },
 });
 
 /** A custom field key of a variant-3 template, usable as `{key}` in html/css/js. */
@@ -84,17 +120,27 @@ export const customFieldKeySchema = z
 
 /** Variant 3 (closed beta): an inline template with custom HTML/CSS/JS and custom fields. */
 export const customCodeTemplateSchema = z.strictObject({
-  user_defaults: z.boolean().optional(),
-  html: z.string().max(L.customCodeLength).optional(),
-  css: z.string().max(L.customCodeLength).optional(),
-  js: z.string().max(L.customCodeLength).optional(),
-  fields: z
-    .record(customFieldKeySchema, z.string().max(L.customFieldLength))
-    .refine((fields) => Object.keys(fields).length <= L.customFields, {
-      message: `may hold at most ${L.customFields} fields`,
-      params: { rule: "max" },
-    })
-    .optional(),
+  get user_defaults() {
+    return z.boolean().optional();
+  },
+  get html() {
+    return z.string().max(L.customCodeLength).optional();
+  },
+  get css() {
+    return z.string().max(L.customCodeLength).optional();
+  },
+  get js() {
+    return z.string().max(L.customCodeLength).optional();
+  },
+  get fields() {
+    return z
+      .record(customFieldKeySchema, z.string().max(L.customFieldLength))
+      .refine((fields) => Object.keys(fields).length <= L.customFields, {
+        message: `may hold at most ${L.customFields} fields`,
+        params: { rule: "max" },
+      })
+      .optional();
+  },
 });
 
 /** The `template` of POST /v1/alerts: a stored template name, a variant-2 or a variant-3 object. */
@@ -113,10 +159,18 @@ export const alertTriggerSchema = z.object({
  */
 export const alertTestSchema = z
   .object({
-    template: alertTriggerTemplateSchema.optional(),
-    topic: alertTriggerTemplateSchema.optional(),
-    data: alertDataSchema.optional(),
-    platform: platformSchema.optional(),
+    get template() {
+      return alertTriggerTemplateSchema.optional();
+    },
+    get topic() {
+      return alertTriggerTemplateSchema.optional();
+    },
+    get data() {
+      return alertDataSchema.optional();
+    },
+    get platform() {
+      return platformSchema.optional();
+    },
   })
   .superRefine((body, ctx) => {
     if (body.template === undefined && body.topic === undefined) {
