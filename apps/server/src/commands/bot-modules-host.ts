@@ -132,6 +132,8 @@ export class BotModulesHost {
       const reloaded = new Set(usersOfDocuments(documents, ["timers", "bot_state"]));
       for (const userId of reloaded) if (repos.users.get(userId)) this.reload(userId);
       for (const userId of usersOfDocuments(documents, [GIVEAWAY_ENTRIES_KIND])) if (!reloaded.has(userId) && repos.users.get(userId)) this.#catchUpEntries(userId);
+      // A channel's key-value tables changed on another node: modules read again what they hold of them (points settings).
+      for (const key of documents) if (key.startsWith("kv:")) this.runtime.storeChanged(key.slice("kv:".length));
     });
   }
 
