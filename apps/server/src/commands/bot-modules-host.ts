@@ -121,7 +121,11 @@ export class BotModulesHost {
       timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
       goalBars,
       giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
-      system: new SystemBotModule({ system: this.system, stored: (channel) => repos.botState.settings(Number(channel)) }),
+      system: new SystemBotModule({
+        system: this.system,
+        stored: (channel) => repos.botState.settings(Number(channel)),
+        ownCommands: (channel) => repos.commands.listForUser(Number(channel)),
+      }),
       commands: new CustomCommandsBotModule({ runtime, afterChat: (channel, ctx) => goalBars.refreshCounters(channel, ctx) }),
     };
     this.runtime = new BotRuntime(this.#moduleContext(now, runtime.isLive.bind(runtime)), botModuleOrder(this.#builtIn, options.modules ?? registeredBotModules()));
