@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Socket } from "node:net";
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll } from "vitest";
+import { closeRedis, openRedis } from "../../redis/connection.js";
 import { freePort } from "../helpers.js";
 import { ensureInstalled, sharedService } from "./shared-service.js";
 
@@ -116,6 +119,29 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     close: async () => {
       await kill();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * For a describe block: a fresh database of the shared Redis (taken before its tests) and
+ * `connect()`, which opens one more client to it as a node would (named `name`, failing fast), or
+ * to another Redis (`url`, e.g. a test's own server); every client is closed after the block.
+ */
+export function useRedisClients(name: string): { connect(to?: { url?: string; name?: string }): Promise<Redis> } {
+  const connections: Redis[] = [];
+  let url: string;
+  beforeAll(async () => {
+    url = await freshRedisUrl();
+  }, 120_000);
+  afterAll(async () => {
+    for (const client of connections) await closeRedis(client);
+  });
+  return {
+    async connect(to = {}) {
+      const client = await openRedis(to.url ?? url, { name: to.name ?? name, failFast: true });
+      connections.push(client);
+      return client;
     },
   };
 }
