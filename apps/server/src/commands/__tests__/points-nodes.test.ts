@@ -1,9 +1,6 @@
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildApp } from "../../app.js";
+import { describe, expect, test } from "vitest";
 import type { OvationApp } from "../../app.js";
-import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
-import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
+import { useNodesOnOneDatabase } from "../../__tests__/services/postgres.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 
 /** The points module's settings route of a node, called as the host calls it. */
@@ -15,22 +12,7 @@ function settingsRoute(app: OvationApp, method: "GET" | "PUT") {
 }
 
 describe("points settings with two server nodes on one PostgreSQL database", () => {
-  const apps: OvationApp[] = [];
-  const dirs: Array<{ remove(): void }> = [];
-
-  beforeAll(async () => {
-    await sharedPostgres();
-    const url = await freshDatabase();
-    for (let i = 0; i < 2; i++) {
-      const dir = tempDataDir();
-      dirs.push(dir);
-      apps.push(await buildApp({ config: testConfig(dir.dir, { OVATION_DATABASE_URL: url }), logger: pino({ level: "silent" }) }));
-    }
-  }, 120_000);
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    dirs.forEach((d) => d.remove());
-  });
+  const apps = useNodesOnOneDatabase(2);
 
   test("settings saved through node A are used by node B from its next tick on", async () => {
     const [a, b] = apps as [OvationApp, OvationApp];
