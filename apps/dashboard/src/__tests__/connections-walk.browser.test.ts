@@ -5,7 +5,7 @@ import type { WebhookFixture } from "@ovation/plugin-kick/testing";
 import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
 import { FakeTikTokLogin, FakeWebcast, tiktokFixtures, tiktokMessage } from "@ovation/plugin-tiktok/testing";
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine, twitchServerEnv } from "@ovation/plugin-twitch/testing";
 // The server's own helpers and settings, shared rather than copied.
 import { DEMO_COMMAND } from "../../../server/src/first-run.js";
 import { connect as connectSocket, join, waitFor } from "../../../server/src/__tests__/socket-helpers.js";
@@ -148,14 +148,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       platforms: {
         env: {
           OVATION_PLUGINS: "console,twitch,kick,youtube,tiktok",
-          OVATION_TWITCH_USERNAME: "ovationbot",
-          OVATION_TWITCH_TOKEN: "oauth:good-token",
-          OVATION_TWITCH_CLIENT_ID: "fake-client",
-          OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-          OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${chat.port}`,
-          OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-          OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-          OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
+          ...twitchServerEnv({ helix, chat, eventsub }),
           ...kick.serverEnv(),
           OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
           ...google.serverEnv(),

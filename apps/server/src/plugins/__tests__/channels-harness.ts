@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer } from "@ovation/plugin-twitch/testing";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, twitchServerEnv } from "@ovation/plugin-twitch/testing";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { DEMO_COMMAND, bootstrap } from "../../first-run.js";
@@ -114,14 +114,7 @@ export async function startTwitchChannels(channels: Record<string, string>, heli
   const server = await startChannelsServer(
     {
       OVATION_PLUGINS: "console,twitch",
-      OVATION_TWITCH_USERNAME: "ovationbot",
-      OVATION_TWITCH_TOKEN: "oauth:good-token",
-      OVATION_TWITCH_CLIENT_ID: "fake-client",
-      OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-      OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${chat.port}`,
-      OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-      OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-      OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
+      ...twitchServerEnv({ helix, chat, eventsub }),
     },
     [{ ...settings, scopes: [...TWITCH_BROADCASTER_SCOPES], authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, userInfoUrl: `${helix.base}/helix/users` }],
   );
