@@ -1,5 +1,5 @@
-import { RegisteredHttpError } from "./http-error.js";
-import type { ErrorCodeEntry, HttpErrorOptions } from "./http-error.js";
+import { httpErrorClassFor } from "./http-error.js";
+import type { ErrorCodeEntry } from "./http-error.js";
 
 export type { ErrorCodeEntry, FieldErrors } from "./http-error.js";
 
@@ -77,13 +77,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** An error of the host's registry, answered as `{message, code, errors?, ...extra}` with its status. */
-export class ApiError extends RegisteredHttpError {
-  override readonly name = "ApiError";
-
-  constructor(code: ErrorCode, options: HttpErrorOptions = {}) {
-    super(code, ERROR_CODES[code], options);
-  }
-}
+export class ApiError extends httpErrorClassFor("ApiError", ERROR_CODES) {}
 
 /** A 422 for one field, worded like Laravel's validator. */
 export function fieldError(field: string, message: string, code: ErrorCode = "OVATION_ERR_HTTP_VALIDATION"): ApiError {

@@ -41,3 +41,33 @@ export class RegisteredHttpError extends OvationError {
     return { message: this.message, code: this.code, ...definedKeys({ errors: this.errors }), ...this.extra };
   }
 }
+
+/** A registry of HTTP error codes: each code with its status, default message and meaning. */
+export type ErrorCodeRegistry = Readonly<Record<string, ErrorCodeEntry>>;
+
+/** An error class declared with {@link httpErrorClassFor}: it takes only the codes of its registry. */
+export interface RegisteredHttpErrorClass<Registry extends ErrorCodeRegistry> {
+  new (code: keyof Registry & string, options?: HttpErrorOptions): RegisteredHttpError & { readonly code: keyof Registry & string };
+  /** The registry the class was declared from. */
+  readonly codes: Registry;
+}
+
+/**
+ * Declares the error class of a registry in one line, as core's `errorClassFor` does for a code
+ * table: `export class ApiError extends httpErrorClassFor("ApiError", ERROR_CODES) {}`. The class
+ * sets `name`, accepts only the registry's codes (the compiler checks), takes the status and
+ * default message of the code's entry, and carries the registry as `ApiError.codes`.
+ */
+export function httpErrorClassFor<const Registry extends ErrorCodeRegistry>(name: string, codes: Registry): RegisteredHttpErrorClass<Registry> {
+  return class extends RegisteredHttpError {
+    static readonly codes = codes;
+    override readonly name: string = name;
+    declare readonly code: keyof Registry & string;
+
+    constructor(code: keyof Registry & string, options: HttpErrorOptions = {}) {
+      const entry = codes[code];
+      if (entry === undefined) throw new TypeError(`${name}: no such code in its registry: ${code}`);
+      super(code, entry, options);
+    }
+  };
+}

@@ -5,14 +5,13 @@ import type { WebhookFixture } from "@ovation/plugin-kick/testing";
 import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
 import { FakeTikTokLogin, FakeWebcast, tiktokFixtures, tiktokMessage } from "@ovation/plugin-tiktok/testing";
 import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine, twitchServerEnv } from "@ovation/plugin-twitch/testing";
 // The server's own helpers and settings, shared rather than copied.
 import { DEMO_COMMAND } from "../../../server/src/first-run.js";
 import { connect as connectSocket, join, waitFor } from "../../../server/src/__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../../server/src/__tests__/socket-helpers.js";
 import { obtainEat } from "../../../server/src/identity/__tests__/eat-helper.js";
 import { api } from "../../../server/src/identity/__tests__/oauth-helpers.js";
-import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
 import { defaultPlatformSettings } from "../../../server/src/identity/platforms/settings.js";
 import { buildAssets, startDashboard } from "./harness.js";
 import type { DashboardHarness } from "./harness.js";
@@ -112,15 +111,6 @@ describe("three streamers connect their own channels from the dashboard (issue 2
 
   const card = (page: Page, platform: string) => page.locator(`li.connection-card[data-platform="${platform}"]`);
 
-  async function signInAs(page: Page, email: string): Promise<void> {
-    await page.goto(`${h.dashboard}/connections`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByLabel("Email address").fill(email);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
-  }
-
   async function connect(page: Page, platform: string, name: string): Promise<void> {
     await card(page, platform).getByRole("button", { name: `Connect ${name}` }).click();
     await page.getByRole("button", { name: `Continue to ${name}` }).click();
@@ -158,14 +148,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
       platforms: {
         env: {
           OVATION_PLUGINS: "console,twitch,kick,youtube,tiktok",
-          OVATION_TWITCH_USERNAME: "ovationbot",
-          OVATION_TWITCH_TOKEN: "oauth:good-token",
-          OVATION_TWITCH_CLIENT_ID: "fake-client",
-          OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-          OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${chat.port}`,
-          OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-          OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-          OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
+          ...twitchServerEnv({ helix, chat, eventsub }),
           ...kick.serverEnv(),
           OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
           ...google.serverEnv(),
@@ -178,9 +161,8 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     sender.url = `${h.base}/v1/platforms/kick/webhook`;
     streamers.push({ id: h.user.id, uuid: h.app.ovation.repos.users.get(h.user.id)?.uuid ?? "", email: h.user.email, token: h.user.token });
     for (const name of ["second", "third"]) {
-      const email = `${name}@example.com`;
-      const user = h.app.ovation.repos.users.create({ name, email, email_verified_at: new Date().toISOString(), password_hash: await hashPassword(PASSWORD) });
-      streamers.push({ id: user.id, uuid: user.uuid, email, token: h.app.ovation.repos.tokens.create({ user_id: user.id, name: "walk", scopes: ["*"] }).token });
+      const user = await h.addAccount(name, { password: PASSWORD });
+      streamers.push({ id: user.id, uuid: user.uuid, email: user.email, token: h.app.ovation.repos.tokens.create({ user_id: user.id, name: "walk", scopes: ["*"] }).token });
     }
     // Each streamer has the demo `!hug` (what the first run gives the first user), without a cooldown.
     for (const streamer of streamers) {
@@ -207,7 +189,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
     for (const [i, streamer] of streamers.entries()) {
       const { page } = await h.open();
       pages.push(page);
-      await signInAs(page, streamer.email);
+      await h.signIn(page, "/connections", { email: streamer.email, password: PASSWORD });
       helix.nextUser = logins[i] ?? "";
       await connect(page, "twitch", "Twitch");
       kick.nextAccount = kickAccounts[i]?.user_id ?? null;

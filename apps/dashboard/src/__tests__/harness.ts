@@ -8,7 +8,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, loadConfig } from "@ovation/server";
 import type { BuildAppOptions, OvationApp } from "@ovation/server";
+import type { ManagerRole } from "@ovation/core/api";
 import { chromium } from "playwright-core";
+import { expect } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 // The server's own test helpers (real SMTP on loopback, the password hash of accounts): shared, not copied.
 import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
@@ -69,14 +71,36 @@ export interface DashboardHarness {
   api: ApiCall;
   /** A new browser context and page in a view (viewport and colour scheme); console errors are collected. */
   open(view?: View): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
-  /** Signs `page` in through the identity pages, starting at the dashboard path `at`; resolves on the shell. */
-  signIn(page: Page, at?: string): Promise<void>;
+  /**
+   * Another account with a password and a verified address (`<name>@example.com`), managing the
+   * streamer's channel with `manages` when given.
+   */
+  addAccount(name: string, options?: { manages?: ManagerRole; password?: string }): Promise<DashboardAccount>;
+  /**
+   * Signs `page` in through the identity pages, starting at the dashboard path `at`, as the streamer
+   * or as `account`; resolves on the shell.
+   */
+  signIn(page: Page, at?: string, account?: Pick<DashboardAccount, "email" | "password">): Promise<void>;
+  /** Switches the signed-in manager to a channel they manage (`label`: "streamer (editor)"). */
+  switchChannel(page: Page, label: string): Promise<void>;
   /** Saves `<name>.png` (what the viewport shows) and `<name>.full.png` (the whole page) under {@link SCREENSHOT_DIR}. */
   screenshot(page: Page, name: string): Promise<string>;
   /** The 6-digit code of the last EAT mail to the user. */
   lastEatCode(count?: number): Promise<string>;
   close(): Promise<void>;
 }
+
+/** An account of {@link DashboardHarness.addAccount}. */
+export interface DashboardAccount {
+  id: number;
+  uuid: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** The password of the accounts {@link DashboardHarness.addAccount} makes (the streamer has another). */
+export const ACCOUNT_PASSWORD = "another horse battery staple";
 
 /** Starts everything; `buildAssets()` first when the test needs the current bundle. */
 export async function startDashboard(options: { platforms?: BuildAppOptions["platforms"]; identity?: BuildAppOptions["identity"]; botModules?: BuildAppOptions["botModules"] } = {}): Promise<DashboardHarness> {
@@ -119,6 +143,8 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
     const text = await response.text();
     return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
   };
+  // One hash per password: hashing is slow on purpose.
+  const hashes = new Map<string, Promise<string>>();
 
   return {
     app,
@@ -138,13 +164,24 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       });
       return { context, page, errors };
     },
-    async signIn(page, at = "/") {
+    async addAccount(name, { manages, password: own = ACCOUNT_PASSWORD } = {}) {
+      let hash = hashes.get(own);
+      if (hash === undefined) hashes.set(own, (hash = hashPassword(own)));
+      const account = app.ovation.repos.users.create({ name, email: `${name}@example.com`, email_verified_at: new Date().toISOString(), password_hash: await hash });
+      if (manages !== undefined) app.ovation.repos.managers.grant(record.id, account.id, manages);
+      return { id: account.id, uuid: account.uuid, name, email: `${name}@example.com`, password: own };
+    },
+    async signIn(page, at = "/", account = { email, password }) {
       await page.goto(`${base}/dashboard${at === "/" ? "" : at}`);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByLabel("Email address").fill(email);
-      await page.getByLabel("Password").fill(password);
+      await page.getByLabel("Email address").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
+    },
+    async switchChannel(page, label) {
+      await page.getByLabel("Channel").selectOption({ label });
+      await expect.poll(() => page.getByTestId("nav-channel").textContent()).toContain("Managing streamer");
     },
     async screenshot(page, name) {
       const file = path.join(SCREENSHOT_DIR, `${name}.png`);

@@ -1,8 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
 import { VIEWS, buildAssets, startDashboard } from "./harness.js";
-import type { DashboardHarness } from "./harness.js";
+import type { DashboardAccount, DashboardHarness } from "./harness.js";
 
 /**
  * Managers in real Chromium against the real server (issue 26): the streamer adds an editor and a
@@ -13,7 +12,8 @@ import type { DashboardHarness } from "./harness.js";
  */
 describe("dashboard managers (issue 26)", () => {
   let h: DashboardHarness;
-  const password = "another horse battery staple";
+  let eddie: DashboardAccount;
+  let mona: DashboardAccount;
   const heading = (page: Page) => page.locator("main h1.page-title");
 
   async function shot(page: Page, name: string): Promise<void> {
@@ -21,26 +21,11 @@ describe("dashboard managers (issue 26)", () => {
     await h.screenshot(page, name);
   }
 
-  /** Signs `page` in as another account than the harness's streamer. */
-  async function signInAs(page: Page, email: string, at: string): Promise<void> {
-    await page.goto(`${h.dashboard}${at}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByLabel("Email address").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading(page).waitFor({ timeout: 30_000 });
-  }
-
-  async function switchTo(page: Page, label: string): Promise<void> {
-    await page.getByLabel("Channel").selectOption({ label });
-    await expect.poll(() => page.getByTestId("nav-channel").textContent()).toContain("Managing streamer");
-  }
-
   beforeAll(async () => {
     buildAssets();
     h = await startDashboard();
-    const hash = await hashPassword(password);
-    for (const name of ["eddie", "mona"]) h.app.ovation.repos.users.create({ name, email: `${name}@example.com`, email_verified_at: new Date().toISOString(), password_hash: hash });
+    eddie = await h.addAccount("eddie");
+    mona = await h.addAccount("mona");
   }, 300_000);
   afterAll(async () => {
     await h?.close();
@@ -69,8 +54,8 @@ describe("dashboard managers (issue 26)", () => {
 
   it("an editor switches to the streamer's channel, creates a command there, and is refused on the streamer's security page", async () => {
     const { context, page, errors } = await h.open();
-    await signInAs(page, "eddie@example.com", "/commands");
-    await switchTo(page, "streamer (editor)");
+    await h.signIn(page, "/commands", eddie);
+    await h.switchChannel(page, "streamer (editor)");
     // The navigation lists only what the role covers: the alert pages and commands, no bot module.
     const nav = await page.locator("nav#primary-nav a.nav-link").allTextContents();
     expect(nav).toEqual(["Alert sets", "Browser sources", "Overlays", "Goal bars", "Alert log", "Simulator", "Commands"]);
@@ -82,8 +67,7 @@ describe("dashboard managers (issue 26)", () => {
     await expect.poll(() => heading(page).textContent(), { timeout: 30_000 }).toBe("Edit command");
     const streamerCommands = (await h.api<{ data: Array<{ command: string }> }>("GET", "/v1/bots/@me/commands")).body.data;
     expect(streamerCommands.map((c) => c.command)).toEqual(["discord"]);
-    const eddie = h.app.ovation.repos.users.findByName("eddie");
-    expect(h.app.ovation.repos.commands.listForUser(eddie?.id ?? 0)).toEqual([]);
+    expect(h.app.ovation.repos.commands.listForUser(eddie.id)).toEqual([]);
 
     await page.goto(`${h.dashboard}/security`);
     await page.getByTestId("managed-refusal").waitFor({ timeout: 30_000 });
@@ -99,8 +83,8 @@ describe("dashboard managers (issue 26)", () => {
 
   it("a moderator is refused on the streamer's commands and opens a giveaway on the streamer's channel", async () => {
     const { context, page, errors } = await h.open();
-    await signInAs(page, "mona@example.com", "/giveaways");
-    await switchTo(page, "streamer (moderator)");
+    await h.signIn(page, "/giveaways", mona);
+    await h.switchChannel(page, "streamer (moderator)");
     const nav = await page.locator("nav#primary-nav a.nav-link").allTextContents();
     expect(nav).toEqual(expect.arrayContaining(["Giveaways", "Timers", "Auto-moderation", "Counters"]));
     expect(nav).not.toContain("Commands");
@@ -134,7 +118,7 @@ describe("dashboard managers (issue 26)", () => {
 
     // On a phone: the switcher fits the top bar and the drawer lists the managed pages.
     const phone = await h.open(VIEWS[2]);
-    await signInAs(phone.page, "mona@example.com", "/timers");
+    await h.signIn(phone.page, "/timers", mona);
     await phone.page.getByLabel("Channel").waitFor({ timeout: 30_000 });
     expect(await phone.page.getByLabel("Channel").inputValue()).toBe("");
     await phone.page.getByLabel("Channel").selectOption({ label: "streamer (moderator)" });
@@ -171,10 +155,10 @@ describe("dashboard managers (issue 26)", () => {
     await context.close();
 
     // Eddie's tab still chose the streamer's channel: after the revocation the switcher is gone and the pages are his own.
-    const eddie = await h.open();
-    await signInAs(eddie.page, "eddie@example.com", "/commands");
-    expect(await eddie.page.getByLabel("Channel").count()).toBe(0);
+    const eddieTab = await h.open();
+    await h.signIn(eddieTab.page, "/commands", eddie);
+    expect(await eddieTab.page.getByLabel("Channel").count()).toBe(0);
     expect((await h.api<{ data: Array<{ action: string }> }>("GET", "/v1/managers/audit")).body.data[0]?.action).toBe("managers.revoke");
-    await eddie.context.close();
+    await eddieTab.context.close();
   }, 300_000);
 });

@@ -1,8 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
 import { VIEWS, buildAssets, startDashboard } from "./harness.js";
-import type { DashboardHarness } from "./harness.js";
+import type { DashboardAccount, DashboardHarness } from "./harness.js";
 
 type SystemView = { settings: { language: string; visuals: boolean; effects: boolean; sounds: boolean; disabled_commands: string[]; levels: Record<string, string> } };
 type ModerationView = { settings: { bad_words: { words: string[]; patterns: string[] }; links: { allowed_domains: string[] } } };
@@ -17,26 +16,13 @@ type ModerationView = { settings: { bad_words: { words: string[]; patterns: stri
  */
 describe("dashboard: system commands, word lists, managed alert pages (issue 26)", () => {
   let h: DashboardHarness;
-  const password = "another horse battery staple";
+  let eddie: DashboardAccount;
+  let mona: DashboardAccount;
   const heading = (page: Page) => page.locator("main h1.page-title");
 
   async function shot(page: Page, name: string): Promise<void> {
     await page.evaluate(() => window.scrollTo(0, 0));
     await h.screenshot(page, name);
-  }
-
-  async function signInAs(page: Page, email: string, at: string): Promise<void> {
-    await page.goto(`${h.dashboard}${at}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByLabel("Email address").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading(page).waitFor({ timeout: 30_000 });
-  }
-
-  async function switchTo(page: Page, label: string): Promise<void> {
-    await page.getByLabel("Channel").selectOption({ label });
-    await expect.poll(() => page.getByTestId("nav-channel").textContent()).toContain("Managing streamer");
   }
 
   const systemCommands = async () => (await h.api<SystemView>("GET", "/v1/bots/@me/system-commands")).body.settings;
@@ -45,11 +31,8 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
   beforeAll(async () => {
     buildAssets();
     h = await startDashboard();
-    const hash = await hashPassword(password);
-    for (const name of ["eddie", "mona"]) {
-      const account = h.app.ovation.repos.users.create({ name, email: `${name}@example.com`, email_verified_at: new Date().toISOString(), password_hash: hash });
-      h.app.ovation.repos.managers.grant(h.user.id, account.id, name === "eddie" ? "editor" : "moderator");
-    }
+    eddie = await h.addAccount("eddie", { manages: "editor" });
+    mona = await h.addAccount("mona", { manages: "moderator" });
   }, 300_000);
   afterAll(async () => {
     await h?.close();
@@ -165,8 +148,8 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
   it("an editor on the streamer's channel: the alert pages are listed, a goal bar and an alert set are made for the streamer, the sources' addresses stay hidden, the log is not live", async () => {
     expect((await h.api("POST", "/v1/browser-source/generate", { browser_source_type: "alerts" })).status).toBeLessThan(300);
     const { context, page, errors } = await h.open();
-    await signInAs(page, "eddie@example.com", "/goal-bars");
-    await switchTo(page, "streamer (editor)");
+    await h.signIn(page, "/goal-bars", eddie);
+    await h.switchChannel(page, "streamer (editor)");
     const nav = await page.locator("nav#primary-nav a.nav-link").allTextContents();
     expect(nav).toEqual(expect.arrayContaining(["Alert sets", "Browser sources", "Overlays", "Goal bars", "Alert log", "Simulator", "Commands"]));
     expect(nav).not.toContain("System commands");
@@ -178,8 +161,7 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     await page.locator("li[data-goal]").filter({ hasText: "Streamer's road to 5" }).waitFor({ timeout: 30_000 });
     const goals = (await h.api<{ data: Array<{ goal_bar: { title: string } }> }>("GET", "/v1/goal-bars")).body.data;
     expect(goals.map((g) => g.goal_bar.title)).toContain("Streamer's road to 5");
-    const eddie = h.app.ovation.repos.users.findByName("eddie");
-    expect(h.app.ovation.repos.goalBars.listForUser(eddie?.id ?? 0)).toEqual([]);
+    expect(h.app.ovation.repos.goalBars.listForUser(eddie.id)).toEqual([]);
 
     await page.getByRole("link", { name: "Browser sources" }).first().click();
     await expect.poll(() => heading(page).textContent()).toBe("Browser sources");
@@ -212,15 +194,14 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
 
   it("a moderator switches the streamer's bot back to English on the System commands page", async () => {
     const { context, page, errors } = await h.open(VIEWS[2]);
-    await signInAs(page, "mona@example.com", "/system-commands");
+    await h.signIn(page, "/system-commands", mona);
     await page.getByLabel("Channel").selectOption({ label: "streamer (moderator)" });
     await page.locator('tr[data-command="help"]').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByLabel("Language of the bot's own messages").inputValue(), { timeout: 30_000 }).toBe("de");
     await page.getByLabel("Language of the bot's own messages").selectOption("en");
     await expect.poll(async () => (await systemCommands()).language, { timeout: 30_000 }).toBe("en");
     await shot(page, "managed-system-commands.phone-light");
-    const mona = h.app.ovation.repos.users.findByName("mona");
-    expect(h.app.ovation.botModules.system.settings(String(mona?.id ?? 0)).language).toBe("en");
+    expect(h.app.ovation.botModules.system.settings(String(mona.id)).language).toBe("en");
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);

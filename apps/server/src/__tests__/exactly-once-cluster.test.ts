@@ -1,13 +1,10 @@
-import { cpSync } from "node:fs";
-import { join as joinPath } from "node:path";
 import { io as connectClient } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { NotifySub } from "@ovation/core";
-import type { OvationApp } from "../app.js";
-import { seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { seedDefaultAlertSet, seedUser } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
-import { freshRedisUrl } from "./services/redis.js";
-import { nextEvent, listen, postJson, waitFor } from "./socket-helpers.js";
+import { useTwoNodesOnRedis } from "./services/redis.js";
+import { nextEvent, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
 
 // Issue 31, item 6 (the cause): an acknowledgement that reaches a node before that node holds the
@@ -16,19 +13,20 @@ import type { ClientSocket } from "./socket-helpers.js";
 // "early". The page then comes back through node A, whose log holds the alerts: it must get none
 // of those it acknowledged.
 
-const dirs = [tempDataDir(), tempDataDir()];
-const apps: OvationApp[] = [];
-const urls: string[] = [];
 const sockets: ClientSocket[] = [];
 let alice: SeededUser;
 let room: string;
 let sourceToken: string;
 
-async function node(index: number, env: Record<string, string>): Promise<void> {
-  const app = await testApp(dirs[index]!.dir, { ...env, OVATION_SERVER_ID: `node-${"ab"[index]}`, OVATION_NODE_TTL_SECONDS: "2" });
-  apps[index] = app;
-  urls[index] = await listen(app);
-}
+const { urls } = useTwoNodesOnRedis(
+  async (a) => {
+    alice = seedUser(a, "Alice");
+    await seedDefaultAlertSet(a, alice.userId);
+    sourceToken = a.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", null).record.access_token;
+    room = `${alice.uuid}.ovation.${alice.userId}`;
+  },
+  () => sockets.forEach((socket) => socket.close()),
+);
 
 /** The browser-source page on node `index`: joins its room, acknowledges every alert on receipt (as soon as it could be shown). */
 async function page(index: number): Promise<{ socket: ClientSocket; seen: string[] }> {
@@ -49,25 +47,6 @@ async function alert(index: number, name: string): Promise<string> {
   expect(res.status).toBe(201);
   return (res.json["notification"] as { id: string }).id;
 }
-
-beforeAll(async () => {
-  const env = { OVATION_REDIS_URL: await freshRedisUrl() };
-  await node(0, env);
-  const a = apps[0]!;
-  alice = seedUser(a, "Alice");
-  await seedDefaultAlertSet(a, alice.userId);
-  sourceToken = a.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", null).record.access_token;
-  room = `${alice.uuid}.ovation.${alice.userId}`;
-  await a.ovation.repos.store.persisted();
-  cpSync(joinPath(dirs[0]!.dir, "store"), joinPath(dirs[1]!.dir, "store"), { recursive: true });
-  await node(1, env);
-}, 180_000);
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  for (const app of apps) await app?.close();
-  for (const dir of dirs) dir.remove();
-});
 
 describe("acknowledgements across nodes", () => {
   test("alerts acknowledged through a node that did not hold them yet are not sent again by the node that does", async () => {

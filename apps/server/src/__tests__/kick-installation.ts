@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { FakeKick, KickWebhookSender, webhookEvent } from "@ovation/plugin-kick/testing";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer, privmsgLine } from "@ovation/plugin-twitch/testing";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, privmsgLine, twitchServerEnv } from "@ovation/plugin-twitch/testing";
 import type { SentChat, WebhookFixture } from "@ovation/plugin-kick/testing";
 import { callRunningServer } from "../cli/admin-client.js";
 import { TestBrowser, followAcross } from "../identity/__tests__/browser.js";
@@ -96,14 +96,7 @@ export async function startKickInstallation(options: KickInstallationOptions): P
     OVATION_PLUGINS: helix ? "kick,twitch" : "kick",
     ...(helix && irc && eventsub
       ? {
-          OVATION_TWITCH_USERNAME: "ovationbot",
-          OVATION_TWITCH_TOKEN: "oauth:good-token",
-          OVATION_TWITCH_CLIENT_ID: "fake-client",
-          OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-          OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${irc.port}`,
-          OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-          OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-          OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
+          ...twitchServerEnv({ helix, chat: irc, eventsub }),
           OVATION_TWITCH_AUTHORIZE_URL: `${helix.base}/oauth2/authorize`,
           // A verified bot's join rate: the joins of every node are counted together in Redis.
           OVATION_TWITCH_JOINS_PER_10S: "2000",

@@ -1,13 +1,10 @@
-import { cpSync } from "node:fs";
-import { join as joinPath } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { io as connectClient } from "socket.io-client";
 import type { NotifySub } from "@ovation/core";
-import type { OvationApp } from "../app.js";
-import { seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { seedDefaultAlertSet, seedUser } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
-import { freshRedisUrl } from "./services/redis.js";
-import { connect, join, listen, nextEvent, postJson, waitFor } from "./socket-helpers.js";
+import { useTwoNodesOnRedis } from "./services/redis.js";
+import { connect, join, nextEvent, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
 
 // Two apps in this process on one Redis: what one node emits reaches the other's sockets (through
@@ -16,19 +13,20 @@ import type { ClientSocket } from "./socket-helpers.js";
 // nothing twice. Each node has its own copy of one store (the same users, tokens and sources), so
 // this tests the Redis side alone; the two-process test runs nodes on one PostgreSQL store.
 
-const dirs = [tempDataDir(), tempDataDir()];
-const apps: OvationApp[] = [];
-const urls: string[] = [];
 const sockets: ClientSocket[] = [];
 let alice: SeededUser;
 let room: string;
 let sourceToken: string;
 
-async function node(index: number, env: Record<string, string>): Promise<void> {
-  const app = await testApp(dirs[index]!.dir, { ...env, OVATION_SERVER_ID: `node-${"ab"[index]}`, OVATION_NODE_TTL_SECONDS: "2" });
-  apps[index] = app;
-  urls[index] = await listen(app);
-}
+const { apps, urls } = useTwoNodesOnRedis(
+  async (a) => {
+    alice = seedUser(a, "Alice");
+    await seedDefaultAlertSet(a, alice.userId);
+    sourceToken = a.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", null).record.access_token;
+    room = `${alice.uuid}.ovation.${alice.userId}`;
+  },
+  () => sockets.forEach((socket) => socket.close()),
+);
 
 /** A browser source on node `index`: joins the room, records notifysub ids and queue controls. */
 async function source(index: number): Promise<{ socket: ClientSocket; seen: string[]; controls: string[] }> {
@@ -54,26 +52,6 @@ async function settle(): Promise<void> {
   await waitFor(() => probe.seen.includes(marker.id), 10_000, "the marker alert");
   probe.socket.close();
 }
-
-beforeAll(async () => {
-  const env = { OVATION_REDIS_URL: await freshRedisUrl() };
-  await node(0, env);
-  const a = apps[0]!;
-  alice = seedUser(a, "Alice");
-  await seedDefaultAlertSet(a, alice.userId);
-  sourceToken = a.ovation.repos.browserSources.findOrCreate(alice.userId, "alerts", null).record.access_token;
-  room = `${alice.uuid}.ovation.${alice.userId}`;
-  await a.ovation.repos.store.persisted();
-  // The second node starts on a copy of what the first stored.
-  cpSync(joinPath(dirs[0]!.dir, "store"), joinPath(dirs[1]!.dir, "store"), { recursive: true });
-  await node(1, env);
-}, 180_000);
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  for (const app of apps) await app?.close();
-  for (const dir of dirs) dir.remove();
-});
 
 describe("two nodes on Redis", () => {
   test("/server-ids lists both nodes on either node", async () => {
@@ -198,7 +176,6 @@ describe("two nodes on Redis", () => {
     onB.socket.on("disconnect", () => (disconnected = true));
     const a = apps.shift()!;
     urls.shift();
-    dirs.push(dirs.shift()!);
     await a.close();
     expect(await (await fetch(`${urls[0]}/server-ids`)).json()).toEqual(["node-b"]);
     const after = await alert(0);

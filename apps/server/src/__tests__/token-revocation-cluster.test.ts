@@ -1,34 +1,33 @@
-import { cpSync } from "node:fs";
-import { join as joinPath } from "node:path";
 import { io as connectClient } from "socket.io-client";
 import type { Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { issueChatToken } from "../admin/chat-token.js";
-import type { OvationApp } from "../app.js";
-import { ALL_SCOPES, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { ALL_SCOPES, seedUser } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
-import { freshRedisUrl } from "./services/redis.js";
-import { connect, join, listen, waitFor } from "./socket-helpers.js";
+import { useTwoNodesOnRedis } from "./services/redis.js";
+import { connect, join, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
 
 // Issue 31, item 3 on two nodes: a token revoked on node A closes the sockets opened with it on
 // node B (main namespace and /console) through Redis. Each node has its own copy of one store, so
 // node B still holds the token as valid: only the revocation message can close its sockets.
 
-const dirs = [tempDataDir(), tempDataDir()];
-const apps: OvationApp[] = [];
-const urls: string[] = [];
 const opened: Array<{ close(): unknown }> = [];
 let alice: SeededUser;
 let leaked: { id: number; token: string };
 let kept: string;
 let chatToken: string;
 
-async function node(index: number, env: Record<string, string>): Promise<void> {
-  const app = await testApp(dirs[index]!.dir, { ...env, OVATION_SERVER_ID: `node-${"ab"[index]}`, OVATION_NODE_TTL_SECONDS: "2" });
-  apps[index] = app;
-  urls[index] = await listen(app);
-}
+const { apps, urls } = useTwoNodesOnRedis(
+  (a) => {
+    alice = seedUser(a, "Alice");
+    const created = a.ovation.repos.tokens.create({ user_id: alice.userId, name: "leaked", scopes: ALL_SCOPES });
+    leaked = { id: created.record.id, token: created.token };
+    kept = alice.token;
+    chatToken = issueChatToken(a.ovation.repos, "Alice");
+  },
+  () => opened.forEach((socket) => socket.close()),
+);
 
 async function consoleOn(url: string, token: string): Promise<Socket> {
   const socket = connectClient(`${url}/console`, { auth: { token }, transports: ["websocket"], reconnection: false, forceNew: true, timeout: 10_000 });
@@ -52,26 +51,6 @@ function closedFlag(socket: { on(event: "disconnect", listener: () => void): unk
   socket.on("disconnect", () => (flag.closed = true));
   return flag;
 }
-
-beforeAll(async () => {
-  const env = { OVATION_REDIS_URL: await freshRedisUrl() };
-  await node(0, env);
-  const a = apps[0]!;
-  alice = seedUser(a, "Alice");
-  const created = a.ovation.repos.tokens.create({ user_id: alice.userId, name: "leaked", scopes: ALL_SCOPES });
-  leaked = { id: created.record.id, token: created.token };
-  kept = alice.token;
-  chatToken = issueChatToken(a.ovation.repos, "Alice");
-  await a.ovation.repos.store.persisted();
-  cpSync(joinPath(dirs[0]!.dir, "store"), joinPath(dirs[1]!.dir, "store"), { recursive: true });
-  await node(1, env);
-}, 180_000);
-
-afterAll(async () => {
-  for (const socket of opened) socket.close();
-  for (const app of apps) await app?.close();
-  for (const dir of dirs) dir.remove();
-});
 
 describe("token revocation on two nodes on Redis", () => {
   test("a personal access token revoked on node A closes its main and console sockets on both nodes; another token's stay", async () => {

@@ -121,7 +121,11 @@ export class BotModulesHost {
       timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
       goalBars,
       giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
-      system: new SystemBotModule({ system: this.system, stored: (channel) => repos.botState.settings(Number(channel)) }),
+      system: new SystemBotModule({
+        system: this.system,
+        stored: (channel) => repos.botState.settings(Number(channel)),
+        ownCommands: (channel) => repos.commands.listForUser(Number(channel)),
+      }),
       commands: new CustomCommandsBotModule({ runtime, afterChat: (channel, ctx) => goalBars.refreshCounters(channel, ctx) }),
     };
     this.runtime = new BotRuntime(this.#moduleContext(now, runtime.isLive.bind(runtime)), botModuleOrder(this.#builtIn, options.modules ?? registeredBotModules()));
@@ -132,6 +136,8 @@ export class BotModulesHost {
       const reloaded = new Set(usersOfDocuments(documents, ["timers", "bot_state"]));
       for (const userId of reloaded) if (repos.users.get(userId)) this.reload(userId);
       for (const userId of usersOfDocuments(documents, [GIVEAWAY_ENTRIES_KIND])) if (!reloaded.has(userId) && repos.users.get(userId)) this.#catchUpEntries(userId);
+      // A channel's key-value tables changed on another node: modules read again what they hold of them (points settings).
+      for (const key of documents) if (key.startsWith("kv:")) this.runtime.storeChanged(key.slice("kv:".length));
     });
   }
 

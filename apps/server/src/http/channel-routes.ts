@@ -1,7 +1,20 @@
-import type { FastifyRequest } from "fastify";
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyRequest,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
 import { callerOf, resolveUserParam } from "./authenticate.js";
+import type { ZodApp } from "./types.js";
 
 /**
  * The channel form of a path that acts on the caller: `/v1/goal-bars/:id` is also served at
@@ -37,8 +50,47 @@ export function routeForms<P extends z.ZodObject = z.ZodObject<Record<never, nev
   ];
 }
 
+/** Route options of a zod-typed route (everything but its url, method and handler). */
+export type ChannelRouteOptions<S extends FastifySchema> = RouteShorthandOptions<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider,
+  FastifyBaseLogger
+>;
+
+/** The handler of a zod-typed route whose schema is `S`. */
+export type ChannelRouteHandler<S extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider,
+  FastifyBaseLogger
+>;
+
 /**
- * The user a route registered with {@link routeForms} acts on: the caller on its own path; on the
+ * Registers one handler at both addresses of a route acting on the caller ({@link routeForms}):
+ * `options(form)` gives each form's route options (its schema takes `params: form.params`; a
+ * response may differ on the channel form, `form.channel`), and `handler` serves both, reading the
+ * target with {@link channelUserOf}.
+ */
+export function channelRoute<const S extends FastifySchema, P extends z.ZodObject = z.ZodObject<Record<never, never>>>(
+  app: ZodApp,
+  route: { method: "GET" | "POST" | "PUT" | "DELETE"; path: string; params?: P },
+  options: (form: RouteForm<P>) => ChannelRouteOptions<S>,
+  handler: ChannelRouteHandler<S>,
+): void {
+  for (const form of routeForms(route.path, route.params)) app.route<RouteGenericInterface, ContextConfigDefault, S>({ ...options(form), method: route.method, url: form.url, handler });
+}
+
+/**
+ * The user a route registered with {@link channelRoute} acts on: the caller on its own path; on the
  * channel form, `{user}` resolved by `resolveUserParam` (403 for a stranger, a role that does not
  * cover the route's scopes, or a manager on an `ownerOnly` route).
  */

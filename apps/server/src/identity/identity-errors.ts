@@ -1,5 +1,5 @@
-import { RegisteredHttpError } from "../http-error.js";
-import type { ErrorCodeEntry, HttpErrorOptions } from "../http-error.js";
+import { httpErrorClassFor } from "../http-error.js";
+import type { ErrorCodeEntry } from "../http-error.js";
 
 /**
  * Every error code the identity module answers with. Kept apart from the host's registry so the
@@ -39,13 +39,7 @@ export const IDENTITY_ERROR_CODES = {
 export type IdentityErrorCode = keyof typeof IDENTITY_ERROR_CODES;
 
 /** An identity error that maps to an HTTP answer. */
-export class IdentityError extends RegisteredHttpError {
-  override readonly name = "IdentityError";
-
-  constructor(code: IdentityErrorCode, options: HttpErrorOptions = {}) {
-    super(code, IDENTITY_ERROR_CODES[code], options);
-  }
-}
+export class IdentityError extends httpErrorClassFor("IdentityError", IDENTITY_ERROR_CODES) {}
 
 /** A 422 naming one field, worded like Laravel's validator. */
 export function identityFieldError(field: string, message: string): IdentityError {

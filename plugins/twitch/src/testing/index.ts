@@ -8,3 +8,4 @@ export type { HelixCall, HelixPoll } from "./fake-helix.js";
 export { FakeIrcServer, privmsgLine } from "./fake-irc-server.js";
 export { FakeEventSubServer } from "./fake-eventsub-server.js";
 export { eventSubFixture, ircLine } from "./fixtures.js";
+export { twitchServerEnv } from "./server-env.js";

@@ -2,7 +2,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { freePort } from "../helpers.js";
+import { pino } from "pino";
+import { afterAll, beforeAll } from "vitest";
+import { buildApp } from "../../app.js";
+import type { OvationApp } from "../../app.js";
+import { freePort, tempDataDir, testConfig } from "../helpers.js";
 import { asServiceUser, ensureInstalled, ownByServiceUser, run, sharedService } from "./shared-service.js";
 
 const PG_ROOT = "/usr/lib/postgresql";
@@ -46,4 +50,28 @@ export async function freshDatabase(): Promise<string> {
     await admin.end();
   }
   return `postgres://postgres@127.0.0.1:${port}/${name}`;
+}
+
+/**
+ * For a describe block: `count` server nodes (apps, each with its own data directory) on one fresh
+ * database of the shared PostgreSQL, built before its tests and closed after; read the array inside
+ * tests.
+ */
+export function useNodesOnOneDatabase(count: number): OvationApp[] {
+  const apps: OvationApp[] = [];
+  const dirs: Array<{ remove(): void }> = [];
+  beforeAll(async () => {
+    await sharedPostgres();
+    const url = await freshDatabase();
+    for (let i = 0; i < count; i++) {
+      const dir = tempDataDir();
+      dirs.push(dir);
+      apps.push(await buildApp({ config: testConfig(dir.dir, { OVATION_DATABASE_URL: url }), logger: pino({ level: "silent" }) }));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    dirs.forEach((d) => d.remove());
+  });
+  return apps;
 }

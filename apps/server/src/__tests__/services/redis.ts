@@ -1,10 +1,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Socket } from "node:net";
-import { freePort } from "../helpers.js";
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll } from "vitest";
+import { closeRedis, openRedis } from "../../redis/connection.js";
+import type { OvationApp } from "../../app.js";
+import { freePort, tempDataDir, testApp } from "../helpers.js";
+import { listen } from "../socket-helpers.js";
 import { ensureInstalled, sharedService } from "./shared-service.js";
 
 /** Databases of the shared Redis: 0 holds the run's counter, the others are handed out in turn. */
@@ -118,4 +123,65 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For a describe block: a fresh database of the shared Redis (taken before its tests) and
+ * `connect()`, which opens one more client to it as a node would (named `name`, failing fast), or
+ * to another Redis (`url`, e.g. a test's own server); every client is closed after the block.
+ */
+export function useRedisClients(name: string): { connect(to?: { url?: string; name?: string }): Promise<Redis> } {
+  const connections: Redis[] = [];
+  let url: string;
+  beforeAll(async () => {
+    url = await freshRedisUrl();
+  }, 120_000);
+  afterAll(async () => {
+    for (const client of connections) await closeRedis(client);
+  });
+  return {
+    async connect(to = {}) {
+      const client = await openRedis(to.url ?? url, { name: to.name ?? name, failFast: true });
+      connections.push(client);
+      return client;
+    },
+  };
+}
+
+/** The two nodes of {@link useTwoNodesOnRedis}: apps and their loopback URLs, node A first. */
+export interface RedisNodes {
+  apps: OvationApp[];
+  urls: string[];
+}
+
+/**
+ * For a test file: two apps in this process (`node-a`, `node-b`) on one fresh database of the
+ * shared Redis, each with its own copy of one store: `seed(a)` fills node A's store, then node B
+ * starts on a copy of what A stored (so the Redis side alone carries what one node tells the
+ * other). After the file, `beforeClose` runs (close the sockets), then both apps stop.
+ */
+export function useTwoNodesOnRedis(seed: (a: OvationApp) => Promise<void> | void, beforeClose: () => void = () => undefined): RedisNodes {
+  const dirs = [tempDataDir(), tempDataDir()];
+  const nodes: RedisNodes = { apps: [], urls: [] };
+  const start = async (index: number, env: Record<string, string>) => {
+    const app = await testApp(dirs[index]?.dir ?? "", { ...env, OVATION_SERVER_ID: `node-${"ab"[index]}`, OVATION_NODE_TTL_SECONDS: "2" });
+    nodes.apps[index] = app;
+    nodes.urls[index] = await listen(app);
+  };
+  beforeAll(async () => {
+    const env = { OVATION_REDIS_URL: await freshRedisUrl() };
+    await start(0, env);
+    const a = nodes.apps[0] as OvationApp;
+    await seed(a);
+    await a.ovation.repos.store.persisted();
+    // The second node starts on a copy of what the first stored.
+    cpSync(join(dirs[0]?.dir ?? "", "store"), join(dirs[1]?.dir ?? "", "store"), { recursive: true });
+    await start(1, env);
+  }, 180_000);
+  afterAll(async () => {
+    beforeClose();
+    for (const app of nodes.apps) await app?.close();
+    for (const dir of dirs) dir.remove();
+  });
+  return nodes;
 }

@@ -1,30 +1,11 @@
-import type { PlatformPlugin, PluginContext } from "@ovation/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { seedUser, tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, nextEvent, waitFor } from "../../__tests__/socket-helpers.js";
-import { TestConsole } from "./console-harness.js";
-
-/** A platform without the moderation part of the plugin contract (it can only send). */
-class SendOnlyPlugin implements PlatformPlugin {
-  readonly metadata = { name: "sendonly", platform: "kick", version: "1.0.0", core: "^0.1.0" };
-  readonly capabilities = { send: ["say" as const], moderation: { deleteMessage: false, timeout: false } };
-  context: PluginContext | null = null;
-  readonly sent: string[] = [];
-  constructor(private readonly owner: () => number) {}
-  channels() {
-    return [{ id: String(this.owner()), platform_id: "kick-room", username: "streamer", avatar_url: "" }];
-  }
-  async connect(context: PluginContext) {
-    this.context = context;
-  }
-  async disconnect() {}
-  async send(message: { text: string }) {
-    this.sent.push(message.text);
-  }
-}
+import { SendOnlyPlugin, TestConsoles } from "./console-harness.js";
+import type { TestConsole } from "./console-harness.js";
 
 const SCOPES = ["chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "widgets:manage", "alerts:manage", "chatbot:manage"];
 
@@ -35,18 +16,15 @@ describe("bot modules through the console plugin", () => {
   let token: string;
   let userId: number;
   let clock = Date.parse("2026-11-23T12:00:00Z");
-  const consoles: TestConsole[] = [];
-  const open = async (auth: { as?: string; badges?: string[] } = {}) => {
-    const c = await TestConsole.open(url, { token, ...auth });
-    consoles.push(c);
-    return c;
-  };
+  const consoles = new TestConsoles(() => ({ url, token }));
+  const open = (auth: { as?: string; badges?: string[] } = {}) => consoles.open(auth);
   const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, payload?: unknown) =>
     app.inject({ method, url: path, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
   let sendOnly: SendOnlyPlugin;
   const start = async () => {
-    sendOnly = new SendOnlyPlugin(() => userId);
+    // A platform without the moderation part of the plugin contract (it can only send).
+    sendOnly = new SendOnlyPlugin(() => userId, { name: "sendonly" });
     app = await buildApp({ config: testConfig(data.dir), logger: pino({ level: "silent" }), botModules: { now: () => clock }, platforms: { env: {}, extra: [sendOnly] } });
     url = await listen(app);
   };
@@ -57,7 +35,7 @@ describe("bot modules through the console plugin", () => {
     app.ovation.botModules.reload(userId);
   });
   afterAll(async () => {
-    for (const c of consoles) c.close();
+    consoles.closeAll();
     await app.close();
     data.remove();
   });
@@ -267,7 +245,7 @@ describe("bot modules through the console plugin", () => {
     expect(await apiMoved).toMatchObject({ id: counterGoal.id, progress: { current: 3 } });
     source.close();
 
-    for (const c of consoles.splice(0)) c.close();
+    consoles.closeAll();
     await app.close();
     await start();
     expect((await call("GET", `/v1/goal-bars/${goal.id}`)).json().progress).toMatchObject({ current: 5, percent: 50 });

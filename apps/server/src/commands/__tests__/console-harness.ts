@@ -1,3 +1,4 @@
+import type { PlatformLookups, PlatformPlugin, PluginContext } from "@ovation/core";
 import { CONSOLE_NAMESPACE } from "@ovation/plugin-console";
 import type { ConsoleLineResult, ConsoleModeration, ConsoleOutput } from "@ovation/plugin-console";
 import { io as connectClient } from "socket.io-client";
@@ -37,5 +38,60 @@ export class TestConsole {
 
   close(): void {
     this.socket.close();
+  }
+}
+
+/**
+ * The consoles a test file opens, each closed by {@link closeAll} at its end: `open()` as the
+ * token's owner or as a viewer (`as`, `badges`), with the server and token of `target()`.
+ */
+export class TestConsoles {
+  readonly #opened: TestConsole[] = [];
+
+  constructor(private readonly target: () => { url: string; token: string }) {}
+
+  async open(auth: { as?: string; badges?: string[] } = {}): Promise<TestConsole> {
+    const { url, token } = this.target();
+    const console = await TestConsole.open(url, { token, ...auth });
+    this.#opened.push(console);
+    return console;
+  }
+
+  closeAll(): void {
+    for (const console of this.#opened.splice(0)) console.close();
+  }
+}
+
+/**
+ * A Kick-like platform plugin of the streamer `owner()` that can only send (no moderation part),
+ * recording what it sent; `lookups` answer the template functions `user()` and `channel()`.
+ */
+export class SendOnlyPlugin implements PlatformPlugin {
+  readonly metadata: PlatformPlugin["metadata"];
+  readonly capabilities = { send: ["say" as const], moderation: { deleteMessage: false, timeout: false } };
+  readonly lookups?: PlatformLookups;
+  context: PluginContext | null = null;
+  readonly sent: string[] = [];
+
+  constructor(
+    private readonly owner: () => number,
+    options: { name: string; lookups?: PlatformLookups },
+  ) {
+    this.metadata = { name: options.name, platform: "kick", version: "1.0.0", core: "^0.1.0" };
+    if (options.lookups !== undefined) this.lookups = options.lookups;
+  }
+
+  channels() {
+    return [{ id: String(this.owner()), platform_id: "kick-room", username: "streamer", avatar_url: "" }];
+  }
+
+  async connect(context: PluginContext) {
+    this.context = context;
+  }
+
+  async disconnect() {}
+
+  async send(message: { text: string }) {
+    this.sent.push(message.text);
   }
 }

@@ -1,10 +1,7 @@
 import type { ChatEvent } from "@ovation/core";
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildApp } from "../../app.js";
+import { describe, expect, test } from "vitest";
 import type { OvationApp } from "../../app.js";
-import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
-import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
+import { useNodesOnOneDatabase } from "../../__tests__/services/postgres.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 
 function join(channel: number, viewer: number): ChatEvent {
@@ -23,22 +20,7 @@ function join(channel: number, viewer: number): ChatEvent {
 }
 
 describe("giveaway entries with two server nodes on one PostgreSQL database", () => {
-  const apps: OvationApp[] = [];
-  const dirs: Array<{ remove(): void }> = [];
-
-  beforeAll(async () => {
-    await sharedPostgres();
-    const url = await freshDatabase();
-    for (let i = 0; i < 2; i++) {
-      const dir = tempDataDir();
-      dirs.push(dir);
-      apps.push(await buildApp({ config: testConfig(dir.dir, { OVATION_DATABASE_URL: url }), logger: pino({ level: "silent" }) }));
-    }
-  }, 120_000);
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    dirs.forEach((d) => d.remove());
-  });
+  const apps = useNodesOnOneDatabase(2);
 
   test("entries taken on node A reach node B in order, and B draws among all of them", async () => {
     const [a, b] = apps as [OvationApp, OvationApp];

@@ -1,34 +1,18 @@
-import type { ChatEvent, PlatformPlugin, PluginContext } from "@ovation/core";
+import type { ChatEvent } from "@ovation/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { seedUser, tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
-import { TestConsole } from "./console-harness.js";
+import { SendOnlyPlugin, TestConsoles } from "./console-harness.js";
+import type { TestConsole } from "./console-harness.js";
 
-/** A Kick-like platform that sends and answers the `channel()` lookup with the stream's title and category. */
-class LookupPlugin implements PlatformPlugin {
-  readonly metadata = { name: "lookupkick", platform: "kick", version: "1.0.0", core: "^0.1.0" };
-  readonly capabilities = { send: ["say" as const], moderation: { deleteMessage: false, timeout: false } };
-  context: PluginContext | null = null;
-  readonly sent: string[] = [];
-  readonly lookups = {
-    user: async () => null,
-    channel: async (id: string) => (id === "kick-room" ? { id, name: "streamer", url: "https://kick.example/streamer", language: "en", title: "Speedrun night", game: "Celeste" } : null),
-  };
-  constructor(private readonly owner: () => number) {}
-  channels() {
-    return [{ id: String(this.owner()), platform_id: "kick-room", username: "streamer", avatar_url: "" }];
-  }
-  async connect(context: PluginContext) {
-    this.context = context;
-  }
-  async disconnect() {}
-  async send(message: { text: string }) {
-    this.sent.push(message.text);
-  }
-}
+/** The `channel()` lookup of the Kick-like platform: the stream's title and category. */
+const lookups = {
+  user: async () => null,
+  channel: async (id: string) => (id === "kick-room" ? { id, name: "streamer", url: "https://kick.example/streamer", language: "en", title: "Speedrun night", game: "Celeste" } : null),
+};
 
 const SCOPES = ["chatbot:manage:commands", "chatbot:manage:points", "chatbot:manage:quotes", "chatbot:manage"];
 const MINUTE = 60_000;
@@ -40,14 +24,10 @@ describe("loyalty points and quotes through the console and a platform plugin", 
   let token: string;
   let userId: number;
   let clock = Date.parse("2026-11-23T20:00:00Z");
-  let kick: LookupPlugin;
+  let kick: SendOnlyPlugin;
   let kickIds = 0;
-  const consoles: TestConsole[] = [];
-  const open = async (as: string, badges: string[] = []) => {
-    const c = await TestConsole.open(url, { token, as, badges });
-    consoles.push(c);
-    return c;
-  };
+  const consoles = new TestConsoles(() => ({ url, token }));
+  const open = (as: string, badges: string[] = []) => consoles.open({ as, badges });
   const api = (method: string, path: string, body?: unknown, bearer: string | null = token) =>
     fetch(`${url}${path}`, {
       method,
@@ -82,14 +62,15 @@ describe("loyalty points and quotes through the console and a platform plugin", 
   };
 
   beforeAll(async () => {
-    kick = new LookupPlugin(() => userId);
+    // A Kick-like platform that sends and answers the `channel()` lookup.
+    kick = new SendOnlyPlugin(() => userId, { name: "lookupkick", lookups });
     app = await buildApp({ config: testConfig(data.dir), logger: pino({ level: "silent" }), botModules: { now: () => clock }, platforms: { env: {}, extra: [kick] } });
     url = await listen(app);
     ({ token, userId } = seedUser(app, "Streamer", SCOPES));
     app.ovation.botModules.reload(userId);
   });
   afterAll(async () => {
-    for (const c of consoles) c.close();
+    consoles.closeAll();
     await app.close();
     data.remove();
   });
@@ -133,8 +114,7 @@ describe("loyalty points and quotes through the console and a platform plugin", 
     await alice.heard("Here is your treat");
     expect(await balance("ovation:console-alice")).toBe(30 - 25);
 
-    const owned = await TestConsole.open(url, { token });
-    consoles.push(owned);
+    const owned = await consoles.open();
     await owned.say("!language de");
     await owned.heard("Ich spreche jetzt Deutsch.");
     const carol = await open("carol");

@@ -4,7 +4,7 @@ import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { seedUser, tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { connect, join, listen, waitFor } from "../../__tests__/socket-helpers.js";
-import { TestConsole } from "./console-harness.js";
+import { TestConsoles } from "./console-harness.js";
 
 const SCOPES = ["chatbot:manage:queue", "chatbot:manage:polls", "chatbot:manage:shoutouts", "widgets:manage"];
 
@@ -15,12 +15,8 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
   let owner: ReturnType<typeof seedUser>;
   let other: ReturnType<typeof seedUser>;
   let clock = Date.parse("2026-11-26T18:00:00Z");
-  const consoles: TestConsole[] = [];
-  const open = async (auth: { as?: string; badges?: string[] } = {}) => {
-    const c = await TestConsole.open(url, { token: owner.token, ...auth });
-    consoles.push(c);
-    return c;
-  };
+  const consoles = new TestConsoles(() => ({ url, token: owner.token }));
+  const open = (auth: { as?: string; badges?: string[] } = {}) => consoles.open(auth);
   const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, payload?: unknown, token = owner.token) =>
     app.inject({ method, url: path, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
@@ -31,7 +27,7 @@ describe("the viewer queue, polls and shoutouts through the console plugin", () 
     other = seedUser(app, "Other", ["user:read", "chatbot:manage"]);
   });
   afterAll(async () => {
-    for (const c of consoles) c.close();
+    consoles.closeAll();
     await app.close();
     data.remove();
   });

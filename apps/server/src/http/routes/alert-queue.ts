@@ -1,7 +1,7 @@
 import { QUEUE_ACTIONS, alertLogQuerySchema, alertLogSchema, notifySubSchema, queueActionBodySchema, queueStateSchema, replayBodySchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import { presentLogEntry } from "../../realtime/gateway.js";
-import { channelUserOf, routeForms } from "../channel-routes.js";
+import { channelUserOf, channelRoute } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -27,75 +27,72 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
   };
 
   for (const action of QUEUE_ACTIONS) {
-    for (const form of routeForms(`/v1/alerts/queue/${action}`)) {
-      app.post(
-        form.url,
-        {
-          preHandler: auth,
-          schema: {
-            params: form.params,
-            tags: ["alert queue"],
-            summary: {
-              skip: "Skip the alert on screen",
-              pause: "Pause the queue (the current alert finishes)",
-              resume: "Resume the queue",
-              clear: "Drop every queued alert (and its replay)",
-            }[action],
-            security: [{ bearerAuth: [] }],
-            body: queueActionBodySchema,
-            response: { 200: queueStateSchema, 404: errorBodySchema, ...authErrorResponses },
-          },
-        },
-        async (request) => {
-          const userId = channelUserOf(request);
-          const target = targetOf(userId, request.body?.browser_source_id);
-          const cleared = hub.control(userId, action, target);
-          await repos.store.persisted();
-          return { action, browser_source_id: target, ...hub.queueState(userId), ...(action === "clear" ? { cleared } : {}) };
-        },
-      );
-    }
-  }
-
-  for (const form of routeForms("/v1/alerts/queue/replay")) {
-    app.post(
-      form.url,
-      {
+    channelRoute(
+      app,
+      { method: "POST", path: `/v1/alerts/queue/${action}` },
+      (form) => ({
         preHandler: auth,
         schema: {
           params: form.params,
           tags: ["alert queue"],
-          summary: "Show a past alert again (sent with ovation.replay = true)",
+          summary: {
+            skip: "Skip the alert on screen",
+            pause: "Pause the queue (the current alert finishes)",
+            resume: "Resume the queue",
+            clear: "Drop every queued alert (and its replay)",
+          }[action],
           security: [{ bearerAuth: [] }],
-          body: replayBodySchema,
-          response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
+          body: queueActionBodySchema,
+          response: { 200: queueStateSchema, 404: errorBodySchema, ...authErrorResponses },
         },
-      },
+      }),
       async (request) => {
         const userId = channelUserOf(request);
-        return hub.replay(userId, request.body.notification_id, targetOf(userId, request.body.browser_source_id));
+        const target = targetOf(userId, request.body?.browser_source_id);
+        const cleared = hub.control(userId, action, target);
+        await repos.store.persisted();
+        return { action, browser_source_id: target, ...hub.queueState(userId), ...(action === "clear" ? { cleared } : {}) };
       },
     );
   }
 
-  for (const form of routeForms("/v1/alerts/log")) {
-    app.get(
-      form.url,
-      {
-        preHandler: auth,
-        schema: {
-          params: form.params,
-          tags: ["alert queue"],
-          summary: "Your recent alerts, newest first (ids for replay), and the queue state",
-          security: [{ bearerAuth: [] }],
-          querystring: alertLogQuerySchema,
-          response: { 200: alertLogSchema, ...authErrorResponses },
-        },
+  channelRoute(
+    app,
+    { method: "POST", path: "/v1/alerts/queue/replay" },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        params: form.params,
+        tags: ["alert queue"],
+        summary: "Show a past alert again (sent with ovation.replay = true)",
+        security: [{ bearerAuth: [] }],
+        body: replayBodySchema,
+        response: { 200: notifySubSchema, 404: errorBodySchema, ...authErrorResponses },
       },
-      async (request) => {
-        const userId = channelUserOf(request);
-        return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
+    }),
+    async (request) => {
+      const userId = channelUserOf(request);
+      return hub.replay(userId, request.body.notification_id, targetOf(userId, request.body.browser_source_id));
+    },
+  );
+
+  channelRoute(
+    app,
+    { method: "GET", path: "/v1/alerts/log" },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        params: form.params,
+        tags: ["alert queue"],
+        summary: "Your recent alerts, newest first (ids for replay), and the queue state",
+        security: [{ bearerAuth: [] }],
+        querystring: alertLogQuerySchema,
+        response: { 200: alertLogSchema, ...authErrorResponses },
       },
-    );
-  }
+    }),
+    async (request) => {
+      const userId = channelUserOf(request);
+      return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
+    },
+  );
 }

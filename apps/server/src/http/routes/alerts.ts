@@ -11,7 +11,7 @@ import {
 } from "@ovation/core";
 import type { TypeDefault } from "@ovation/core";
 import type { FastifyRequest } from "fastify";
-import { channelUserOf, routeForms } from "../channel-routes.js";
+import { channelUserOf, channelRoute } from "../channel-routes.js";
 import { alertCatalog } from "./alert-catalog.js";
 import { ApiError } from "../../errors.js";
 import type { PublishResult } from "../../realtime/gateway.js";
@@ -113,63 +113,61 @@ export async function alertRoutes(app: ZodApp): Promise<void> {
     return result;
   };
 
-  for (const form of routeForms("/v1/alerts")) {
-    app.post(
-      form.url,
-      {
-        preHandler: auth,
-        preValidation: captureGiven,
-        schema: {
-          params: form.params,
-          tags: ["alerts"],
-          summary: "Trigger an alert",
-          description:
-            "`template` is a stored template name (variant 1), an inline template (variant 2) or inline html/css/js with `fields` (variant 3). " +
-            "The answer is the NotifySub notification: `event` holds the data keys at its top level (custom alerts add `label`), " +
-            "Ovation's additions (`random`, `template`, `test`) are in `ovation` beside it. " +
-            "201 with the notification sent; 200 with the earlier one when `notification_id` was already used.",
-          security: [{ bearerAuth: [] }],
-          body: triggerBodySchema,
-          response: responses,
-        },
+  channelRoute(
+    app,
+    { method: "POST", path: "/v1/alerts" },
+    (form) => ({
+      preHandler: auth,
+      preValidation: captureGiven,
+      schema: {
+        params: form.params,
+        tags: ["alerts"],
+        summary: "Trigger an alert",
+        description:
+          "`template` is a stored template name (variant 1), an inline template (variant 2) or inline html/css/js with `fields` (variant 3). " +
+          "The answer is the NotifySub notification: `event` holds the data keys at its top level (custom alerts add `label`), " +
+          "Ovation's additions (`random`, `template`, `test`) are in `ovation` beside it. " +
+          "201 with the notification sent; 200 with the earlier one when `notification_id` was already used.",
+        security: [{ bearerAuth: [] }],
+        body: triggerBodySchema,
+        response: responses,
       },
-      async (request, reply) => {
-        const { template, data, platform, notification_id } = request.body;
-        const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
-        const result = await send(channelUserOf(request), { template, data: () => data, platform: given, test: false, notificationId: notification_id });
-        return reply.code(result.duplicate ? 200 : 201).send(result.notification);
-      },
-    );
-  }
+    }),
+    async (request, reply) => {
+      const { template, data, platform, notification_id } = request.body;
+      const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
+      const result = await send(channelUserOf(request), { template, data: () => data, platform: given, test: false, notificationId: notification_id });
+      return reply.code(result.duplicate ? 200 : 201).send(result.notification);
+    },
+  );
 
-  for (const form of routeForms("/v1/alerts/test")) {
-    app.post(
-      form.url,
-      {
-        preHandler: auth,
-        preValidation: captureGiven,
-        schema: {
-          params: form.params,
-          tags: ["alerts"],
-          summary: "Trigger a test alert",
-          description:
-            "Like POST /v1/alerts, marked `ovation.test: true` (never de-duplicated). `data` defaults to the catalog example. " +
-            "The deprecated `topic` is accepted for `template`; such calls get a `Deprecation` header.",
-          security: [{ bearerAuth: [] }],
-          body: alertTestSchema,
-          response: responses,
-        },
+  channelRoute(
+    app,
+    { method: "POST", path: "/v1/alerts/test" },
+    (form) => ({
+      preHandler: auth,
+      preValidation: captureGiven,
+      schema: {
+        params: form.params,
+        tags: ["alerts"],
+        summary: "Trigger a test alert",
+        description:
+          "Like POST /v1/alerts, marked `ovation.test: true` (never de-duplicated). `data` defaults to the catalog example. " +
+          "The deprecated `topic` is accepted for `template`; such calls get a `Deprecation` header.",
+        security: [{ bearerAuth: [] }],
+        body: alertTestSchema,
+        response: responses,
       },
-      async (request, reply) => {
-        const { template, data, platform } = request.body;
-        const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform, alertCatalog(app)) : {});
-        const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
-        const { notification } = await send(channelUserOf(request), { template, data: example, platform: given, test: true, notificationId: undefined });
-        if ((request as FastifyRequest & { usedTopic?: boolean }).usedTopic) {
-          reply.header("deprecation", TOPIC_DEPRECATION);
-        }
-        return reply.code(201).send(notification);
-      },
-    );
-  }
+    }),
+    async (request, reply) => {
+      const { template, data, platform } = request.body;
+      const example = (chosenPlatform: string) => data ?? (typeof template === "string" ? exampleAlertData(template, chosenPlatform, alertCatalog(app)) : {});
+      const given = platform === undefined ? undefined : (givenPlatform(request) ?? platform);
+      const { notification } = await send(channelUserOf(request), { template, data: example, platform: given, test: true, notificationId: undefined });
+      if ((request as FastifyRequest & { usedTopic?: boolean }).usedTopic) {
+        reply.header("deprecation", TOPIC_DEPRECATION);
+      }
+      return reply.code(201).send(notification);
+    },
+  );
 }

@@ -9,8 +9,9 @@ import type { ZodApp } from "../types.js";
 /**
  * Mounts the API routes the bot runtime's modules declare, at `/v1/bots/{user}/<path>`: the bearer
  * token needs the route's scope, `{user}` is the caller or a channel they manage with a role covering
- * that scope, params/query/body are validated with the route's zod schemas, and a thrown
- * `BotRouteError` answers `{message, code, errors?}` with its status.
+ * that scope, params/query/body are validated with the route's zod schemas, a change is answered
+ * once the store has it on disk, and a thrown `BotRouteError` answers `{message, code, errors?}`
+ * with its status.
  */
 export async function botModuleRoutes(app: ZodApp): Promise<void> {
   for (const module of app.ovation.botModules.runtime.modules()) {
@@ -42,6 +43,8 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
       try {
         const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
+        // A change is answered once it is stored, as the host's own routes do.
+        if (route.method !== "GET") await app.ovation.repos.store.persisted();
         return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
       } catch (error) {
         if (!(error instanceof BotRouteError)) throw error;

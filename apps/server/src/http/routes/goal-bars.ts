@@ -2,7 +2,7 @@ import { z } from "zod";
 import { goalBarProgressBodySchema, goalBarViewSchema } from "@ovation/core/api";
 import { goalBarSchema } from "@ovation/core";
 import type { GoalBar } from "@ovation/core";
-import { channelUserOf, routeForms } from "../channel-routes.js";
+import { channelUserOf, channelRoute } from "../channel-routes.js";
 import { ApiError } from "../../errors.js";
 import type { GoalBarRecord } from "../../store/bot-modules.js";
 import { authErrorResponses, errorBodySchema, idParam } from "../types.js";
@@ -32,118 +32,112 @@ export async function goalBarRoutes(app: ZodApp): Promise<void> {
   };
   const startingValue = async (userId: number, goal: GoalBar) => (goal.kind === "counter" && goal.counter !== null ? botModules.counterValue(userId, goal.counter) : goal.start_value);
 
-  for (const form of routeForms("/v1/goal-bars")) {
-    app.get(
-      form.url,
-      { preHandler: auth, schema: { params: form.params, tags, security, summary: "List the goal bars", response: { 200: z.object({ data: z.array(goalBarViewSchema) }), ...authErrorResponses } } },
-      async (request) => ({ data: repos.goalBars.listForUser(channelUserOf(request)).map((r) => presentGoalBar(r)) }),
-    );
-  }
+  channelRoute(
+    app,
+    { method: "GET", path: "/v1/goal-bars" },
+    (form) => ({ preHandler: auth, schema: { params: form.params, tags, security, summary: "List the goal bars", response: { 200: z.object({ data: z.array(goalBarViewSchema) }), ...authErrorResponses } } }),
+    async (request) => ({ data: repos.goalBars.listForUser(channelUserOf(request)).map((r) => presentGoalBar(r)) }),
+  );
 
-  for (const form of routeForms("/v1/goal-bars")) {
-    app.post(
-      form.url,
-      {
-        preHandler: auth,
-        schema: {
-          params: form.params,
-          tags,
-          security,
-          summary: "Create a goal bar",
-          description:
-            "kind: followers | subscribers | bits | tips | counter (with `counter` naming the counter). Progress starts at start_value (a counter goal shows its counter). " +
-            "Show it with a `goalbars` browser source whose identifier is the goal bar id.",
-          body: goalBarSchema,
-          response: { 201: goalBarViewSchema, ...authErrorResponses },
-        },
+  channelRoute(
+    app,
+    { method: "POST", path: "/v1/goal-bars" },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        params: form.params,
+        tags,
+        security,
+        summary: "Create a goal bar",
+        description:
+          "kind: followers | subscribers | bits | tips | counter (with `counter` naming the counter). Progress starts at start_value (a counter goal shows its counter). " +
+          "Show it with a `goalbars` browser source whose identifier is the goal bar id.",
+        body: goalBarSchema,
+        response: { 201: goalBarViewSchema, ...authErrorResponses },
       },
-      async (request, reply) => {
-        const userId = channelUserOf(request);
-        if (repos.goalBars.listForUser(userId).length >= MAX_GOAL_BARS) {
-          throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: `A user has at most ${MAX_GOAL_BARS} goal bars.`, errors: { title: [`A user has at most ${MAX_GOAL_BARS} goal bars.`] } });
-        }
-        const record = repos.goalBars.create(userId, { ...request.body, current: await startingValue(userId, request.body) });
-        return reply.code(201).send(await changed(record));
-      },
-    );
-  }
+    }),
+    async (request, reply) => {
+      const userId = channelUserOf(request);
+      if (repos.goalBars.listForUser(userId).length >= MAX_GOAL_BARS) {
+        throw new ApiError("OVATION_ERR_HTTP_VALIDATION", { message: `A user has at most ${MAX_GOAL_BARS} goal bars.`, errors: { title: [`A user has at most ${MAX_GOAL_BARS} goal bars.`] } });
+      }
+      const record = repos.goalBars.create(userId, { ...request.body, current: await startingValue(userId, request.body) });
+      return reply.code(201).send(await changed(record));
+    },
+  );
 
-  for (const form of routeForms("/v1/goal-bars/:id", params)) {
-    app.get(
-      form.url,
-      { preHandler: auth, schema: { tags, security, summary: "Get a goal bar", params: form.params, response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses } } },
-      async (request) => {
-        const record = repos.goalBars.getForUser(channelUserOf(request), request.params.id);
-        if (!record) throw notFound();
-        return presentGoalBar(record);
-      },
-    );
-  }
+  channelRoute(
+    app,
+    { method: "GET", path: "/v1/goal-bars/:id", params },
+    (form) => ({ preHandler: auth, schema: { tags, security, summary: "Get a goal bar", params: form.params, response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses } } }),
+    async (request) => {
+      const record = repos.goalBars.getForUser(channelUserOf(request), request.params.id);
+      if (!record) throw notFound();
+      return presentGoalBar(record);
+    },
+  );
 
-  for (const form of routeForms("/v1/goal-bars/:id", params)) {
-    app.put(
-      form.url,
-      {
-        preHandler: auth,
-        schema: {
-          tags,
-          security,
-          summary: "Replace a goal bar's configuration",
-          description: "Progress is kept; a new start_value moves it by the difference. Changing kind or counter starts progress again.",
-          params: form.params,
-          body: goalBarSchema,
-          response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses },
-        },
+  channelRoute(
+    app,
+    { method: "PUT", path: "/v1/goal-bars/:id", params },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "Replace a goal bar's configuration",
+        description: "Progress is kept; a new start_value moves it by the difference. Changing kind or counter starts progress again.",
+        params: form.params,
+        body: goalBarSchema,
+        response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses },
       },
-      async (request) => {
-        const userId = channelUserOf(request);
-        const old = repos.goalBars.getForUser(userId, request.params.id);
-        if (!old) throw notFound();
-        const goal = request.body;
-        const restart = goal.kind !== old.kind || goal.counter !== old.counter;
-        const current = restart ? await startingValue(userId, goal) : Math.max(0, old.current + goal.start_value - old.start_value);
-        const record = repos.goalBars.update(userId, old.id, (r) => Object.assign(r, structuredClone(goal), { current }));
-        if (!record) throw notFound();
-        return changed(record);
-      },
-    );
-  }
+    }),
+    async (request) => {
+      const userId = channelUserOf(request);
+      const old = repos.goalBars.getForUser(userId, request.params.id);
+      if (!old) throw notFound();
+      const goal = request.body;
+      const restart = goal.kind !== old.kind || goal.counter !== old.counter;
+      const current = restart ? await startingValue(userId, goal) : Math.max(0, old.current + goal.start_value - old.start_value);
+      const record = repos.goalBars.update(userId, old.id, (r) => Object.assign(r, structuredClone(goal), { current }));
+      if (!record) throw notFound();
+      return changed(record);
+    },
+  );
 
-  for (const form of routeForms("/v1/goal-bars/:id/progress", params)) {
-    app.post(
-      form.url,
-      {
-        preHandler: auth,
-        schema: {
-          tags,
-          security,
-          summary: "Set or move a goal bar's progress by hand",
-          params: form.params,
-          body: goalBarProgressBodySchema,
-          response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses },
-        },
+  channelRoute(
+    app,
+    { method: "POST", path: "/v1/goal-bars/:id/progress", params },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        tags,
+        security,
+        summary: "Set or move a goal bar's progress by hand",
+        params: form.params,
+        body: goalBarProgressBodySchema,
+        response: { 200: goalBarViewSchema, 404: errorBodySchema, ...authErrorResponses },
       },
-      async (request) => {
-        const { operation, value } = request.body;
-        const record = repos.goalBars.update(channelUserOf(request), request.params.id, (r) => {
-          const next = operation === "set" ? value : operation === "increment" ? r.current + value : r.current - value;
-          r.current = Math.min(1e12, Math.max(0, next));
-        });
-        if (!record) throw notFound();
-        return changed(record);
-      },
-    );
-  }
+    }),
+    async (request) => {
+      const { operation, value } = request.body;
+      const record = repos.goalBars.update(channelUserOf(request), request.params.id, (r) => {
+        const next = operation === "set" ? value : operation === "increment" ? r.current + value : r.current - value;
+        r.current = Math.min(1e12, Math.max(0, next));
+      });
+      if (!record) throw notFound();
+      return changed(record);
+    },
+  );
 
-  for (const form of routeForms("/v1/goal-bars/:id", params)) {
-    app.delete(
-      form.url,
-      { preHandler: auth, schema: { tags, security, summary: "Delete a goal bar", params: form.params, response: { 204: z.null(), 404: errorBodySchema, ...authErrorResponses } } },
-      async (request, reply) => {
-        if (!repos.goalBars.remove(channelUserOf(request), request.params.id)) throw notFound();
-        await repos.store.persisted();
-        return reply.code(204).send(null);
-      },
-    );
-  }
+  channelRoute(
+    app,
+    { method: "DELETE", path: "/v1/goal-bars/:id", params },
+    (form) => ({ preHandler: auth, schema: { tags, security, summary: "Delete a goal bar", params: form.params, response: { 204: z.null(), 404: errorBodySchema, ...authErrorResponses } } }),
+    async (request, reply) => {
+      if (!repos.goalBars.remove(channelUserOf(request), request.params.id)) throw notFound();
+      await repos.store.persisted();
+      return reply.code(204).send(null);
+    },
+  );
 }

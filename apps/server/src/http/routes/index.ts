@@ -20,7 +20,6 @@ import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugin-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
-import { systemCommandRoutes } from "./system-commands.js";
 import { timerRoutes } from "./timers.js";
 import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./user-routes.js";
@@ -45,7 +44,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await timerRoutes(app);
   await giveawayRoutes(app);
   await moderationRoutes(app);
-  await systemCommandRoutes(app);
   await goalBarRoutes(app);
   await botModuleRoutes(app);
   await ttsRoutes(app);

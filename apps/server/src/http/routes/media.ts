@@ -5,7 +5,7 @@ import { z } from "zod";
 import { mediaListSchema, mediaUploadedSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
 import { MEDIA_FILE_NAME } from "../../media/media-store.js";
-import { channelUserOf, routeForms } from "../channel-routes.js";
+import { channelUserOf, channelRoute } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
@@ -62,72 +62,69 @@ export async function mediaRoutes(app: ZodApp): Promise<void> {
 
   await app.register(async (scope) => {
     scope.addContentTypeParser(/^(image|audio)\//, { parseAs: "buffer", bodyLimit: MEDIA_MAX_BYTES }, (_request, body, done) => done(null, body));
-    for (const form of routeForms("/v1/media")) {
-      scope.post(
-        form.url,
-        {
-          onRequest: beforeBody,
-          bodyLimit: MEDIA_MAX_BYTES,
-          schema: {
-            params: form.params,
-            tags: ["alert sets"],
-            security: [{ bearerAuth: [] }],
-            summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type); the same bytes again answer the same URL",
-            response: { 200: mediaUploadedSchema, 201: mediaUploadedSchema, ...authErrorResponses, 413: errorBodySchema, 415: errorBodySchema, 422: errorBodySchema },
-          },
-        },
-        async (request, reply) => {
-          const type = mediaTypeOf(request.headers["content-type"]);
-          if (type === null || !Buffer.isBuffer(request.body)) throw new ApiError("OVATION_ERR_MEDIA_UNSUPPORTED_TYPE");
-          const body = request.body;
-          const entry = MEDIA_TYPES[type];
-          if (!entry?.magic(body)) throw new ApiError("OVATION_ERR_MEDIA_CONTENT_MISMATCH", { errors: { file: [`The file does not start like ${type}.`] } });
-          const userId = channelUserOf(request);
-          const stored = await media.save(userId, entry.ext, body);
-          return reply.code(stored.created ? 201 : 200).send({ url: `${config.publicUrl}/media/${userId}/${stored.name}`, content_type: type, size: stored.size });
-        },
-      );
-    }
-  });
-
-  for (const form of routeForms("/v1/media")) {
-    app.get(
-      form.url,
-      {
-        preHandler: auth,
-        schema: { params: form.params, tags: ["alert sets"], security: [{ bearerAuth: [] }], summary: "Your uploaded media, what they take and your quota", response: { 200: mediaListSchema, ...authErrorResponses } },
-      },
-      async (request) => {
-        const userId = channelUserOf(request);
-        const files = await media.list(userId);
-        return {
-          data: files.map((file) => ({ url: `${config.publicUrl}/media/${userId}/${file.name}`, size: file.size })),
-          usage: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },
-          quota: { files: media.quota.files, bytes: media.quota.bytes },
-        };
-      },
-    );
-  }
-  const params = z.object({ file: z.string() });
-  for (const form of routeForms("/v1/media/:file", params)) {
-    app.delete(
-      form.url,
-      {
-        preHandler: auth,
+    channelRoute(
+      scope,
+      { method: "POST", path: "/v1/media" },
+      (form) => ({
+        onRequest: beforeBody,
+        bodyLimit: MEDIA_MAX_BYTES,
         schema: {
+          params: form.params,
           tags: ["alert sets"],
           security: [{ bearerAuth: [] }],
-          summary: "Delete one of your uploaded media (its address answers 404 from then on)",
-          params: form.params,
-          response: { 204: z.null(), ...authErrorResponses, 404: errorBodySchema },
+          summary: "Upload an alert image or sound (the raw file as the body, its type as Content-Type); the same bytes again answer the same URL",
+          response: { 200: mediaUploadedSchema, 201: mediaUploadedSchema, ...authErrorResponses, 413: errorBodySchema, 415: errorBodySchema, 422: errorBodySchema },
         },
-      },
+      }),
       async (request, reply) => {
-        if (!(await media.remove(channelUserOf(request), request.params.file))) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
-        return reply.code(204).send(null);
+        const type = mediaTypeOf(request.headers["content-type"]);
+        if (type === null || !Buffer.isBuffer(request.body)) throw new ApiError("OVATION_ERR_MEDIA_UNSUPPORTED_TYPE");
+        const body = request.body;
+        const entry = MEDIA_TYPES[type];
+        if (!entry?.magic(body)) throw new ApiError("OVATION_ERR_MEDIA_CONTENT_MISMATCH", { errors: { file: [`The file does not start like ${type}.`] } });
+        const userId = channelUserOf(request);
+        const stored = await media.save(userId, entry.ext, body);
+        return reply.code(stored.created ? 201 : 200).send({ url: `${config.publicUrl}/media/${userId}/${stored.name}`, content_type: type, size: stored.size });
       },
     );
-  }
+  });
+
+  channelRoute(
+    app,
+    { method: "GET", path: "/v1/media" },
+    (form) => ({
+      preHandler: auth,
+      schema: { params: form.params, tags: ["alert sets"], security: [{ bearerAuth: [] }], summary: "Your uploaded media, what they take and your quota", response: { 200: mediaListSchema, ...authErrorResponses } },
+    }),
+    async (request) => {
+      const userId = channelUserOf(request);
+      const files = await media.list(userId);
+      return {
+        data: files.map((file) => ({ url: `${config.publicUrl}/media/${userId}/${file.name}`, size: file.size })),
+        usage: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },
+        quota: { files: media.quota.files, bytes: media.quota.bytes },
+      };
+    },
+  );
+  const params = z.object({ file: z.string() });
+  channelRoute(
+    app,
+    { method: "DELETE", path: "/v1/media/:file", params },
+    (form) => ({
+      preHandler: auth,
+      schema: {
+        tags: ["alert sets"],
+        security: [{ bearerAuth: [] }],
+        summary: "Delete one of your uploaded media (its address answers 404 from then on)",
+        params: form.params,
+        response: { 204: z.null(), ...authErrorResponses, 404: errorBodySchema },
+      },
+    }),
+    async (request, reply) => {
+      if (!(await media.remove(channelUserOf(request), request.params.file))) throw new ApiError("OVATION_ERR_HTTP_NOT_FOUND");
+      return reply.code(204).send(null);
+    },
+  );
 
   const serve = async (reply: FastifyReply, path: string | null, ext: string): Promise<FastifyReply> => {
     let bytes: Buffer;

@@ -1,4 +1,6 @@
 import { pino } from "pino";
+import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
+import { FakeEventSubServer, FakeHelix, FakeIrcServer, twitchServerEnv } from "@ovation/plugin-twitch/testing";
 import { buildApp } from "../../app.js";
 import type { OvationApp } from "../../app.js";
 import { DEMO_COMMAND, bootstrap } from "../../first-run.js";
@@ -7,6 +9,7 @@ import { connect, join, listen } from "../../__tests__/socket-helpers.js";
 import type { ClientSocket } from "../../__tests__/socket-helpers.js";
 import { TestBrowser, followAcross } from "../../identity/__tests__/browser.js";
 import { api, confirmApiLink } from "../../identity/__tests__/oauth-helpers.js";
+import { defaultPlatformSettings } from "../../identity/platforms/settings.js";
 import type { PlatformOAuthSettings } from "../../identity/platforms/settings.js";
 
 /** One streamer of a channels test: an Ovation user with a token, the demo `!hug` and a browser source. */
@@ -81,6 +84,50 @@ export async function startChannelsServer(env: Record<string, string>, platforms
       for (const socket of sockets) socket.close();
       await app.close();
       data.remove();
+    },
+  };
+}
+
+/** The Twitch fakes and a channels server whose Twitch plugin and link flow point at them. */
+export interface TwitchChannels {
+  helix: FakeHelix;
+  chat: FakeIrcServer;
+  eventsub: FakeEventSubServer;
+  server: ChannelsServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the Twitch fakes (Helix with its OAuth pages, IRC chat with `channels` (login -> user id),
+ * EventSub) and a channels server with the console and Twitch plugins on them; `helix` adds what a
+ * test needs of Helix (more users, channel information, a clock) before the server starts. Link a
+ * streamer with `helix.nextUser = login` and `server.link(streamer, "twitch")`.
+ */
+export async function startTwitchChannels(channels: Record<string, string>, helixSetup: (helix: FakeHelix) => void = () => undefined): Promise<TwitchChannels> {
+  const helix = await FakeHelix.start();
+  for (const [login, id] of Object.entries(channels)) helix.addUser(login, id);
+  helixSetup(helix);
+  const chat = await FakeIrcServer.start(channels);
+  const eventsub = await FakeEventSubServer.start();
+  const settings = defaultPlatformSettings("twitch", { clientId: "fake-client", clientSecret: "fake-secret" });
+  if (settings === null) throw new Error("no twitch settings");
+  const server = await startChannelsServer(
+    {
+      OVATION_PLUGINS: "console,twitch",
+      ...twitchServerEnv({ helix, chat, eventsub }),
+    },
+    [{ ...settings, scopes: [...TWITCH_BROADCASTER_SCOPES], authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, userInfoUrl: `${helix.base}/helix/users` }],
+  );
+  return {
+    helix,
+    chat,
+    eventsub,
+    server,
+    async close() {
+      await server.close();
+      await chat.close();
+      await eventsub.close();
+      await helix.close();
     },
   };
 }

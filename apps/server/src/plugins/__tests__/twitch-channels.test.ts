@@ -6,12 +6,11 @@ import { bootstrap } from "../../first-run.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen, waitFor } from "../../__tests__/socket-helpers.js";
 import { MiniTwitchChat } from "./mini-twitch-chat.js";
-import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer, eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
+import { eventSubFixture, privmsgLine } from "@ovation/plugin-twitch/testing";
+import type { FakeEventSubServer, FakeHelix, FakeIrcServer } from "@ovation/plugin-twitch/testing";
 import { api } from "../../identity/__tests__/oauth-helpers.js";
-import { defaultPlatformSettings } from "../../identity/platforms/settings.js";
-import { startChannelsServer } from "./channels-harness.js";
-import type { ChannelsServer, Streamer } from "./channels-harness.js";
+import { startTwitchChannels } from "./channels-harness.js";
+import type { ChannelsServer, Streamer, TwitchChannels } from "./channels-harness.js";
 import { loadPlugins } from "../plugin-loader.js";
 
 const load = (env: Record<string, string>) => loadPlugins({ env, dataDir: "/nonexistent-ovation", cwd: "/nonexistent-ovation" });
@@ -82,37 +81,17 @@ describe("Twitch served per streamer: three streamers link their own channel, th
   let chat: FakeIrcServer;
   let eventsub: FakeEventSubServer;
   let server: ChannelsServer;
+  let twitch: TwitchChannels;
   const logins = ["annie", "benny", "cathy"];
   const streamers: Streamer[] = [];
   const links: { id: number; platform_user_id: string }[] = [];
 
   beforeAll(async () => {
-    helix = await FakeHelix.start();
-    logins.forEach((login, i) => helix.addUser(login, String(7001 + i)));
-    chat = await FakeIrcServer.start(Object.fromEntries(logins.map((login, i) => [login, String(7001 + i)])));
-    eventsub = await FakeEventSubServer.start();
-    const settings = defaultPlatformSettings("twitch", { clientId: "fake-client", clientSecret: "fake-secret" });
-    if (settings === null) throw new Error("no twitch settings");
-    server = await startChannelsServer(
-      {
-        OVATION_PLUGINS: "console,twitch",
-        OVATION_TWITCH_USERNAME: "ovationbot",
-        OVATION_TWITCH_TOKEN: "oauth:good-token",
-        OVATION_TWITCH_CLIENT_ID: "fake-client",
-        OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-        OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${chat.port}`,
-        OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-        OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-        OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
-      },
-      [{ ...settings, scopes: [...TWITCH_BROADCASTER_SCOPES], authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, userInfoUrl: `${helix.base}/helix/users` }],
-    );
+    twitch = await startTwitchChannels(Object.fromEntries(logins.map((login, i) => [login, String(7001 + i)])));
+    ({ helix, chat, eventsub, server } = twitch);
   });
   afterAll(async () => {
-    await server.close();
-    await chat.close();
-    await eventsub.close();
-    await helix.close();
+    await twitch?.close();
   });
 
   /** The EventSub session whose subscriptions a broadcaster's token created. */

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TWITCH_BROADCASTER_SCOPES } from "@ovation/plugin-twitch";
-import { FakeEventSubServer, FakeHelix, FakeIrcServer, privmsgLine } from "@ovation/plugin-twitch/testing";
+import { privmsgLine } from "@ovation/plugin-twitch/testing";
+import type { FakeHelix, FakeIrcServer } from "@ovation/plugin-twitch/testing";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 import { api } from "../../identity/__tests__/oauth-helpers.js";
-import { defaultPlatformSettings } from "../../identity/platforms/settings.js";
-import { startChannelsServer } from "./channels-harness.js";
-import type { ChannelsServer, Streamer } from "./channels-harness.js";
+import { startTwitchChannels } from "./channels-harness.js";
+import type { ChannelsServer, Streamer, TwitchChannels } from "./channels-harness.js";
 
 /** A moderator's chat line in a Twitch channel. */
 const modLine = (login: string, roomId: string, id: string, text: string) => privmsgLine(login, roomId, id, text, "modmia").replace("badges=;", "badges=moderator/1;");
@@ -13,36 +12,19 @@ const modLine = (login: string, roomId: string, id: string, text: string) => pri
 describe("Twitch's own shoutouts and polls for the bot modules, through the Twitch fake", () => {
   let helix: FakeHelix;
   let chat: FakeIrcServer;
-  let eventsub: FakeEventSubServer;
+  let twitch: TwitchChannels;
   let server: ChannelsServer;
   let streamer: Streamer;
   let clock = Date.parse("2026-11-26T18:00:00Z");
 
   beforeAll(async () => {
-    helix = await FakeHelix.start();
-    helix.now = () => clock;
-    helix.addUser("annie", "7001");
-    helix.addUser("friendly", "8001");
-    helix.addUser("buddy", "8002");
-    helix.channelInfo.set("8001", { game_name: "Celeste", title: "speedruns" });
-    chat = await FakeIrcServer.start({ annie: "7001" });
-    eventsub = await FakeEventSubServer.start();
-    const settings = defaultPlatformSettings("twitch", { clientId: "fake-client", clientSecret: "fake-secret" });
-    if (settings === null) throw new Error("no twitch settings");
-    server = await startChannelsServer(
-      {
-        OVATION_PLUGINS: "console,twitch",
-        OVATION_TWITCH_USERNAME: "ovationbot",
-        OVATION_TWITCH_TOKEN: "oauth:good-token",
-        OVATION_TWITCH_CLIENT_ID: "fake-client",
-        OVATION_TWITCH_CLIENT_SECRET: "fake-secret",
-        OVATION_TWITCH_IRC_URL: `ws://127.0.0.1:${chat.port}`,
-        OVATION_TWITCH_EVENTSUB_URL: eventsub.url,
-        OVATION_TWITCH_HELIX_URL: `${helix.base}/helix`,
-        OVATION_TWITCH_TOKEN_URL: `${helix.base}/oauth2/token`,
-      },
-      [{ ...settings, scopes: [...TWITCH_BROADCASTER_SCOPES], authorizeUrl: `${helix.base}/oauth2/authorize`, tokenUrl: `${helix.base}/oauth2/token`, userInfoUrl: `${helix.base}/helix/users` }],
-    );
+    twitch = await startTwitchChannels({ annie: "7001" }, (fake) => {
+      fake.now = () => clock;
+      fake.addUser("friendly", "8001");
+      fake.addUser("buddy", "8002");
+      fake.channelInfo.set("8001", { game_name: "Celeste", title: "speedruns" });
+    });
+    ({ helix, chat, server } = twitch);
     await waitFor(() => server.app.platformPlugins.health().some((h) => h.name === "twitch" && h.status === "connected"), 20_000, "twitch up");
     streamer = server.streamer("Annie");
     helix.nextUser = "annie";
@@ -50,10 +32,7 @@ describe("Twitch's own shoutouts and polls for the bot modules, through the Twit
     await waitFor(() => server.app.platformPlugins.channelStatus("twitch").some((c) => c.state === "serving"), 30_000, "annie's channel serving");
   }, 90_000);
   afterAll(async () => {
-    await server.close();
-    await chat.close();
-    await eventsub.close();
-    await helix.close();
+    await twitch?.close();
   });
 
   it("!so @friendly: Twitch's shoutout with the broadcaster's token, and the link and category in chat; Twitch's limits are kept", { timeout: 60_000 }, async () => {

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshRedisUrl, startOwnRedis } from "../../__tests__/services/redis.js";
-import { closeRedis, openRedis } from "../connection.js";
+import { describe, expect, it } from "vitest";
+import { startOwnRedis, useRedisClients } from "../../__tests__/services/redis.js";
 import { RedisLease } from "../lease.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 
@@ -20,23 +19,12 @@ function node(redis: Redis, name: string, ttlMs = 600): { lease: RedisLease; eve
 }
 
 describe("RedisLease on a real redis-server", () => {
-  const connections: Redis[] = [];
-  let url: string;
-  const connect = async () => {
-    const client = await openRedis(url, { name: "lease", failFast: true });
-    connections.push(client);
-    return client;
-  };
-  beforeAll(async () => {
-    url = await freshRedisUrl();
-  }, 120_000);
-  afterAll(async () => {
-    for (const client of connections) await closeRedis(client);
-  });
+  const { connect } = useRedisClients("lease");
 
   it("one node holds it; it moves when the holder stops, and when the holder dies without releasing", async () => {
     const a = node(await connect(), "a");
-    const b = node(await connect(), "b");
+    const bRedis = await connect();
+    const b = node(bRedis, "b");
     await a.lease.start();
     await b.lease.start();
     expect(a.lease.held).toBe(true);
@@ -54,7 +42,6 @@ describe("RedisLease on a real redis-server", () => {
     const c = node(await connect(), "c");
     await c.lease.start();
     expect(c.lease.held).toBe(false);
-    const bRedis = connections[1] as Redis;
     bRedis.disconnect();
     await waitFor(() => c.lease.held);
     expect(c.events).toEqual(["acquired"]);
@@ -68,9 +55,8 @@ describe("RedisLease on a real redis-server", () => {
   it("a holder takes its lease back after a Redis restart lost the key, and no other node gets it", async () => {
     const own = await startOwnRedis();
     try {
-      const redisA = await openRedis(own.url, { name: "lease-a", failFast: true });
-      const redisB = await openRedis(own.url, { name: "lease-b", failFast: true });
-      connections.push(redisA, redisB);
+      const redisA = await connect({ url: own.url, name: "lease-a" });
+      const redisB = await connect({ url: own.url, name: "lease-b" });
       const a = node(redisA, "a", 3_000);
       await a.lease.start();
       expect(a.lease.held).toBe(true);

@@ -1,28 +1,14 @@
-import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JoinQueue } from "@ovation/plugin-twitch";
-import { freshRedisUrl } from "../../__tests__/services/redis.js";
+import { useRedisClients } from "../../__tests__/services/redis.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
-import { closeRedis, openRedis } from "../connection.js";
 import { SharedQuota } from "../shared-quota.js";
 
 // Twitch counts the bot account's JOINs, not each connection's: three nodes' join queues share one
 // sliding window in a real Redis, so together they never join more than the limit in any window.
 
 describe("SharedQuota: a sliding-window limit shared by every node", () => {
-  const connections: Redis[] = [];
-  let url: string;
-  const connect = async () => {
-    const client = await openRedis(url, { name: "quota", failFast: true });
-    connections.push(client);
-    return client;
-  };
-  beforeAll(async () => {
-    url = await freshRedisUrl();
-  }, 120_000);
-  afterAll(async () => {
-    for (const client of connections) await closeRedis(client);
-  });
+  const { connect } = useRedisClients("quota");
 
   it("grants at most the limit per window over all callers, and what is left", async () => {
     const [a, b] = [new SharedQuota(await connect()), new SharedQuota(await connect())];

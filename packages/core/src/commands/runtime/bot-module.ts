@@ -172,6 +172,11 @@ export interface BotModule {
   load?(channel: string, ctx: BotModuleContext): Promise<void> | void;
   /** Drops a streamer's data from memory (account deleted). */
   forget?(channel: string): void;
+  /**
+   * Another node changed the streamer's key-value store (`ctx.store`): what the module keeps of it in
+   * memory (settings) is stale and is read again when next needed.
+   */
+  storeChanged?(channel: string): void;
   /** API routes the host mounts under `/v1/bots/{user}/`. */
   readonly routes?: readonly BotModuleRoute[];
   /**

@@ -108,4 +108,15 @@ export class BotRuntime {
   forget(channel: string): void {
     for (const module of this.#modules) module.forget?.(channel);
   }
+
+  /** Tells every module that another node changed a streamer's key-value store. */
+  storeChanged(channel: string): void {
+    for (const module of this.#modules) {
+      try {
+        module.storeChanged?.(channel);
+      } catch (err) {
+        this.context.log.error({ err, module: module.name, channel }, "bot module failed on a store change");
+      }
+    }
+  }
 }

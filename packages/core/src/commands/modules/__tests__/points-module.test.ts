@@ -7,13 +7,23 @@ import { BotRuntime } from "../../runtime/bot-runtime.js";
 import type { BotModuleContext } from "../../runtime/bot-module.js";
 import { parsePointsCsv } from "../points/points-csv.js";
 import { PointsModule, alertPoints } from "../points/points-module.js";
-import { POINTS_ERROR_CODES, pointsSettingsSchema } from "../points/points-record.js";
+import { savePointsSettings } from "../points/points-ledger.js";
+import { POINTS_CONFIG_TABLE, POINTS_ERROR_CODES, pointsSettingsSchema } from "../points/points-record.js";
 import { QUOTES_ERROR_CODES } from "../quotes/quote-record.js";
 
-/** Counts the store calls a tick makes. */
+/** Counts the store calls a tick makes: writes, and reads per table. */
 class CountingStore extends InMemoryKeyValueStore {
   updates = 0;
   batches = 0;
+  readonly reads = new Map<string, number>();
+  override table(channel: string, table: string): Promise<Record<string, unknown>> {
+    this.reads.set(table, (this.reads.get(table) ?? 0) + 1);
+    return super.table(channel, table);
+  }
+  override field(channel: string, table: string, key: string): Promise<unknown> {
+    this.reads.set(table, (this.reads.get(table) ?? 0) + 1);
+    return super.field(channel, table, key);
+  }
   override update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
     this.updates++;
     return super.update(channel, table, key, change);
@@ -75,6 +85,43 @@ describe("the points module on its own", () => {
     live.delete("c1");
     clock.now += 120_000;
     expect((await points.tick(ctx)).viewers).toBe(0);
+  });
+
+  it("holds each channel's settings: ticks do not read them, a save through the API or another node's change is paid on the next tick", async () => {
+    const store = new CountingStore();
+    const clock = { now: 0 };
+    const ctx = context(store, clock, new Set(["c1"]));
+    const points = new PointsModule();
+    const runtime = new BotRuntime(ctx, points.modules());
+    await runtime.load("c1");
+    await runtime.chat({ event: line("c1", "ann", "hi"), plugin: "twitch", channel: "c1" });
+    await points.tick(ctx); // going live starts the clock of watch time
+    const settingsReads = () => store.reads.get(POINTS_CONFIG_TABLE) ?? 0;
+    const before = settingsReads();
+    const minute = async () => {
+      clock.now += 60_000;
+      await points.tick(ctx);
+      return (await store.table("c1", POINTS_TABLE))["twitch:ann"];
+    };
+    expect(await minute()).toBe(1);
+    expect(await minute()).toBe(2);
+    expect(await minute()).toBe(3);
+    expect(settingsReads() - before).toBe(0);
+
+    // Saved through the module's API route: the next tick pays the new rate, still without a read.
+    const put = points.commands.routes?.find((route) => route.method === "PUT" && route.path === "points/settings");
+    await put?.handle({ channel: "c1", params: {}, query: {}, body: { per_minute: 5 }, context: ctx });
+    expect(await minute()).toBe(8);
+    expect(settingsReads() - before).toBe(0);
+
+    // Saved by another node (straight into the shared store): held settings stay until the host says
+    // the channel's store changed; then exactly one read, and the tick after pays the new rate.
+    await savePointsSettings(store, "c1", pointsSettingsSchema.parse({ per_minute: 20 }));
+    expect(await minute()).toBe(13);
+    runtime.storeChanged("c1");
+    expect(await minute()).toBe(33);
+    expect(await minute()).toBe(53);
+    expect(settingsReads() - before).toBe(1);
   });
 
   it("turns alerts into points by the settings", () => {

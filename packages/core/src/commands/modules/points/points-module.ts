@@ -31,6 +31,8 @@ interface Seen {
 /** What the module keeps in memory per channel (the balances are in the store only). */
 interface ChannelPoints {
   settings: PointsSettings;
+  /** Another node changed the channel's store since `settings` was read: the next tick reads them again. */
+  settingsStale: boolean;
   /** Wallet -> the viewer's last chat line: who is watching (platforms do not list lurkers alike). */
   seen: Map<string, Seen>;
   /** Wallet -> when a message last earned points (the cooldown). */
@@ -117,6 +119,7 @@ export class PointsModule {
       tick: (ctx) => this.tick(ctx).then(() => undefined),
       load: (channel, ctx) => this.reload(channel, ctx),
       forget: (channel) => void this.#channels.delete(channel),
+      storeChanged: (channel) => this.invalidate(channel),
     };
     const routes: readonly BotModuleRoute[] = pointsRoutes(this);
     this.commands = {
@@ -142,6 +145,16 @@ export class PointsModule {
     const state = await this.#state(channel, ctx);
     if (state.settings.enabled && !settings.enabled) state.pending.clear();
     state.settings = settings;
+    state.settingsStale = false;
+  }
+
+  /**
+   * Marks a channel's settings as stale (another node may have saved new ones): the next tick reads
+   * them from the store. Until then, and in between, ticks use the settings held in memory.
+   */
+  invalidate(channel: string): void {
+    const loading = this.#channels.get(channel);
+    if (loading !== undefined) void loading.then((state) => void (state.settingsStale = true), () => undefined);
   }
 
   /** Re-reads a channel's settings from the store (start, a change by another node). */
@@ -149,7 +162,7 @@ export class PointsModule {
     const settings = await loadPointsSettings(ctx.store, channel);
     const loaded = this.#channels.get(channel);
     if (loaded === undefined) this.#channels.set(channel, Promise.resolve(this.#fresh(settings)));
-    else (await loaded).settings = settings;
+    else Object.assign(await loaded, { settings, settingsStale: false });
   }
 
   /**
@@ -161,8 +174,12 @@ export class PointsModule {
     const report: PointsTickReport = { channels: 0, viewers: 0, writes: 0 };
     for (const [channel, loading] of this.#channels) {
       const state = await loading;
-      // Settings saved through another node reach this one within a tick.
-      state.settings = await loadPointsSettings(ctx.store, channel);
+      // Settings are held per channel: saved here they are taken at once (useSettings); saved by another
+      // node they are read again on the tick after the store says the channel changed (invalidate).
+      if (state.settingsStale) {
+        state.settingsStale = false;
+        state.settings = await loadPointsSettings(ctx.store, channel);
+      }
       const now = ctx.now();
       const settings = state.settings;
       const since = now - settings.active_minutes * 60_000;
@@ -207,7 +224,7 @@ export class PointsModule {
   }
 
   #fresh(settings: PointsSettings): ChannelPoints {
-    return { settings, seen: new Map(), messageAwardedAt: new Map(), pending: new Map(), names: new Map(), named: new Map(), paidUntil: null, folded: new Set() };
+    return { settings, settingsStale: false, seen: new Map(), messageAwardedAt: new Map(), pending: new Map(), names: new Map(), named: new Map(), paidUntil: null, folded: new Set() };
   }
 
   #state(channel: string, ctx: BotModuleContext): Promise<ChannelPoints> {
