@@ -41,8 +41,8 @@ export default defineConfig({
     isolate: false,
     // Two workers on a 2-core machine (vitest's default would be one: cores - 1). Much of a test
     // file's time is spent waiting on what it started (Chromium, `ovation start`, sandbox and CLI
-    // processes, PostgreSQL, Redis), and a second worker fills that time: 1.76x on a mixed batch of
-    // 19 files on the loaded machine, where three workers gained nothing over two and put more
+    // processes, PostgreSQL, Redis), and a second worker fills that time: 1.3x to 1.76x on mixed
+    // batches on the loaded machine, where three workers gained nothing over two and put more
     // timing-bound tests past their limits (README, "Tests and CI"). `--maxWorkers=1` runs one.
     maxWorkers: 2,
     // The default report, then the 20 slowest test files (scripts/vitest-slowest-files.ts).
