@@ -39,6 +39,12 @@ export default defineConfig({
     // files: 116 s of 167 s was import). Files keep apart through their own servers, data
     // directories and databases; none mocks a module or relies on a fresh module state.
     isolate: false,
+    // Two workers on a 2-core machine (vitest's default would be one: cores - 1). Much of a test
+    // file's time is spent waiting on what it started (Chromium, `ovation start`, sandbox and CLI
+    // processes, PostgreSQL, Redis), and a second worker fills that time: 1.3x to 1.76x on mixed
+    // batches on the loaded machine, where three workers gained nothing over two and put more
+    // timing-bound tests past their limits (README, "Tests and CI"). `--maxWorkers=1` runs one.
+    maxWorkers: 2,
     // The default report, then the 20 slowest test files (scripts/vitest-slowest-files.ts).
     reporters: ["default", "./scripts/vitest-slowest-files.ts"],
     execArgv: ["--no-node-snapshot"],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 /** Debian's Chromium, which CI installs when missing (.ci/run). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -15,9 +15,12 @@ export const TEST_RESULTS_DIR = path.join(packageDir, "..", "..", "test-results"
 
 /**
  * Builds the page's browser assets (dist/assets) so the test serves what the code says now: once per
- * test run (the first file that asks builds, the others reuse its bundle).
+ * test run (the first file that asks builds, the others reuse its bundle), and not at all when
+ * OVATION_TEST_ASSETS_BUILT=1 says the whole build just ran (`npm test`, .ci/run).
  */
 export function buildAssets(): void {
+  // `npm test` and .ci/run build every package right before vitest and say so: no second build.
+  if (process.env["OVATION_TEST_ASSETS_BUILT"] === "1" && existsSync(path.join(packageDir, "dist", "assets", "app.js"))) return;
   const build = () => execFileSync(process.execPath, [path.join(packageDir, "build.mjs")], { cwd: packageDir, stdio: "pipe", timeout: 120_000 });
   // The run's services directory (vitest's global setup) and the protocol of `oncePerRun` in
   // apps/server/src/__tests__/services/shared-service.ts, which this package's tsconfig cannot
@@ -45,23 +48,72 @@ export function buildAssets(): void {
   writeFileSync(`${name}.done`, "");
 }
 
-/** Launches headless Chromium the way CI can run it (no sandbox, no GPU, sound allowed without a click). */
+/** Headless Chromium the way CI can run it: no sandbox, no GPU, nothing fetched in the background, sound without a click. */
+const CHROMIUM_ARGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
+/**
+ * The worker process's one Chromium, on globalThis under a registered symbol: the protocol of
+ * launchChromium in apps/server/src/__tests__/services/chromium.ts (which this package's tsconfig
+ * cannot import), so the server's, the dashboard's and these files share one browser per worker.
+ */
+const KEY = Symbol.for("ovation.test.chromium");
+
+type Holder = { [KEY]?: Promise<Browser> };
+
+async function workerBrowser(): Promise<Browser> {
+  const holder = globalThis as Holder;
+  const current = holder[KEY];
+  if (current !== undefined) {
+    const browser = await current.catch(() => null);
+    if (browser?.isConnected()) return browser;
+  }
+  const launching = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS] });
+  holder[KEY] = launching;
+  return launching;
+}
+
+/**
+ * Chromium for one test file: a handle on the worker's shared browser (launched by the first file
+ * that asks; files share their worker process) whose `close()` closes only the contexts the file
+ * opened through it, leaving the browser to the next file.
+ */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
   }
   mkdirSync(TEST_RESULTS_DIR, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
+  const browser = await workerBrowser();
+  const opened = new Set<BrowserContext>();
+  const track = (context: BrowserContext): BrowserContext => {
+    opened.add(context);
+    context.once("close", () => opened.delete(context));
+    return context;
+  };
+  const handle: Pick<Browser, "newContext" | "newPage" | "close"> = {
+    newContext: async (options) => track(await browser.newContext(options)),
+    newPage: async (options): Promise<Page> => {
+      const page = await browser.newPage(options);
+      track(page.context());
+      return page;
+    },
+    close: async () => {
+      await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+      opened.clear();
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === "newContext" || property === "newPage" || property === "close") return handle[property];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }

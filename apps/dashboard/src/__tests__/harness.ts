@@ -9,16 +9,13 @@ import { fileURLToPath } from "node:url";
 import { buildApp, loadConfig } from "@ovation/server";
 import type { BuildAppOptions, OvationApp } from "@ovation/server";
 import type { ManagerRole } from "@ovation/core/api";
-import { chromium } from "playwright-core";
 import { expect } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Cookie, Page } from "playwright-core";
 // The server's own test helpers (real SMTP on loopback, the password hash of accounts): shared, not copied.
 import { hashPassword } from "../../../server/src/identity/accounts/passwords.js";
 import { startSmtp } from "../../../server/src/identity/__tests__/harness.js";
 import { oncePerRun } from "../../../server/src/__tests__/services/shared-service.js";
-
-/** Debian's Chromium (scripts/ensure-chromium.mjs installs it when missing). */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+import { CHROMIUM_PATH, launchChromium } from "../../../server/src/__tests__/services/chromium.js";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -38,10 +35,13 @@ export type View = (typeof VIEWS)[number];
 
 /**
  * Builds the dashboard's and the browser-source page's browser assets, so the test serves what the
- * code says now: once per test run (the first file that asks builds, the others reuse its bundles).
+ * code says now: once per test run (the first file that asks builds, the others reuse its bundles),
+ * and not at all when OVATION_TEST_ASSETS_BUILT=1 says the whole build just ran (`npm test`, .ci/run).
  */
 export function buildAssets(): void {
   for (const [name, dir] of [["dashboard-assets", packageDir], ["browser-source-assets", path.join(packageDir, "..", "browser-source")]] as const) {
+    // `npm test` and .ci/run build every package right before vitest and say so: no second build.
+    if (process.env["OVATION_TEST_ASSETS_BUILT"] === "1" && existsSync(path.join(dir, "dist", "assets", "app.js"))) continue;
     oncePerRun(name, () => execFileSync(process.execPath, [path.join(dir, "build.mjs")], { cwd: dir, stdio: "pipe", timeout: 180_000 }));
   }
 }
@@ -77,8 +77,10 @@ export interface DashboardHarness {
    */
   addAccount(name: string, options?: { manages?: ManagerRole; password?: string }): Promise<DashboardAccount>;
   /**
-   * Signs `page` in through the identity pages, starting at the dashboard path `at`, as the streamer
-   * or as `account`; resolves on the shell.
+   * Signs `page` in, starting at the dashboard path `at`, as the streamer or as `account`; resolves
+   * on the shell. An account's first sign-in goes through the identity pages' form; later ones reuse
+   * its identity session (the authorization server's cookies), so they skip the form unless that
+   * session ended.
    */
   signIn(page: Page, at?: string, account?: Pick<DashboardAccount, "email" | "password">): Promise<void>;
   /** Switches the signed-in manager to a channel they manage (`label`: "streamer (editor)"). */
@@ -129,10 +131,11 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
   const email = "streamer@example.com";
   const record = app.ovation.repos.users.create({ name: "streamer", email, email_verified_at: new Date().toISOString(), password_hash: await hashPassword(password) });
   const token = app.ovation.repos.tokens.create({ user_id: record.id, name: "dashboard tests", scopes: ["*"] }).token;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"],
-  });
+  // The worker's shared Chromium; close() below closes this file's contexts, not the browser.
+  const browser = await launchChromium();
+
+  /** Cookies of the identity session of the last sign-in through the form (see `signIn`). */
+  const identitySessions = new Map<string, Cookie[]>();
 
   const api: ApiCall = async <T = Record<string, unknown>>(method: string, route: string, body?: unknown) => {
     const response = await fetch(`${base}${route}`, {
@@ -172,12 +175,23 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       return { id: account.id, uuid: account.uuid, name, email: `${name}@example.com`, password: own };
     },
     async signIn(page, at = "/", account = { email, password }) {
+      // The identity session of this account's last sign-in through the form, when there is one: the
+      // authorization server then answers the dashboard's code + PKCE request at once (no form, no
+      // password hash), as it does for a streamer who signed in before. A session that ended (signed
+      // out, password changed) shows the form again, which is then filled in.
+      const session = identitySessions.get(account.email) ?? [];
+      if (session.length > 0) await page.context().addCookies(session);
       await page.goto(`${base}/dashboard${at === "/" ? "" : at}`);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByLabel("Email address").fill(account.email);
+      const shell = page.locator("main h1.page-title");
+      const emailField = page.getByLabel("Email address");
+      await shell.or(emailField).first().waitFor({ timeout: 30_000 });
+      if (await shell.isVisible()) return;
+      await emailField.fill(account.email);
       await page.getByLabel("Password").fill(account.password);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.locator("main h1.page-title").waitFor({ timeout: 30_000 });
+      await shell.waitFor({ timeout: 30_000 });
+      identitySessions.set(account.email, (await page.context().cookies(base)).filter((cookie) => !cookie.name.startsWith("_interaction")));
     },
     async switchChannel(page, label) {
       await page.getByLabel("Channel").selectOption({ label });

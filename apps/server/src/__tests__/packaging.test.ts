@@ -4,13 +4,11 @@ import { existsSync, lstatSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers.js";
 import { REPO, packAndInstall } from "./packaging-harness.js";
 import type { PackedInstall } from "./packaging-harness.js";
-
-const CHROMIUM = "/usr/bin/chromium";
+import { launchChromium } from "./services/chromium.js";
 
 /** What the sample plugin's fake server offers (imported from the installed tarball, not the source). */
 interface FakeChat {
@@ -192,7 +190,7 @@ describe("packaged: npm pack of core, server and a sample plugin, installed outs
     expect((await fake.nextSay(20_000)).text).toBe("viewer sends a hug to Alice <3");
 
     // The platform's follow, shown by a real browser source.
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"] });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(sourceUrl);

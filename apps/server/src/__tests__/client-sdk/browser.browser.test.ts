@@ -3,7 +3,7 @@ import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import type * as OvationClientModule from "@ovation/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../identity/__tests__/chromium.js";
+import { launchChromium } from "../services/chromium.js";
 import { useClientFixture } from "./fixture.js";
 
 const entry = fileURLToPath(new URL("../../../../../packages/client/src/index.ts", import.meta.url));

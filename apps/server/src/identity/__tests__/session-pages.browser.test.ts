@@ -2,7 +2,7 @@ import * as oidc from "openid-client";
 import { Secret, TOTP } from "otpauth";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../../__tests__/services/chromium.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";

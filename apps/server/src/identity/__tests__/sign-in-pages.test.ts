@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../../__tests__/services/chromium.js";
 import { startHarness } from "./harness.js";
 import type { Harness } from "./harness.js";
 import { discover } from "./oauth-helpers.js";

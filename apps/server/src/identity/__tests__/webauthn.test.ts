@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../../__tests__/services/chromium.js";
 import { TestBrowser, formAction } from "./browser.js";
 import { obtainEat } from "./eat-helper.js";
 import { startHarness } from "./harness.js";
