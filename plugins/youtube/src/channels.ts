@@ -20,12 +20,10 @@ export const YOUTUBE_DEFAULT_DAILY_QUOTA = 10_000;
  */
 export function youtubeChannelsPlugin(settings: YouTubeSettings, context: PluginFactoryContext): ChannelPlugins<YouTubePlugin> {
   const daily = settings.dailyQuota ?? YOUTUBE_DEFAULT_DAILY_QUOTA;
-  let served: { unit: YouTubePlugin }[] = [];
-  const share = () => {
-    const share = Math.floor(daily / Math.max(1, served.length, project?.channels() ?? 0));
-    for (const { unit } of served) unit.setQuotaShare(share);
-  };
-  const project = context.quota ? new ProjectQuota({ dailyUnits: daily, shared: context.quota, onChannels: share }) : null;
+  let served = 0;
+  // Each channel reads its share when it spends (see QuotaBudget's `share`).
+  const share = () => Math.floor(daily / Math.max(1, served, project?.channels() ?? 0));
+  const project = context.quota ? new ProjectQuota({ dailyUnits: daily, shared: context.quota }) : null;
   const plugins: ChannelPlugins<YouTubePlugin> = new ChannelPlugins<YouTubePlugin>({
     metadata: {
       name: "youtube",
@@ -35,11 +33,10 @@ export function youtubeChannelsPlugin(settings: YouTubeSettings, context: Plugin
       description: "YouTube live chat, Super Chats, memberships and subscribers of every linked channel (Data API v3)",
     },
     capabilities: { send: ["say"], moderation: { deleteMessage: true, timeout: false } },
-    create: (channel) => youtubeChannel(settings, context, channel, daily, project),
-    onServedChange: (now) => {
-      served = now;
-      share();
-      project?.served(now.length);
+    create: (channel) => youtubeChannel(settings, context, channel, daily, share, project),
+    onServedChange: (count) => {
+      served = count;
+      project?.served(count);
     },
     classify: (error) => {
       const message = error instanceof Error ? error.message : String(error);
@@ -51,7 +48,7 @@ export function youtubeChannelsPlugin(settings: YouTubeSettings, context: Plugin
   return plugins;
 }
 
-function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext, channel: ServedChannel, daily: number, project: ProjectQuota | null): YouTubePlugin {
+function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext, channel: ServedChannel, daily: number, share: () => number, project: ProjectQuota | null): YouTubePlugin {
   const tokens = context.credentials.tokens(channel.connection_id);
   if (!tokens?.refresh_token) throw new YouTubeError(YOUTUBE_ERROR_CODES.unauthorized, "No Google tokens for this channel: reconnect YouTube");
   return new YouTubePlugin(
@@ -67,6 +64,7 @@ function youtubeChannel(settings: YouTubeSettings, context: PluginFactoryContext
     {
       onTokensRefreshed: (t) =>
         context.credentials.save(channel.connection_id, { access_token: t.accessToken, refresh_token: t.refreshToken, expires_at: t.expiresAt, scopes: tokens.scopes }),
+      share,
       ...(project ? { project } : {}),
     },
   );

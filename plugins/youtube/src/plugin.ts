@@ -28,6 +28,8 @@ export interface YouTubePluginHooks {
   onChannel?: (channel: ChatChannel) => void;
   /** With several nodes: the project's quota as every node spends it (see ProjectQuota). */
   project?: ProjectQuota;
+  /** This channel's share of the project's daily quota now (several channels share one project), read when it spends. */
+  share?: () => number;
 }
 
 /** The live broadcast being followed. */
@@ -87,7 +89,7 @@ export class YouTubePlugin implements PlatformPlugin {
     this.#options = parsed.data;
     this.#hooks = hooks;
     const q = parsed.data.quota;
-    this.#quota = new QuotaBudget({ dailyUnits: q.dailyUnits, streamSeconds: q.streamHours * 3600, reserveUnits: q.reserveUnits, project: hooks.project ?? null });
+    this.#quota = new QuotaBudget({ dailyUnits: q.dailyUnits, streamSeconds: q.streamHours * 3600, reserveUnits: q.reserveUnits, project: hooks.project ?? null, ...(hooks.share ? { share: hooks.share } : {}) });
     this.#channel = { id: parsed.data.channelId, platform_id: "", username: "", avatar_url: "" };
     this.#queue = new SendQueue({ limit: parsed.data.sendQueueLimit, gapMs: parsed.data.sendGapMs });
   }

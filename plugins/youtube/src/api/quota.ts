@@ -26,6 +26,8 @@ export interface QuotaBudgetOptions {
   now?: () => number;
   /** With several nodes: the project's use by every node together, checked besides this budget. */
   project?: ProjectQuota | null;
+  /** The day's budget now, when it is a share that changes as channels come and go (read at each use; replaces `dailyUnits`). */
+  share?: () => number;
 }
 
 /** The Pacific-time calendar day of a moment: Google's quota day starts at midnight Pacific Time. */
@@ -50,17 +52,22 @@ export interface QuotaSnapshot {
  * what the units left allow.
  */
 export class QuotaBudget {
-  readonly #options: Required<Omit<QuotaBudgetOptions, "project">>;
+  readonly #options: Required<Omit<QuotaBudgetOptions, "project" | "share">>;
   readonly #project: ProjectQuota | null;
+  readonly #share: (() => number) | null;
+  /** The reserve asked for, before it shrank with a share. */
+  readonly #reserve: number;
   #day: string;
   #used = 0;
   #calls: Partial<Record<QuotaMethod, number>> = {};
   #exhausted = false;
 
   constructor(options: QuotaBudgetOptions) {
-    const { project = null, ...rest } = options;
+    const { project = null, share = null, ...rest } = options;
     this.#options = { now: Date.now, ...rest };
     this.#project = project;
+    this.#share = share;
+    this.#reserve = rest.reserveUnits;
     this.#day = pacificDay(this.#options.now());
   }
 
@@ -74,6 +81,10 @@ export class QuotaBudget {
   }
 
   #roll(): void {
+    if (this.#share) {
+      const units = Math.max(1, Math.floor(this.#share()));
+      if (units !== this.#options.dailyUnits) this.setDailyUnits(units, this.#reserve);
+    }
     const day = pacificDay(this.#options.now());
     if (day !== this.#day) {
       this.#day = day;
@@ -160,13 +171,13 @@ const DAY_TTL_MS = 26 * 3600_000;
  * to one counter per Pacific day in Redis, and each node learns the total from its additions, so the
  * installation stops at the quota together (a node may pass it by the calls already under way when
  * another spent the last units). The installation's channel count (each node records its own) is
- * what the quota is divided by, so each channel's share is the same on every node.
+ * what the quota is divided by, so each channel's share is the same on every node (learned when a
+ * node records its own count: at each change, and every 30 s while it spends).
  */
 export class ProjectQuota {
   readonly dailyUnits: number;
   readonly #shared: SharedCounts;
   readonly #now: () => number;
-  readonly #onChannels: (installation: number) => void;
   #day = "";
   #used = 0;
   #local = 0;
@@ -174,11 +185,9 @@ export class ProjectQuota {
   #recordedAt = 0;
   #recording = false;
 
-  /** @param onChannels called when the installation's channel count changed (re-divide the shares). */
-  constructor(options: { dailyUnits: number; shared: SharedCounts; onChannels: (installation: number) => void; now?: () => number }) {
+  constructor(options: { dailyUnits: number; shared: SharedCounts; now?: () => number }) {
     this.dailyUnits = options.dailyUnits;
     this.#shared = options.shared;
-    this.#onChannels = options.onChannels;
     this.#now = options.now ?? Date.now;
   }
 
@@ -229,11 +238,9 @@ export class ProjectQuota {
     this.#shared.sum("youtube:channels", local, CHANNELS_TTL_MS).then(
       (installation) => {
         this.#recording = false;
-        const changed = installation !== this.#channels;
         this.#channels = installation;
         // This node's count changed meanwhile: record it again.
         if (this.#local !== local) this.served(this.#local);
-        else if (changed) this.#onChannels(this.channels());
       },
       () => {
         this.#recording = false;

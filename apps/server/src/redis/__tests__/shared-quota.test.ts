@@ -77,13 +77,7 @@ describe("SharedQuota: a sliding-window limit shared by every node", () => {
 
   it("two nodes' YouTube channels stop at the project's daily quota together, each with a share of the installation's channels", { timeout: 30_000 }, async () => {
     const DAILY = 1_000;
-    const shares = new Map<string, number>();
-    const nodes = await Promise.all(
-      ["node-a", "node-b"].map(async (node) => {
-        const project: ProjectQuota = new ProjectQuota({ dailyUnits: DAILY, shared: new SharedQuota(await connect(), node), onChannels: (n) => shares.set(node, Math.floor(DAILY / n)) });
-        return project;
-      }),
-    );
+    const nodes = await Promise.all(["node-a", "node-b"].map(async (node) => new ProjectQuota({ dailyUnits: DAILY, shared: new SharedQuota(await connect(), node) })));
     const [a, b] = nodes as [ProjectQuota, ProjectQuota];
     a.served(3);
     await waitFor(() => a.channels() === 3, 5_000, "node-a's count recorded");
@@ -91,8 +85,11 @@ describe("SharedQuota: a sliding-window limit shared by every node", () => {
     await waitFor(() => b.channels() === 5, 5_000, "node-b learns the installation's five channels");
     a.served(3);
     await waitFor(() => a.channels() === 5, 5_000, "node-a learns them too");
-    expect(shares).toEqual(new Map([["node-b", 200], ["node-a", 200]]));
-    // Each channel's own budget is large (its share is not what stops it here): the project's is.
+    // Each channel's share is the quota over the installation's channels (as the YouTube plugin divides it).
+    const shareOf = (project: ProjectQuota) => () => Math.floor(DAILY / project.channels());
+    expect(new QuotaBudget({ dailyUnits: DAILY, streamSeconds: 3600, reserveUnits: 0, share: shareOf(a) }).snapshot().budget).toBe(200);
+    expect(new QuotaBudget({ dailyUnits: DAILY, streamSeconds: 3600, reserveUnits: 0, share: shareOf(b) }).snapshot().budget).toBe(200);
+    // Each channel's own budget is large here (its share is not what stops it): the project's is.
     const budgets = [a, a, a, b, b].map((project) => new QuotaBudget({ dailyUnits: DAILY, streamSeconds: 3600, reserveUnits: 0, project }));
     let spent = 0;
     for (let round = 0; round < 200; round++) {
