@@ -54,9 +54,19 @@ async function ovation(): Promise<void> {
   await app.ready();
   const { repos } = app.ovation;
   const serving = () => app.platformPlugins.channelStatus("kick").filter((c) => c.state === "serving").length;
+  // BENCH_PROGRESS=1: the channels' states every 5 s while bringing them up (diagnosis of a slow side).
+  if (env["BENCH_PROGRESS"]) {
+    const started = Date.now();
+    setInterval(() => {
+      const states: Record<string, number> = {};
+      for (const c of app.platformPlugins.channelStatus("kick")) states[`${c.state}${c.detail ? `: ${c.detail.slice(0, 50)}` : ""}`] = (states[`${c.state}${c.detail ? `: ${c.detail.slice(0, 50)}` : ""}`] ?? 0) + 1;
+      console.error(`[ovation child ${((Date.now() - started) / 1000).toFixed(0)} s] ${JSON.stringify(states)}`);
+    }, 5_000).unref();
+  }
   process.on("message", (m: Message) => {
     if (m.type === "serve") {
       void (async () => {
+        const cpu = process.cpuUsage();
         const target = serving() + m.accounts.length;
         // In batches, as streamers link over time (each link is served at once).
         for (let i = 0; i < m.accounts.length; i += 200) {
@@ -68,7 +78,8 @@ async function ovation(): Promise<void> {
           const deadline = Date.now() + 120_000;
           while (serving() < Math.min(target, target - m.accounts.length + i + 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         }
-        send({ type: "served", serving: serving() });
+        const used = process.cpuUsage(cpu);
+        send({ type: "served", serving: serving(), cpuMicros: used.user + used.system });
       })();
     }
     if (m.type === "measure") void measure(m.idleMs).then((r) => send({ type: "measured", ...r, serving: serving() }));
@@ -98,8 +109,10 @@ async function bare(): Promise<void> {
   process.on("message", (m: Message) => {
     if (m.type === "serve") {
       void (async () => {
+        const cpu = process.cpuUsage();
         for (let i = 0; i < m.accounts.length; i += 200) await Promise.all(m.accounts.slice(i, i + 200).map(() => connect()));
-        send({ type: "served", serving: open });
+        const used = process.cpuUsage(cpu);
+        send({ type: "served", serving: open, cpuMicros: used.user + used.system });
       })();
     }
     if (m.type === "measure") void measure(m.idleMs).then((r) => send({ type: "measured", ...r, serving: open }));
