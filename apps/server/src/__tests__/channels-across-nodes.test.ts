@@ -46,8 +46,12 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
   const tags = new Map<string, KickAccount>();
   for (const [i, account] of install.accounts.entries()) tags.set(await install.line(account, via[i % via.length]!), account);
   const twitch = new Map<string, TwitchAccount>(install.twitchAccounts.map((account) => [install.twitchLine(account), account]));
+  const youtube = new Map<string, YouTubeAccount>(install.youtubeAccounts.map((account) => [install.youtubeLine(account), account]));
   await waitFor(
-    () => [...tags.keys()].every((tag) => install.answers(tag).length > 0) && [...twitch].every(([tag, account]) => install.twitchAnswers(tag, account) > 0),
+    () =>
+      [...tags.keys()].every((tag) => install.answers(tag).length > 0) &&
+      [...twitch].every(([tag, account]) => install.twitchAnswers(tag, account) > 0) &&
+      [...youtube].every(([tag, account]) => install.youtubeAnswers(tag, account) > 0),
     60_000,
     "an answer to every line",
   );
