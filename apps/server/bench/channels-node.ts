@@ -54,6 +54,7 @@ async function ovation(): Promise<void> {
   await app.ready();
   const { repos } = app.ovation;
   const serving = () => app.platformPlugins.channelStatus("kick").filter((c) => c.state === "serving").length;
+  const settled = () => app.platformPlugins.channelStatus("kick").filter((c) => c.state !== "starting").length;
   // BENCH_PROGRESS=1: the channels' states every 5 s while bringing them up (diagnosis of a slow side).
   if (env["BENCH_PROGRESS"]) {
     const started = Date.now();
@@ -75,11 +76,16 @@ async function ovation(): Promise<void> {
             const link = repos.connections.upsert({ user_id: user.id, platform: "kick", platform_user_id: String(account.user_id), username: account.name });
             repos.connections.saveTokens(link.id, { access_token: null, refresh_token: account.refreshToken, expires_at: 0, scopes: ["user:read", "channel:read", "chat:write", "events:subscribe"] });
           }
+          // Until every channel of the batch is settled (served, or refused: a refused one would hold
+          // every later batch to the deadline), checked every 200 ms; at most 2 minutes a batch.
           const deadline = Date.now() + 120_000;
-          while (serving() < Math.min(target, target - m.accounts.length + i + 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+          while (settled() < Math.min(target, target - m.accounts.length + i + 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
         }
         const used = process.cpuUsage(cpu);
-        send({ type: "served", serving: serving(), cpuMicros: used.user + used.system });
+        // What the channels not served show (why they were refused), by state and detail.
+        const refused: Record<string, number> = {};
+        for (const c of app.platformPlugins.channelStatus("kick")) if (c.state !== "serving") refused[`${c.state}: ${(c.detail ?? "").slice(0, 80)}`] = (refused[`${c.state}: ${(c.detail ?? "").slice(0, 80)}`] ?? 0) + 1;
+        send({ type: "served", serving: serving(), cpuMicros: used.user + used.system, refused });
       })();
     }
     if (m.type === "measure") void measure(m.idleMs).then((r) => send({ type: "measured", ...r, serving: serving() }));

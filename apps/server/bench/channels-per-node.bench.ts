@@ -88,7 +88,7 @@ for (const n of SIZES) {
     try {
       const before = await ask<Measured>(proc, { type: "measure", idleMs: IDLE_MS }, "measured", IDLE_MS + 60_000);
       const started = performance.now();
-      const served = await ask<{ serving: number; cpuMicros: number }>(proc, { type: "serve", accounts: accounts(n) }, "served", 30 * 60_000);
+      const served = await ask<{ serving: number; cpuMicros: number; refused?: Record<string, number> }>(proc, { type: "serve", accounts: accounts(n) }, "served", 30 * 60_000);
       const upSeconds = (performance.now() - started) / 1000;
       const after = await ask<Measured>(proc, { type: "measure", idleMs: IDLE_MS }, "measured", IDLE_MS + 60_000);
       const cpuPerS = (m: Measured) => m.cpuMicros / (m.idleMs / 1000);
@@ -98,6 +98,7 @@ for (const n of SIZES) {
         cpu: Math.max(0, cpuPerS(after) - cpuPerS(before)) / n,
       };
       const r = rows[kind]!;
+      if (served.serving < n) console.log(`${kind}: ${n - served.serving} of ${n} channels not served: ${JSON.stringify(served.refused ?? {})}`);
       console.log(`${kind.padEnd(7)} | ${String(n).padStart(8)} | ${String(served.serving).padStart(7)} | ${upSeconds.toFixed(1).padStart(7)} s (${(served.cpuMicros / 1e6).toFixed(1).padStart(5)} s) | ${kib(r.heap).toFixed(2).padStart(8)} KiB | ${kib(r.rss).toFixed(2).padStart(7)} KiB | ${r.cpu.toFixed(2).padStart(6)} µs CPU/s`);
     } finally {
       await stop(proc);
