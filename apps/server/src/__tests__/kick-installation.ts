@@ -123,8 +123,8 @@ export async function startKickInstallation(options: KickInstallationOptions): P
   for (const a of twitchAccounts) helix?.addUser(a.login, a.id);
   const youtubeAccounts: YouTubeAccount[] = Array.from({ length: options.youtube ?? 0 }, (_, i) => ({ id: `UCovation${String(i).padStart(15, "0")}`, title: `Tuber${i}` }));
   const google = youtubeAccounts.length > 0 ? await FakeGoogle.start() : null;
-  // A poll every 2 s per channel (YouTube's own pace is about this): the fake's default (50 ms) would load the two cores.
-  if (google) google.pollingIntervalMillis = 2_000;
+  // A poll a second per channel (YouTube asks for one to a few seconds): the fake's default (50 ms) would load the two cores.
+  if (google) google.pollingIntervalMillis = 1_000;
   for (const a of youtubeAccounts) google?.addChannel(a.id, a.title, true);
   const sender = new KickWebhookSender();
   kick.publicKeyPem = sender.publicKeyPem;
