@@ -54,9 +54,20 @@ async function ovation(): Promise<void> {
   await app.ready();
   const { repos } = app.ovation;
   const serving = () => app.platformPlugins.channelStatus("kick").filter((c) => c.state === "serving").length;
+  const settled = () => app.platformPlugins.channelStatus("kick").filter((c) => c.state !== "starting").length;
+  // BENCH_PROGRESS=1: the channels' states every 5 s while bringing them up (diagnosis of a slow side).
+  if (env["BENCH_PROGRESS"]) {
+    const started = Date.now();
+    setInterval(() => {
+      const states: Record<string, number> = {};
+      for (const c of app.platformPlugins.channelStatus("kick")) states[`${c.state}${c.detail ? `: ${c.detail.slice(0, 50)}` : ""}`] = (states[`${c.state}${c.detail ? `: ${c.detail.slice(0, 50)}` : ""}`] ?? 0) + 1;
+      console.error(`[ovation child ${((Date.now() - started) / 1000).toFixed(0)} s] ${JSON.stringify(states)}`);
+    }, 5_000).unref();
+  }
   process.on("message", (m: Message) => {
     if (m.type === "serve") {
       void (async () => {
+        const cpu = process.cpuUsage();
         const target = serving() + m.accounts.length;
         // In batches, as streamers link over time (each link is served at once).
         for (let i = 0; i < m.accounts.length; i += 200) {
@@ -65,10 +76,16 @@ async function ovation(): Promise<void> {
             const link = repos.connections.upsert({ user_id: user.id, platform: "kick", platform_user_id: String(account.user_id), username: account.name });
             repos.connections.saveTokens(link.id, { access_token: null, refresh_token: account.refreshToken, expires_at: 0, scopes: ["user:read", "channel:read", "chat:write", "events:subscribe"] });
           }
+          // Until every channel of the batch is settled (served, or refused: a refused one would hold
+          // every later batch to the deadline), checked every 200 ms; at most 2 minutes a batch.
           const deadline = Date.now() + 120_000;
-          while (serving() < Math.min(target, target - m.accounts.length + i + 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+          while (settled() < Math.min(target, target - m.accounts.length + i + 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
         }
-        send({ type: "served", serving: serving() });
+        const used = process.cpuUsage(cpu);
+        // What the channels not served show (why they were refused), by state and detail.
+        const refused: Record<string, number> = {};
+        for (const c of app.platformPlugins.channelStatus("kick")) if (c.state !== "serving") refused[`${c.state}: ${(c.detail ?? "").slice(0, 80)}`] = (refused[`${c.state}: ${(c.detail ?? "").slice(0, 80)}`] ?? 0) + 1;
+        send({ type: "served", serving: serving(), cpuMicros: used.user + used.system, refused });
       })();
     }
     if (m.type === "measure") void measure(m.idleMs).then((r) => send({ type: "measured", ...r, serving: serving() }));
@@ -98,8 +115,10 @@ async function bare(): Promise<void> {
   process.on("message", (m: Message) => {
     if (m.type === "serve") {
       void (async () => {
+        const cpu = process.cpuUsage();
         for (let i = 0; i < m.accounts.length; i += 200) await Promise.all(m.accounts.slice(i, i + 200).map(() => connect()));
-        send({ type: "served", serving: open });
+        const used = process.cpuUsage(cpu);
+        send({ type: "served", serving: open, cpuMicros: used.user + used.system });
       })();
     }
     if (m.type === "measure") void measure(m.idleMs).then((r) => send({ type: "measured", ...r, serving: open }));

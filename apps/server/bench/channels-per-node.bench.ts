@@ -28,7 +28,8 @@ const pusher = await FakePusher.start();
 function child(kind: "ovation" | "bare"): Promise<ChildProcess> {
   const proc = fork(fileURLToPath(new URL("./channels-node.ts", import.meta.url)), [kind], {
     // Node 20 has its WebSocket client behind a flag (Node 22 has it on).
-    execArgv: ["--no-node-snapshot", "--expose-gc", "--max-old-space-size=4096", "--experimental-websocket", "--import", "tsx"],
+    // BENCH_CHILD_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): diagnosis of a slow side.
+    execArgv: ["--no-node-snapshot", "--expose-gc", "--max-old-space-size=4096", "--experimental-websocket", ...(process.env["BENCH_CHILD_NODE_OPTIONS"] ?? "").split(" ").filter(Boolean), "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: {
       ...process.env,
@@ -79,14 +80,16 @@ function accounts(n: number): Array<{ user_id: number; name: string; refreshToke
 
 const kib = (bytes: number) => bytes / 1024;
 console.log(`channels per node: Kick in pusher mode on the fakes, one node, idle window ${IDLE_MS} ms`);
-console.log("side    | channels | serving | heap/channel | rss/channel | idle CPU/channel");
+console.log("side    | channels | serving | brought up in (CPU) | heap/channel | rss/channel | idle CPU/channel");
 for (const n of SIZES) {
   const rows: Record<string, { heap: number; rss: number; cpu: number }> = {};
   for (const kind of ["bare", "ovation"] as const) {
     const proc = await child(kind);
     try {
       const before = await ask<Measured>(proc, { type: "measure", idleMs: IDLE_MS }, "measured", IDLE_MS + 60_000);
-      const served = await ask<{ serving: number }>(proc, { type: "serve", accounts: accounts(n) }, "served", 30 * 60_000);
+      const started = performance.now();
+      const served = await ask<{ serving: number; cpuMicros: number; refused?: Record<string, number> }>(proc, { type: "serve", accounts: accounts(n) }, "served", 30 * 60_000);
+      const upSeconds = (performance.now() - started) / 1000;
       const after = await ask<Measured>(proc, { type: "measure", idleMs: IDLE_MS }, "measured", IDLE_MS + 60_000);
       const cpuPerS = (m: Measured) => m.cpuMicros / (m.idleMs / 1000);
       rows[kind] = {
@@ -95,7 +98,8 @@ for (const n of SIZES) {
         cpu: Math.max(0, cpuPerS(after) - cpuPerS(before)) / n,
       };
       const r = rows[kind]!;
-      console.log(`${kind.padEnd(7)} | ${String(n).padStart(8)} | ${String(served.serving).padStart(7)} | ${kib(r.heap).toFixed(2).padStart(8)} KiB | ${kib(r.rss).toFixed(2).padStart(7)} KiB | ${r.cpu.toFixed(2).padStart(6)} µs CPU/s`);
+      if (served.serving < n) console.log(`${kind}: ${n - served.serving} of ${n} channels not served: ${JSON.stringify(served.refused ?? {})}`);
+      console.log(`${kind.padEnd(7)} | ${String(n).padStart(8)} | ${String(served.serving).padStart(7)} | ${upSeconds.toFixed(1).padStart(7)} s (${(served.cpuMicros / 1e6).toFixed(1).padStart(5)} s) | ${kib(r.heap).toFixed(2).padStart(8)} KiB | ${kib(r.rss).toFixed(2).padStart(7)} KiB | ${r.cpu.toFixed(2).padStart(6)} µs CPU/s`);
     } finally {
       await stop(proc);
     }

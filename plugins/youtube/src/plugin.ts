@@ -6,7 +6,7 @@ import { apiFailure, DataApiClient } from "./api/client.js";
 import type { GoogleTokens } from "./api/client.js";
 import { deleteChatMessage, getActiveBroadcast, getMyChannel, insertChatMessage, listChatMessages, listRecentSubscribers } from "./api/endpoints.js";
 import { QuotaBudget } from "./api/quota.js";
-import type { QuotaSnapshot } from "./api/quota.js";
+import type { ProjectQuota, QuotaSnapshot } from "./api/quota.js";
 import { subscriptionSchema } from "./api/wire.js";
 import { mapLiveChatMessage, youtubeNotification } from "./chat/map.js";
 import { YOUTUBE_ERROR_CODES, YouTubeError } from "./errors.js";
@@ -26,6 +26,10 @@ export interface YouTubePluginHooks {
   onTokensRefreshed?: (tokens: GoogleTokens) => void | Promise<void>;
   /** The plugin learned which YouTube channel the tokens belong to (at connect, or once Google answers). */
   onChannel?: (channel: ChatChannel) => void;
+  /** With several nodes: the project's quota as every node spends it (see ProjectQuota). */
+  project?: ProjectQuota;
+  /** This channel's share of the project's daily quota now (several channels share one project), read when it spends. */
+  share?: () => number;
 }
 
 /** The live broadcast being followed. */
@@ -85,7 +89,7 @@ export class YouTubePlugin implements PlatformPlugin {
     this.#options = parsed.data;
     this.#hooks = hooks;
     const q = parsed.data.quota;
-    this.#quota = new QuotaBudget({ dailyUnits: q.dailyUnits, streamSeconds: q.streamHours * 3600, reserveUnits: q.reserveUnits });
+    this.#quota = new QuotaBudget({ dailyUnits: q.dailyUnits, streamSeconds: q.streamHours * 3600, reserveUnits: q.reserveUnits, project: hooks.project ?? null, ...(hooks.share ? { share: hooks.share } : {}) });
     this.#channel = { id: parsed.data.channelId, platform_id: "", username: "", avatar_url: "" };
     this.#queue = new SendQueue({ limit: parsed.data.sendQueueLimit, gapMs: parsed.data.sendGapMs });
   }

@@ -1,22 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startKickInstallation, total } from "./kick-installation.js";
-import type { KickAccount, KickInstallation, TwitchAccount } from "./kick-installation.js";
+import type { KickAccount, KickInstallation, TwitchAccount, YouTubeAccount } from "./kick-installation.js";
 import type { NodeProcess } from "./node-process.js";
 import { waitFor } from "./socket-helpers.js";
 
 // Channels across nodes: `ovation start` processes on one PostgreSQL and one Redis serve many
 // linked channels, each by exactly one node: Kick channels (the fake Kick's OAuth, API and signed
 // webhooks, posted to any node: the receiving node claims the delivery, then relays it to the node
-// serving the channel) and Twitch channels (the fake Helix, EventSub and IRC servers; the bot's IRC
-// connection of each node joins only that node's channels). Every chat line is answered once, in
-// its own channel. A node is SIGKILLed during chat, another joins, Redis restarts: the channels
-// keep being answered, never twice. 30 + 10 channels rather than the issue's 300 (and no YouTube),
-// to keep this within the CI's two cores (linking is what takes the time); the assignment itself is tested with 300 channels in
-// src/redis/__tests__/channel-assignment.test.ts.
+// serving the channel), Twitch channels (the fake Helix, EventSub and IRC servers; the bot's IRC
+// connection of each node joins only that node's channels) and live YouTube channels (the fake
+// Google: the node serving a channel polls its chat). Every chat line is answered once, in its own
+// channel. A node is SIGKILLed during chat, another joins, Redis restarts: the channels keep being
+// answered, never twice. The first few streamers link Kick and Twitch through the real OAuth flow,
+// the others' links are written through the store as the flow's last step writes them (what is
+// under test is serving them, and 300 browser round trips would take minutes on two cores).
 
-const KICK = 30;
-const TWITCH = 10;
-const CHANNELS = KICK + TWITCH;
+// The issue's 300 channels (150 Kick, 100 Twitch, 50 YouTube); OVATION_TEST_CHANNELS_SMALL=1 runs 50
+// (30, 10, 10) for a quick look. On the shared 2-core machine the 300 passed in 80 s at a load
+// average of 5 to 10; at 15 to 40 they did not (before channel sync served refused channels again,
+// and with the fakes, all in this process, answering too late: see docs/deployment.md).
+const SMALL = process.env["OVATION_TEST_CHANNELS_SMALL"] === "1";
+const KICK = SMALL ? 30 : 150;
+const TWITCH = SMALL ? 10 : 100;
+const YOUTUBE = SMALL ? 10 : 50;
+const OAUTH = 4;
+const CHANNELS = KICK + TWITCH + YOUTUBE;
 const LEASE_SECONDS = 3;
 let install: KickInstallation;
 
@@ -25,11 +33,15 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until every channel is served, by exactly `nodes` nodes, each serving some. */
 async function spread(nodes: number, timeoutMs: number, what: string): Promise<Record<string, number>> {
   let counts: Record<string, number> = {};
-  await waitFor(async () => {
-    await pause(250);
-    counts = await install.servedByNode().catch(() => ({}));
-    return total(counts) === CHANNELS && Object.keys(counts).length === nodes && Object.values(counts).every((n) => n > 0);
-  }, timeoutMs, what);
+  try {
+    await waitFor(async () => {
+      await pause(250);
+      counts = await install.servedByNode().catch(() => ({}));
+      return total(counts) === CHANNELS && Object.keys(counts).length === nodes && Object.values(counts).every((n) => n > 0);
+    }, timeoutMs, what);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; channels serving by node: ${JSON.stringify(counts)}; by state: ${JSON.stringify(await install.statesByNode().catch(() => null))}`, { cause: error });
+  }
   return counts;
 }
 
@@ -38,9 +50,13 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
   const tags = new Map<string, KickAccount>();
   for (const [i, account] of install.accounts.entries()) tags.set(await install.line(account, via[i % via.length]!), account);
   const twitch = new Map<string, TwitchAccount>(install.twitchAccounts.map((account) => [install.twitchLine(account), account]));
+  const youtube = new Map<string, YouTubeAccount>(install.youtubeAccounts.map((account) => [install.youtubeLine(account), account]));
   await waitFor(
-    () => [...tags.keys()].every((tag) => install.answers(tag).length > 0) && [...twitch].every(([tag, account]) => install.twitchAnswers(tag, account) > 0),
-    30_000,
+    () =>
+      [...tags.keys()].every((tag) => install.answers(tag).length > 0) &&
+      [...twitch].every(([tag, account]) => install.twitchAnswers(tag, account) > 0) &&
+      [...youtube].every(([tag, account]) => install.youtubeAnswers(tag, account) > 0),
+    60_000,
     "an answer to every line",
   );
   // An answer still on its way would show as a second one.
@@ -51,24 +67,31 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
     expect(found[0]!.broadcaster_user_id).toBe(account.user_id);
   }
   for (const [tag, account] of twitch) expect(install.twitchAnswers(tag, account), `answers to ${tag}`).toBe(1);
+  for (const [tag, account] of youtube) expect(install.youtubeAnswers(tag, account), `answers to ${tag}`).toBe(1);
 }
 
 beforeAll(async () => {
-  install = await startKickInstallation({ channels: KICK, twitch: TWITCH, leaseSeconds: LEASE_SECONDS, nodeTtlSeconds: 2, more: ["node-b", "node-c"] });
+  install = await startKickInstallation({ channels: KICK, twitch: TWITCH, youtube: YOUTUBE, oauth: OAUTH, leaseSeconds: LEASE_SECONDS, nodeTtlSeconds: 2, more: ["node-b", "node-c"] });
 }, 600_000);
 
 afterAll(async () => {
   await install?.close();
 }, 90_000);
 
-describe(`${CHANNELS} Kick channels on three ovation start processes, one PostgreSQL, one Redis`, () => {
+describe(`${CHANNELS} Kick, Twitch and YouTube channels on three ovation start processes, one PostgreSQL, one Redis`, () => {
   test("every channel is served by exactly one node, each node a share; every line, posted to any node, is answered once in its channel", async () => {
-    await spread(3, 30_000, "the channels spread over the three nodes");
+    await spread(3, 90_000, "the channels spread over the three nodes");
     const counts = await install.servedByNode(install.nodes[2]);
     expect(Object.keys(counts).sort()).toEqual(["node-a", "node-b", "node-c"]);
     expect(total(counts)).toBe(CHANNELS);
     // The nodes' own lists of what they serve do not overlap and cover every channel.
-    const lists = await Promise.all(["node-a", "node-b", "node-c"].map(async (n) => [...(await install.servedBy(n)).map((a) => a.name), ...(await install.servedTwitchBy(n)).map((a) => a.login)]));
+    const lists = await Promise.all(
+      ["node-a", "node-b", "node-c"].map(async (n) => [
+        ...(await install.servedBy(n)).map((a) => a.name),
+        ...(await install.servedTwitchBy(n)).map((a) => a.login),
+        ...(await install.servedYouTubeBy(n)).map((a) => a.title),
+      ]),
+    );
     const names = lists.flat();
     expect(new Set(names).size).toBe(names.length);
     expect(names.length).toBe(CHANNELS);
@@ -76,28 +99,41 @@ describe(`${CHANNELS} Kick channels on three ovation start processes, one Postgr
     const joins = (install.irc?.received ?? []).filter((l) => l.startsWith("JOIN ")).flatMap((l) => l.slice(5).split(","));
     expect(new Set(joins).size).toBe(TWITCH);
     await everyChannelAnsweredOnce(install.nodes);
-  }, 90_000);
+  }, 180_000);
 
   test("a node SIGKILLed during chat: its channels are answered by the others within the lease lifetime + 5 s, no line twice", async () => {
     const [a, b, c] = install.nodes as [NodeProcess, NodeProcess, NodeProcess];
-    const orphans = [...(await install.servedBy("node-c")).map((acc) => `kick:${acc.user_id}`), ...(await install.servedTwitchBy("node-c")).map((acc) => `twitch:${acc.id}`)];
+    const orphans = [
+      ...(await install.servedBy("node-c")).map((acc) => `kick:${acc.user_id}`),
+      ...(await install.servedTwitchBy("node-c")).map((acc) => `twitch:${acc.id}`),
+      ...(await install.servedYouTubeBy("node-c")).map((acc) => `youtube:${acc.id}`),
+    ];
     expect(orphans.length).toBeGreaterThan(0);
     const survivors = [a, b];
     const sentKick: Array<{ tag: string; account: KickAccount; at: number }> = [];
     const sentTwitch: Array<{ tag: string; account: TwitchAccount; at: number }> = [];
+    const sentYouTube: Array<{ tag: string; account: YouTubeAccount; at: number }> = [];
+    // A round chats on the channels not yet resumed (all of them before the kill).
     const round = async () => {
-      for (const [i, account] of install.accounts.entries()) sentKick.push({ tag: await install.line(account, survivors[i % 2]!), account, at: Date.now() });
-      for (const account of install.twitchAccounts) sentTwitch.push({ tag: install.twitchLine(account), account, at: Date.now() });
+      const wanted = (key: string) => !resumedAt.has(key);
+      await Promise.all(
+        install.accounts.map(async (account, i) => {
+          if (wanted(`kick:${account.user_id}`)) sentKick.push({ tag: await install.line(account, survivors[i % 2]!), account, at: Date.now() });
+        }),
+      );
+      for (const account of install.twitchAccounts) if (wanted(`twitch:${account.id}`)) sentTwitch.push({ tag: install.twitchLine(account), account, at: Date.now() });
+      for (const account of install.youtubeAccounts) if (wanted(`youtube:${account.id}`)) sentYouTube.push({ tag: install.youtubeLine(account), account, at: Date.now() });
     };
+    // When each channel first answered a line sent after the kill, watched every 50 ms.
+    const resumedAt = new Map<string, number>();
     await round();
     await c.kill();
     const killedAt = Date.now();
     const deadline = killedAt + (LEASE_SECONDS + 5) * 1000;
-    // When each channel first answered a line sent after the kill, watched every 50 ms.
-    const resumedAt = new Map<string, number>();
     const watch = setInterval(() => {
       for (const s of sentKick) if (s.at > killedAt && !resumedAt.has(`kick:${s.account.user_id}`) && install.answers(s.tag).length > 0) resumedAt.set(`kick:${s.account.user_id}`, Date.now());
       for (const s of sentTwitch) if (s.at > killedAt && !resumedAt.has(`twitch:${s.account.id}`) && install.twitchAnswers(s.tag, s.account) > 0) resumedAt.set(`twitch:${s.account.id}`, Date.now());
+      for (const s of sentYouTube) if (s.at > killedAt && !resumedAt.has(`youtube:${s.account.id}`) && install.youtubeAnswers(s.tag, s.account) > 0) resumedAt.set(`youtube:${s.account.id}`, Date.now());
     }, 50);
     try {
       // Kick lines sent while the dead node's leases live reach nobody (the relay finds no
@@ -120,23 +156,24 @@ describe(`${CHANNELS} Kick channels on three ovation start processes, one Postgr
       for (const m of found) expect(m.broadcaster_user_id).toBe(s.account.user_id);
     }
     for (const s of sentTwitch) expect(install.twitchAnswers(s.tag, s.account), `answers to ${s.tag}`).toBeLessThanOrEqual(1);
-    const after = await spread(2, 15_000, "the channels on the two survivors");
+    for (const s of sentYouTube) expect(install.youtubeAnswers(s.tag, s.account), `answers to ${s.tag}`).toBeLessThanOrEqual(1);
+    const after = await spread(2, 45_000, "the channels on the two survivors");
     expect(Object.keys(after).sort()).toEqual(["node-a", "node-b"]);
-  }, 120_000);
+  }, 180_000);
 
   test("a node joining takes a share of the channels", async () => {
     const d = await install.startNode("node-d");
-    const counts = await spread(3, 30_000, "node-d serves a share");
+    const counts = await spread(3, 60_000, "node-d serves a share");
     expect(counts["node-d"]).toBeGreaterThan(0);
     await everyChannelAnsweredOnce([d]);
-  }, 120_000);
+  }, 180_000);
 
   test("after a Redis restart the assignment recovers: every channel served once, every line answered once", async () => {
     await install.redis.kill();
     await pause(1_000);
     await install.redis.start();
-    await spread(3, 45_000, "the channels spread again after the restart");
+    await spread(3, 90_000, "the channels spread again after the restart");
     await everyChannelAnsweredOnce(install.live());
     for (const node of install.live()) expect((await fetch(`${node.url}/health`)).status).toBe(200);
-  }, 120_000);
+  }, 180_000);
 });

@@ -5,12 +5,17 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { FakeKick, KickWebhookSender, webhookEvent } from "@ovation/plugin-kick/testing";
 import { FakeEventSubServer, FakeHelix, FakeIrcServer, privmsgLine, twitchServerEnv } from "@ovation/plugin-twitch/testing";
+import { FakeGoogle, chatMessage } from "@ovation/plugin-youtube/testing";
 import type { SentChat, WebhookFixture } from "@ovation/plugin-kick/testing";
 import { callRunningServer } from "../cli/admin-client.js";
 import { TestBrowser, followAcross } from "../identity/__tests__/browser.js";
 import { api, confirmApiLink } from "../identity/__tests__/oauth-helpers.js";
+import { defaultPlatformSettings } from "../identity/platforms/settings.js";
 import { NODE_STATUS_PREFIX } from "../redis/node-status.js";
 import type { NodeStatus } from "../redis/node-status.js";
+import { PostgresBackend } from "../store/postgres-backend.js";
+import { createRepositories } from "../store/repositories.js";
+import { Store } from "../store/store.js";
 import { startNodeProcess } from "./node-process.js";
 import type { NodeProcess } from "./node-process.js";
 import { freshDatabase } from "./services/postgres.js";
@@ -29,16 +34,25 @@ export interface TwitchAccount {
   id: string;
 }
 
+/** A YouTube channel of the fake Google, linked by one streamer (live, its chat polled). */
+export interface YouTubeAccount {
+  id: string;
+  title: string;
+}
+
 /**
  * An installation of `ovation start` processes on one PostgreSQL and one Redis serving linked Kick
  * channels of the fake Kick (and, with `twitch`, linked Twitch channels of the fake Helix, IRC and
- * EventSub servers, answered by the operator's bot account over one IRC connection per node).
+ * EventSub servers, answered by the operator's bot account over one IRC connection per node; with
+ * `youtube`, live YouTube channels of the fake Google, whose chats the node serving each polls).
  */
 export interface KickInstallation {
   readonly redis: OwnRedis;
   readonly kick: FakeKick;
   readonly irc: FakeIrcServer | null;
   readonly twitchAccounts: TwitchAccount[];
+  readonly google: FakeGoogle | null;
+  readonly youtubeAccounts: YouTubeAccount[];
   readonly nodes: NodeProcess[];
   readonly accounts: KickAccount[];
   /** The first user's personal access token (from node-a's quick start). */
@@ -49,6 +63,8 @@ export interface KickInstallation {
   live(): NodeProcess[];
   /** How many channels (Kick and Twitch) each node serves, from `GET /v1/plugins` of `via` (default the first live node). */
   servedByNode(via?: NodeProcess): Promise<Record<string, number>>;
+  /** How many channels each node has in each plugin and state (`kick serving`: 40), from `GET /v1/plugins` of the first live node. */
+  statesByNode(): Promise<Record<string, Record<string, number>>>;
   /** The Kick accounts a node serves, from the status it wrote to Redis. */
   servedBy(node: string): Promise<KickAccount[]>;
   /** The Twitch accounts a node serves, from the status it wrote to Redis. */
@@ -57,6 +73,12 @@ export interface KickInstallation {
   line(account: KickAccount, node: NodeProcess): Promise<string>;
   /** The answers the fake Kick got for a line. */
   answers(tag: string): SentChat[];
+  /** The YouTube channels a node serves, from the status it wrote to Redis. */
+  servedYouTubeBy(node: string): Promise<YouTubeAccount[]>;
+  /** Adds a `!help <tag>` chat line to a YouTube channel's live chat (read by the node polling it). */
+  youtubeLine(account: YouTubeAccount): string;
+  /** How many times the bot answered a YouTube line (liveChatMessages.insert in that chat). */
+  youtubeAnswers(tag: string, account: YouTubeAccount): number;
   /** Publishes a `!help <tag>` chat line in a Twitch channel (to every connection that joined it). */
   twitchLine(account: TwitchAccount): string;
   /** How many times the bot answered a Twitch line (PRIVMSG in that channel). */
@@ -73,12 +95,23 @@ export interface KickInstallationOptions {
   more: string[];
   /** Streamers who also link a Twitch channel (the first `twitch` of them); default none. */
   twitch?: number;
+  /** Streamers who also link a live YouTube channel (the first `youtube` of them); default none. */
+  youtube?: number;
+  /**
+   * How many streamers link their Kick and Twitch accounts through the real OAuth flow (default
+   * all); the others' links are written through the store's repositories, as the link flow's last
+   * step writes them (the user, the connection, the tokens the platform's fake issued), from a
+   * store of the test's own on the same PostgreSQL: the nodes learn them as they learn another
+   * node's links. YouTube links are always written so.
+   */
+  oauth?: number;
 }
 
 /**
  * Starts Redis, PostgreSQL (a fresh database), the fake Kick and node-a; creates `channels`
- * streamers through node-a's admin socket (as `ovation user create` does), each linking a Kick
- * account of the fake through the link flow; then starts the other nodes.
+ * streamers, the first `oauth` through node-a's admin socket (as `ovation user create` does), each
+ * linking a Kick account of the fake through the link flow, the rest through the store (see
+ * {@link KickInstallationOptions.oauth}); then starts the other nodes.
  */
 export async function startKickInstallation(options: KickInstallationOptions): Promise<KickInstallation> {
   const redis = await startOwnRedis();
@@ -88,12 +121,17 @@ export async function startKickInstallation(options: KickInstallationOptions): P
   const irc = twitchAccounts.length > 0 ? await FakeIrcServer.start(Object.fromEntries(twitchAccounts.map((a) => [a.login, a.id]))) : null;
   const eventsub = twitchAccounts.length > 0 ? await FakeEventSubServer.start() : null;
   for (const a of twitchAccounts) helix?.addUser(a.login, a.id);
+  const youtubeAccounts: YouTubeAccount[] = Array.from({ length: options.youtube ?? 0 }, (_, i) => ({ id: `UCovation${String(i).padStart(15, "0")}`, title: `Tuber${i}` }));
+  const google = youtubeAccounts.length > 0 ? await FakeGoogle.start() : null;
+  // A poll a second per channel (YouTube asks for one to a few seconds): the fake's default (50 ms) would load the two cores.
+  if (google) google.pollingIntervalMillis = 1_000;
+  for (const a of youtubeAccounts) google?.addChannel(a.id, a.title, true);
   const sender = new KickWebhookSender();
   kick.publicKeyPem = sender.publicKeyPem;
   const env: Record<string, string> = {
     OVATION_DATABASE_URL: await freshDatabase(),
     OVATION_REDIS_URL: redis.url,
-    OVATION_PLUGINS: helix ? "kick,twitch" : "kick",
+    OVATION_PLUGINS: ["kick", ...(helix ? ["twitch"] : []), ...(google ? ["youtube"] : [])].join(","),
     ...(helix && irc && eventsub
       ? {
           ...twitchServerEnv({ helix, chat: irc, eventsub }),
@@ -102,6 +140,7 @@ export async function startKickInstallation(options: KickInstallationOptions): P
           OVATION_TWITCH_JOINS_PER_10S: "2000",
         }
       : {}),
+    ...(google ? google.serverEnv() : {}),
     ...kick.serverEnv(),
     OVATION_KICK_AUTHORIZE_URL: kick.authorizeUrl,
     OVATION_KICK_WEBHOOK_PUBLIC_KEY: sender.publicKeyPem,
@@ -115,10 +154,15 @@ export async function startKickInstallation(options: KickInstallationOptions): P
   const reader = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   reader.on("error", () => undefined);
   let seq = 0;
+  // The answers by tag, indexed as they arrive (hundreds of channels chat for a while: a scan per look would not keep up).
+  const kickAnswers = new AnswerIndex(() => kick.sent, (m) => m.content);
+  const twitchAnswers = new AnswerIndex(() => irc?.received ?? [], (l) => l);
+  const youtubeAnswers = new Map(youtubeAccounts.map((a) => [a.id, new AnswerIndex(() => google?.channels.find((c) => c.id === a.id)?.inserted ?? [], (t) => t)]));
   const startNode = async (name: string): Promise<NodeProcess> => {
     const dir = mkdtempSync(join(tmpdir(), `ovation-${name}-`));
     dirs.push(dir);
-    const node = await startNodeProcess(name, { ...env, OVATION_DATA_DIR: dir, OVATION_SERVER_ID: name });
+    // Three minutes: a node joining an installation of hundreds of channels on two busy cores starts slowly.
+    const node = await startNodeProcess(name, { ...env, OVATION_DATA_DIR: dir, OVATION_SERVER_ID: name }, 180_000);
     nodes.push(node);
     return node;
   };
@@ -138,6 +182,7 @@ export async function startKickInstallation(options: KickInstallationOptions): P
     reader.disconnect();
     await kick.close();
     await irc?.close();
+    await google?.close();
     await eventsub?.close();
     await helix?.close();
     await redis.close();
@@ -147,10 +192,14 @@ export async function startKickInstallation(options: KickInstallationOptions): P
     const a = await startNode("node-a");
     const token = /Personal access token[^\n]*\n\s+(\S+)/.exec(a.output())?.[1] ?? "";
     if (token === "") throw new Error(`node-a printed no token:\n${a.output()}`);
+    const viaOAuth = Math.min(options.oauth ?? options.channels, options.channels);
     for (let i = 0; i < options.channels; i++) {
-      const name = `streamer${i}`;
       const account = kick.addAccount(600_000 + i, `Kick${i}`);
       accounts.push({ user_id: account.user_id, name: account.name });
+    }
+    for (let i = 0; i < viaOAuth; i++) {
+      const name = `streamer${i}`;
+      const account = accounts[i]!;
       await callRunningServer(dirs[0]!, { op: "user.create", name });
       const created = { token: String(await callRunningServer(dirs[0]!, { op: "token.create", user: name, scopes: "*" })) };
       kick.nextAccount = account.user_id;
@@ -171,12 +220,55 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         if (!text.includes("Account linked")) throw new Error(`linking Twitch for ${name} did not finish: ${text.slice(0, 300)}`);
       }
     }
+    // The other links as the link flow's last step writes them, from a store of our own on the same database.
+    if (viaOAuth < options.channels || youtubeAccounts.length > 0) {
+      const store = await Store.fromBackend(await PostgresBackend.open(env["OVATION_DATABASE_URL"]!));
+      try {
+        const repos = createRepositories(store);
+        // Ids come in blocks the database reserves as they run out: a create meanwhile is refused, and tried again.
+        const withIds = async <T>(create: () => T): Promise<T> => {
+          for (let tries = 0; ; tries++) {
+            try {
+              return create();
+            } catch (error) {
+              if (tries > 200 || !/is reserved yet/.test(String(error))) throw error;
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          }
+        };
+        const link = async (userId: number, platform: string, platformUserId: string, username: string, tokens: { access_token: string | null; refresh_token: string; expires_at: number }) => {
+          const connection = await withIds(() => repos.connections.upsert({ user_id: userId, platform, platform_user_id: platformUserId, username }));
+          repos.connections.saveTokens(connection.id, { ...tokens, scopes: [...(defaultPlatformSettings(platform, { clientId: "x", clientSecret: "x" })?.scopes ?? [])] });
+        };
+        const users = new Map<number, number>();
+        // YouTube channels go to streamers of these links (the first to streamer<viaOAuth>).
+        for (let i = viaOAuth; i < Math.max(options.channels, viaOAuth + youtubeAccounts.length); i++) {
+          const user = await withIds(() => repos.users.create({ name: `streamer${i}`, email: null }));
+          users.set(i, user.id);
+          const account = accounts[i];
+          if (account) await link(user.id, "kick", String(account.user_id), account.name, { access_token: null, refresh_token: kick.accounts.find((a) => a.user_id === account.user_id)!.refreshToken, expires_at: 0 });
+          const tw = twitchAccounts[i];
+          if (tw && helix) {
+            const issued = helix.issueTokens(tw.login, [...(defaultPlatformSettings("twitch", { clientId: "x", clientSecret: "x" })?.scopes ?? [])]);
+            await link(user.id, "twitch", tw.id, tw.login, { access_token: issued.access_token, refresh_token: issued.refresh_token, expires_at: Date.now() + issued.expires_in * 1000 });
+          }
+        }
+        for (const [i, yt] of youtubeAccounts.entries()) {
+          await link(users.get(viaOAuth + i)!, "youtube", yt.id, yt.title, { access_token: null, refresh_token: google!.channels.find((c) => c.id === yt.id)!.refreshToken, expires_at: 0 });
+        }
+        await store.persisted();
+      } finally {
+        await store.close();
+      }
+    }
     for (const name of options.more) await startNode(name);
     return {
       redis,
       kick,
       irc,
       twitchAccounts,
+      google,
+      youtubeAccounts,
       nodes,
       accounts,
       token,
@@ -186,6 +278,11 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         const res = await fetch(`${via.url}/v1/plugins`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
         const body = (await res.json()) as { nodes?: Array<{ node: string; channel_counts: Record<string, Record<string, number>> }> };
         return Object.fromEntries((body.nodes ?? []).map((n) => [n.node, Object.values(n.channel_counts).reduce((sum, states) => sum + (states["serving"] ?? 0), 0)]));
+      },
+      async statesByNode() {
+        const res = await fetch(`${live()[0]!.url}/v1/plugins`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
+        const body = (await res.json()) as { nodes?: Array<{ node: string; channel_counts: Record<string, Record<string, number>> }> };
+        return Object.fromEntries((body.nodes ?? []).map((n) => [n.node, Object.fromEntries(Object.entries(n.channel_counts).flatMap(([plugin, states]) => Object.entries(states).map(([state, count]) => [`${plugin} ${state}`, count])))]));
       },
       async servedBy(node) {
         const names = await serving(node, "kick");
@@ -205,18 +302,56 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         if (sent.status !== 200) throw new Error(`webhook to ${node.name} answered ${sent.status}: ${sent.answer}`);
         return tag;
       },
-      answers: (tag) => kick.sent.filter((m) => m.content.includes(`!${tag}.`)),
+      answers: (tag) => kickAnswers.of(tag),
       twitchLine(account) {
         const tag = `t${++seq}x${account.id}`;
         irc?.publish(account.login, privmsgLine(account.login, account.id, randomUUID(), `!help ${tag}`, "viewer"));
         return tag;
       },
-      twitchAnswers: (tag, account) => (irc?.received ?? []).filter((l) => l.startsWith(`PRIVMSG #${account.login} :`) && l.includes(`!${tag}.`)).length,
+      async servedYouTubeBy(node) {
+        const names = await serving(node, "youtube");
+        return youtubeAccounts.filter((a) => names.has(a.title));
+      },
+      youtubeLine(account) {
+        const tag = `y${++seq}x${account.id.slice(-4)}`;
+        const message = chatMessage("hug-command");
+        const snippet = message.snippet as Record<string, unknown>;
+        snippet.displayMessage = `!help ${tag}`;
+        (snippet.textMessageDetails as Record<string, unknown>).messageText = `!help ${tag}`;
+        google?.publishTo(account.id, message);
+        return tag;
+      },
+      youtubeAnswers: (tag, account) => youtubeAnswers.get(account.id)?.of(tag).length ?? 0,
+      twitchAnswers: (tag, account) => twitchAnswers.of(tag).filter((l) => l.startsWith(`PRIVMSG #${account.login} :`)).length,
       close,
     };
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * The bot's answers ("There is no command !<tag>.") of a growing list, by tag: each look indexes only
+ * what arrived since the last.
+ */
+class AnswerIndex<T> {
+  readonly #byTag = new Map<string, T[]>();
+  #seen = 0;
+
+  constructor(
+    private readonly list: () => readonly T[],
+    private readonly text: (item: T) => string,
+  ) {}
+
+  of(tag: string): T[] {
+    const all = this.list();
+    for (; this.#seen < all.length; this.#seen++) {
+      const item = all[this.#seen]!;
+      const found = /!([a-z]\d+x\w+)\./.exec(this.text(item))?.[1];
+      if (found !== undefined) this.#byTag.set(found, [...(this.#byTag.get(found) ?? []), item]);
+    }
+    return this.#byTag.get(tag) ?? [];
   }
 }
 

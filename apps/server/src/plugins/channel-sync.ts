@@ -6,6 +6,7 @@ import type { AssignmentView } from "../redis/channel-assignment.js";
 import { writeNodeStatus } from "../redis/node-status.js";
 import type { NodeStatus } from "../redis/node-status.js";
 import type { OvationServices } from "../services.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import { botEnabled } from "../store/connections.js";
 import type { ConnectionRecord } from "../store/records.js";
 
@@ -66,6 +67,8 @@ export class ChannelSync {
   #unsubscribe: (() => void) | null = null;
   readonly #assignment: ChannelAssignment | null = null;
   readonly #cluster: ChannelSyncCluster | null;
+  /** The tokens (a hash) each channel was last served with, by assignment key: a refused channel is served again when they change. */
+  readonly #servedWith = new Map<string, string>();
   /** What this node last wrote of its status, to skip writing an unchanged one. */
   #written = { channels: "", at: 0 };
 
@@ -172,10 +175,11 @@ export class ChannelSync {
     const { plugin, connectionId } = parseKey(key);
     const connection = this.services.repos.connections.get(connectionId);
     if (!this.host.names().includes(plugin) || !this.#wanted(connection)) return;
-    await this.host.serveChannel(plugin, servedChannelOf(this.services, connection));
+    await this.#serve(plugin, connection);
   }
 
   async #releaseKey(key: string): Promise<void> {
+    this.#servedWith.delete(key);
     const { plugin, connectionId } = parseKey(key);
     if (this.host.names().includes(plugin)) await this.host.releaseChannel(plugin, connectionId);
   }
@@ -204,7 +208,7 @@ export class ChannelSync {
           await assigned.drop(key);
           continue;
         }
-        if (this.#wanted(current)) await this.host.serveChannel(name, servedChannelOf(this.services, current));
+        if (this.#wanted(current)) await this.#serve(name, current);
         else await this.host.releaseChannel(name, changed.id);
       } catch (err) {
         this.logger.warn({ err, plugin: name, connection: changed.id }, "a channel change was not applied");
@@ -212,16 +216,46 @@ export class ChannelSync {
     }
   }
 
+  /** The hash of a connection's stored tokens (changes with a link, a refresh or another node's write). */
+  #tokensOf(connectionId: number): string {
+    const t = this.services.repos.connections.tokensOf(connectionId);
+    return t ? sha256Hex(`${t.access_token ?? ""} ${t.refresh_token ?? ""}`) : "";
+  }
+
+  async #serve(plugin: string, connection: ConnectionRecord): Promise<void> {
+    this.#servedWith.set(channelKey(plugin, connection.id), this.#tokensOf(connection.id));
+    await this.host.serveChannel(plugin, servedChannelOf(this.services, connection));
+  }
+
+  /**
+   * Serves again a channel its plugin refused (no tokens, refused tokens) whose stored tokens
+   * changed since: a link made on another node can reach this node's store as the connection
+   * first and its tokens a moment later, and a re-link elsewhere fixes a revoked one.
+   */
+  #retryRefused(): void {
+    for (const name of this.host.names()) {
+      if (!this.host.servesChannels(name)) continue;
+      for (const c of this.host.channelStatus(name)) {
+        if (c.state !== "needs_reconnect" && c.state !== "failed" && c.state !== "missing_scope") continue;
+        const key = channelKey(name, c.connection_id);
+        const connection = this.services.repos.connections.get(c.connection_id);
+        if (!this.#wanted(connection) || this.#servedWith.get(key) === this.#tokensOf(c.connection_id)) continue;
+        void this.#serve(name, connection).catch((err: unknown) => this.logger.warn({ err, plugin: name }, "channel not served"));
+      }
+    }
+  }
+
   /** Serves what the store wants and no plugin serves yet; releases what it no longer wants (with several nodes: runs the assignment soon). */
   reconcile(): void {
     this.#assignment?.poke();
+    this.#retryRefused();
     for (const name of this.host.names()) {
       if (!this.host.servesChannels(name) || this.#spread(name)) continue;
       const platform = this.host.get(name).metadata.platform;
       const wanted = new Map(this.services.repos.connections.listForPlatform(platform).filter((c) => this.#wanted(c)).map((c) => [c.id, c]));
       const served = new Set(this.host.channelStatus(name).map((c) => c.connection_id));
       for (const [id, connection] of wanted) {
-        if (!served.has(id)) void this.host.serveChannel(name, servedChannelOf(this.services, connection)).catch((err: unknown) => this.logger.warn({ err, plugin: name }, "channel not served"));
+        if (!served.has(id)) void this.#serve(name, connection).catch((err: unknown) => this.logger.warn({ err, plugin: name }, "channel not served"));
       }
       for (const id of served) if (!wanted.has(id)) void this.host.releaseChannel(name, id);
     }

@@ -97,8 +97,8 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     // Several nodes: webhooks that reach a node not serving their channel are relayed to the one that does.
     const clustered = services.shared.redis !== null && services.nodes !== null;
     const relay = clustered && services.shared.redis ? await NodeRelay.open(services.shared.redis, services.config.serverId, logger) : null;
-    // Several nodes: per-account platform limits (Twitch's JOIN rate) are counted for all nodes together.
-    const quota = clustered && services.shared.redis ? new SharedQuota(services.shared.redis) : null;
+    // Several nodes: per-account and per-project platform limits (Twitch's JOIN rate, YouTube's daily quota) are counted for all nodes together.
+    const quota = clustered && services.shared.redis ? new SharedQuota(services.shared.redis, services.config.serverId) : null;
     const contextFor = (item: LoadedPlugin): PluginFactoryContext => {
       const id = item.factory.id;
       const declared: DeclaredRoute[] = [];

@@ -18,20 +18,62 @@ for i = 1, n do redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return n`;
 
+// A counter every node adds to, expiring a while after it was started. KEYS[1] the counter; ARGV units, ttl ms.
+const COUNT = `
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return n`;
+
+// Each node's value of a figure (a hash field per node: "value:expires at"), on Redis's clock: record
+// this node's, forget expired ones, return the sum. KEYS[1] the hash; ARGV node, value, ttl ms.
+const SUM = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (now + tonumber(ARGV[3])))
+local all = redis.call('HGETALL', KEYS[1])
+local sum = 0
+for i = 1, #all, 2 do
+  local value, expires = string.match(all[i + 1], '^(%d+):(%d+)$')
+  if value == nil or tonumber(expires) <= now then redis.call('HDEL', KEYS[1], all[i]) else sum = sum + tonumber(value) end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return sum`;
+
 interface QuotaCommands {
   ovationQuotaTake(key: string, wanted: number, perWindow: number, windowMs: number, id: string): Promise<number>;
+  ovationQuotaCount(key: string, units: number, ttlMs: number): Promise<number>;
+  ovationQuotaSum(key: string, node: string, value: number, ttlMs: number): Promise<number>;
 }
 
 /**
- * Rate limits every node shares, counted in Redis as a sliding window of grants (Redis's own clock,
- * so node clocks may differ): a limit per platform account (Twitch's JOIN rate of the bot account)
- * holds for the installation, not once per node.
+ * Limits every node shares, counted in Redis: a sliding window of grants (Redis's own clock, so node
+ * clocks may differ) for a limit per platform account (Twitch's JOIN rate of the bot account), and
+ * counters and per-node sums for a quota per project (YouTube's daily units, divided among the
+ * installation's channels), so they hold for the installation, not once per node.
  */
 export class SharedQuota {
   readonly #redis: Redis & QuotaCommands;
 
-  constructor(redis: Redis) {
-    this.#redis = withScripts<QuotaCommands>(redis, { ovationQuotaTake: { numberOfKeys: 1, lua: TAKE } });
+  /** @param node this node's id (`OVATION_SERVER_ID`): its part of a {@link sum}. */
+  constructor(
+    redis: Redis,
+    private readonly node: string,
+  ) {
+    this.#redis = withScripts<QuotaCommands>(redis, {
+      ovationQuotaTake: { numberOfKeys: 1, lua: TAKE },
+      ovationQuotaCount: { numberOfKeys: 1, lua: COUNT },
+      ovationQuotaSum: { numberOfKeys: 1, lua: SUM },
+    });
+  }
+
+  /** Adds `units` to the counter `name` of every node (forgotten `ttlMs` after it was started); the total after it. */
+  async count(name: string, units: number, ttlMs: number): Promise<number> {
+    return Number(await this.#redis.ovationQuotaCount(SHARED_QUOTA_PREFIX + name, Math.max(0, Math.floor(units)), Math.max(1, Math.ceil(ttlMs))));
+  }
+
+  /** Records this node's `value` of `name` (forgotten `ttlMs` later unless recorded again); the sum over the nodes. */
+  async sum(name: string, value: number, ttlMs: number): Promise<number> {
+    return Number(await this.#redis.ovationQuotaSum(SHARED_QUOTA_PREFIX + name, this.node, Math.max(0, Math.floor(value)), Math.max(1, Math.ceil(ttlMs))));
   }
 
   /** Takes up to `wanted` units of `name` (at most `perWindow` per `windowMs` over all nodes); how many were granted. */

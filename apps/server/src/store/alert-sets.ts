@@ -37,13 +37,17 @@ export class AlertSetsRepository {
     });
   }
 
-  /** Stores a new set; it becomes active when `active` is true or the user has no active set. */
-  create(input: { user_id: number; name: string; version: number; config: Record<string, unknown>; active?: boolean }): AlertSetRecord {
+  /**
+   * Stores a new set; it becomes active when `active` is true or the user has no active set.
+   * `newUser`: the user was just created and has no set yet, so the others are not looked at (they
+   * are every user's: looking would make creating many users cost the square of their number).
+   */
+  create(input: { user_id: number; name: string; version: number; config: Record<string, unknown>; active?: boolean }, newUser = false): AlertSetRecord {
     return this.store.update((data) => {
       const now = timestamp();
-      const hasActive = data.alert_sets.some((s) => s.user_id === input.user_id && s.active);
+      const hasActive = !newUser && data.alert_sets.some((s) => s.user_id === input.user_id && s.active);
       const active = input.active === true || !hasActive;
-      if (active) for (const s of data.alert_sets) if (s.user_id === input.user_id) s.active = false;
+      if (active && !newUser) for (const s of data.alert_sets) if (s.user_id === input.user_id) s.active = false;
       const record: AlertSetRecord = {
         id: Store.nextId(data, "alert_sets"),
         user_id: input.user_id,
@@ -59,9 +63,12 @@ export class AlertSetsRepository {
     }, { users: [input.user_id] });
   }
 
-  /** Gives a user core's default AE4 alert set (every catalog type enabled), active when they have none active. */
-  createDefault(userId: number): AlertSetRecord {
-    return this.create({ user_id: userId, name: DEFAULT_ALERT_SET_NAME, version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) });
+  /**
+   * Gives a user core's default AE4 alert set (every catalog type enabled), active when they have
+   * none active (`newUser`: a user just created, who has none; see {@link create}).
+   */
+  createDefault(userId: number, newUser = false): AlertSetRecord {
+    return this.create({ user_id: userId, name: DEFAULT_ALERT_SET_NAME, version: 4, config: engineConfig(buildDefaultAlertSet({ id: 1, user_id: userId })) }, newUser);
   }
 
   /** The set with this id owned by this user, or null. */

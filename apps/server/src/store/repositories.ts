@@ -46,7 +46,7 @@ export function createRepositories(store: Store): Repositories {
   const browserSources = new BrowserSourcesRepository(store);
   return Object.freeze({
     store,
-    users: new UsersRepository(store, (user) => void alertSets.createDefault(user.id)),
+    users: new UsersRepository(store, (user) => void alertSets.createDefault(user.id, true)),
     connections: new ConnectionsRepository(store),
     tokens: new PersonalAccessTokensRepository(store),
     browserSources,

@@ -27,6 +27,12 @@ const sharedIds = new WeakMap<StoreData, IdBlocks>();
 
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
+/**
+ * A slow write spaces the next: between two starts at least this many times the last write's
+ * duration. A big document changed all the time (the platform tokens while thousands of channels
+ * refresh theirs) would otherwise be rewritten back to back and keep the process busy writing.
+ */
+const WRITE_SPACING = 3;
 /** Pause before a write the database refused is tried again (shared backends). */
 const WRITE_RETRY_MS = 1_000;
 
@@ -69,6 +75,8 @@ export class Store {
   #generation = 0;
   #writtenGeneration = 0;
   #lastWriteStart = 0;
+  /** How long the last write took (ms): a slow one spaces the next (WRITE_SPACING). */
+  #lastWriteMs = 0;
   #writing: Promise<void> | null = null;
   #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #closed = false;
@@ -276,7 +284,7 @@ export class Store {
   async #writeLoop(): Promise<void> {
     try {
       while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#sync)) {
-        const wait = this.#lastWriteStart + WRITE_INTERVAL_MS - Date.now();
+        const wait = this.#lastWriteStart + Math.max(WRITE_INTERVAL_MS, this.#lastWriteMs * WRITE_SPACING) - Date.now();
         await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
         const generation = this.#generation;
         this.#lastWriteStart = Date.now();
@@ -284,6 +292,7 @@ export class Store {
         let outcome: WriteOutcome | void;
         try {
           outcome = await this.#backend.write(batch);
+          this.#lastWriteMs = Date.now() - this.#lastWriteStart;
         } catch (error) {
           this.#sync?.failed();
           this.#logger?.error({ err: error }, "store write failed");

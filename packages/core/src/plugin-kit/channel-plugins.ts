@@ -31,8 +31,12 @@ export interface ChannelPluginsOptions<Unit extends PlatformPlugin> {
   classify?(error: unknown, channel: ServedChannel): ChannelFailure;
   /** Lookups of the platform (`user()`, `channel()`), when the plugin has app-level ones. */
   lookups?: PlatformLookups;
-  /** Called whenever the served channels change (before a new channel connects): share a budget among them. */
-  onServedChange?(served: { channel: ServedChannel; unit: Unit }[]): void;
+  /**
+   * Called with how many channels are served whenever that changes (before a new channel connects):
+   * share a budget among them (each unit reads its share when it spends; handing every unit its
+   * share here would cost the number of channels at every change).
+   */
+  onServedChange?(count: number): void;
 }
 
 interface Served<Unit> {
@@ -98,6 +102,11 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
 
   async connect(context: PluginContext): Promise<void> {
     this.#context = context;
+    // One listener for every channel (a listener per channel would make each add and removal walk
+    // all the others: EventTarget keeps a list).
+    context.signal.addEventListener("abort", () => {
+      for (const served of this.#served.values()) served.controller.abort();
+    }, { once: true });
     this.#summarize();
   }
 
@@ -112,10 +121,8 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
     if (!context) throw new PluginError(PLUGIN_ERROR_CODES.failed, `The ${this.metadata.name} plugin is not connected`);
     // Served already: new tokens or a new name; start it again with them.
     await this.releaseChannel(channel.connection_id);
+    // Aborted when the channel is released, or with every other one when the plugin's context is.
     const controller = new AbortController();
-    const stop = () => controller.abort();
-    context.signal.addEventListener("abort", stop, { once: true });
-    controller.signal.addEventListener("abort", () => context.signal.removeEventListener("abort", stop), { once: true });
     let unit: Unit;
     try {
       unit = await this.#options.create(channel);
@@ -123,9 +130,10 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
       this.#fail(context, channel, error);
       throw error;
     }
+    if (context.signal.aborted) controller.abort();
     const served: Served<Unit> = { channel, unit, controller };
     this.#served.set(channel.connection_id, served);
-    this.#options.onServedChange?.(this.served());
+    this.#options.onServedChange?.(this.#served.size);
     try {
       await unit.connect(this.#channelContext(context, channel, controller.signal));
     } catch (error) {
@@ -190,7 +198,7 @@ export class ChannelPlugins<Unit extends PlatformPlugin> implements PlatformPlug
 
   /** The plugin's own status: how many channels it serves. */
   #summarize(): void {
-    this.#options.onServedChange?.(this.served());
+    this.#options.onServedChange?.(this.#served.size);
     const context = this.#context;
     if (!context || context.signal.aborted) return;
     const n = this.#served.size;

@@ -114,7 +114,8 @@ export interface PluginRelay {
 /**
  * A rate limit shared by every node of the installation (plugin API 1.1, optional: absent on one
  * node), for a platform limit that counts per account rather than per connection (Twitch's JOIN
- * rate of the bot account, for example). Sliding window, counted in Redis.
+ * rate of the bot account, for example; a sliding window), or per project (YouTube's daily quota:
+ * a counter and the nodes' channel counts). Counted in Redis.
  */
 export interface PluginQuota {
   /**
@@ -123,6 +124,18 @@ export interface PluginQuota {
    * reached (the caller waits and tries again, it does not go over the limit).
    */
   take(name: string, wanted: number, perWindow: number, windowMs: number): Promise<number>;
+  /**
+   * Adds `units` to the counter `name`, one for every node (a day's use of a project quota, for
+   * example: put the day in the name); the counter is forgotten `ttlMs` after it was started.
+   * Resolves with the total after the addition (`units` 0 reads it).
+   */
+  count(name: string, units: number, ttlMs: number): Promise<number>;
+  /**
+   * Records this node's `value` of `name` (how many channels of a platform it serves, for
+   * example), forgotten `ttlMs` later unless recorded again, and resolves with the sum over the
+   * live nodes' values.
+   */
+  sum(name: string, value: number, ttlMs: number): Promise<number>;
 }
 
 /** What the host gives a plugin factory besides its validated settings. */

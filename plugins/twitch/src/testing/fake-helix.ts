@@ -115,6 +115,11 @@ export class FakeHelix {
     for (const [refresh, owner] of this.#refreshOwners) if (owner.userId === id) this.#refreshOwners.delete(refresh);
   }
 
+  /** Issues a user token of a login with those scopes, as a finished authorize step would (tests that link many channels at once). */
+  issueTokens(login: string, scopes: readonly string[]): { access_token: string; refresh_token: string; expires_in: number } {
+    return this.#issue({ userId: this.idOf(login), scopes: [...scopes] });
+  }
+
   #issue(owner: { userId: string; scopes: string[] }): { access_token: string; refresh_token: string; expires_in: number; scope: string[]; token_type: string } {
     this.#issued++;
     const access = `user-token-${owner.userId}-${this.#issued}`;

@@ -24,6 +24,10 @@ export interface QuotaBudgetOptions {
   reserveUnits: number;
   /** Clock (ms since the epoch). */
   now?: () => number;
+  /** With several nodes: the project's use by every node together, checked besides this budget. */
+  project?: ProjectQuota | null;
+  /** The day's budget now, when it is a share that changes as channels come and go (read at each use; replaces `dailyUnits`). */
+  share?: () => number;
 }
 
 /** The Pacific-time calendar day of a moment: Google's quota day starts at midnight Pacific Time. */
@@ -48,14 +52,22 @@ export interface QuotaSnapshot {
  * what the units left allow.
  */
 export class QuotaBudget {
-  readonly #options: Required<QuotaBudgetOptions>;
+  readonly #options: Required<Omit<QuotaBudgetOptions, "project" | "share">>;
+  readonly #project: ProjectQuota | null;
+  readonly #share: (() => number) | null;
+  /** The reserve asked for, before it shrank with a share. */
+  readonly #reserve: number;
   #day: string;
   #used = 0;
   #calls: Partial<Record<QuotaMethod, number>> = {};
   #exhausted = false;
 
   constructor(options: QuotaBudgetOptions) {
-    this.#options = { now: Date.now, ...options };
+    const { project = null, share = null, ...rest } = options;
+    this.#options = { now: Date.now, ...rest };
+    this.#project = project;
+    this.#share = share;
+    this.#reserve = rest.reserveUnits;
     this.#day = pacificDay(this.#options.now());
   }
 
@@ -69,6 +81,10 @@ export class QuotaBudget {
   }
 
   #roll(): void {
+    if (this.#share) {
+      const units = Math.max(1, Math.floor(this.#share()));
+      if (units !== this.#options.dailyUnits) this.setDailyUnits(units, this.#reserve);
+    }
     const day = pacificDay(this.#options.now());
     if (day !== this.#day) {
       this.#day = day;
@@ -83,6 +99,7 @@ export class QuotaBudget {
     this.#roll();
     this.#used += QUOTA_COSTS[method];
     this.#calls[method] = (this.#calls[method] ?? 0) + 1;
+    this.#project?.charge(QUOTA_COSTS[method]);
   }
 
   /** Google said quotaExceeded: nothing more today. */
@@ -95,7 +112,9 @@ export class QuotaBudget {
   allows(method: QuotaMethod, polling: boolean): boolean {
     this.#roll();
     if (this.#exhausted) return false;
-    const left = this.#options.dailyUnits - this.#used - (polling ? this.#options.reserveUnits : 0);
+    const reserve = polling ? this.#options.reserveUnits : 0;
+    if (this.#project && this.#project.left() - reserve < QUOTA_COSTS[method]) return false;
+    const left = this.#options.dailyUnits - this.#used - reserve;
     return left >= QUOTA_COSTS[method];
   }
 
@@ -129,6 +148,103 @@ export class QuotaBudget {
   /** One line for the plugin status: `quota 123/10000 units used today (9877 left)`. */
   describe(): string {
     const s = this.snapshot();
-    return `quota ${s.used}/${s.budget} units used today (${s.left} left${s.exhausted ? ", exhausted until midnight Pacific" : ""})`;
+    const project = this.#project ? `; the installation ${this.#project.used()}/${this.#project.dailyUnits}` : "";
+    return `quota ${s.used}/${s.budget} units used today (${s.left} left${s.exhausted ? ", exhausted until midnight Pacific" : ""})${project}`;
+  }
+}
+
+/** What {@link ProjectQuota} needs of the nodes' shared counts (the plugin context's `quota`). */
+export interface SharedCounts {
+  count(name: string, units: number, ttlMs: number): Promise<number>;
+  sum(name: string, value: number, ttlMs: number): Promise<number>;
+}
+
+/** How long a node's channel count lives in the shared sum unless recorded again. */
+const CHANNELS_TTL_MS = 10 * 60_000;
+/** How often a node records its channel count again while it spends (and learns the others'). */
+const CHANNELS_REFRESH_MS = 30_000;
+/** How long a day's counter is kept (a Pacific day, and margin for daylight saving). */
+const DAY_TTL_MS = 26 * 3600_000;
+
+/**
+ * The project's daily quota with several nodes: every unit any channel of any node spends is added
+ * to one counter per Pacific day in Redis, and each node learns the total from its additions, so the
+ * installation stops at the quota together (a node may pass it by the calls already under way when
+ * another spent the last units). The installation's channel count (each node records its own) is
+ * what the quota is divided by, so each channel's share is the same on every node (learned when a
+ * node records its own count: at each change, and every 30 s while it spends).
+ */
+export class ProjectQuota {
+  readonly dailyUnits: number;
+  readonly #shared: SharedCounts;
+  readonly #now: () => number;
+  #day = "";
+  #used = 0;
+  #local = 0;
+  #channels = 0;
+  #recordedAt = 0;
+  #recording = false;
+
+  constructor(options: { dailyUnits: number; shared: SharedCounts; now?: () => number }) {
+    this.dailyUnits = options.dailyUnits;
+    this.#shared = options.shared;
+    this.#now = options.now ?? Date.now;
+  }
+
+  #roll(): string {
+    const day = pacificDay(this.#now());
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#used = 0;
+    }
+    return day;
+  }
+
+  /** Units the whole installation used today, as last learned. */
+  used(): number {
+    this.#roll();
+    return this.#used;
+  }
+
+  /** Units the whole installation has left today, as last learned. */
+  left(): number {
+    return Math.max(0, this.dailyUnits - this.used());
+  }
+
+  /** Adds a call's units to the installation's counter (and learns its total). */
+  charge(units: number): void {
+    const day = this.#roll();
+    this.#used += units;
+    this.#shared.count(`youtube:units:${day}`, units, DAY_TTL_MS).then(
+      (total) => {
+        if (this.#day === day) this.#used = Math.max(this.#used, total);
+      },
+      () => undefined,
+    );
+    if (this.#now() - this.#recordedAt >= CHANNELS_REFRESH_MS) this.served(this.#local);
+  }
+
+  /** The installation's channel count as last learned (at least this node's). */
+  channels(): number {
+    return Math.max(this.#local, this.#channels);
+  }
+
+  /** Records how many channels this node serves now; learns the installation's count. */
+  served(local: number): void {
+    this.#local = local;
+    if (this.#recording) return;
+    this.#recording = true;
+    this.#recordedAt = this.#now();
+    this.#shared.sum("youtube:channels", local, CHANNELS_TTL_MS).then(
+      (installation) => {
+        this.#recording = false;
+        this.#channels = installation;
+        // This node's count changed meanwhile: record it again.
+        if (this.#local !== local) this.served(this.#local);
+      },
+      () => {
+        this.#recording = false;
+      },
+    );
   }
 }
