@@ -123,6 +123,9 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     // checked every second (Node's default, 30 s, would let a slow body stay up to 30 s longer).
     requestTimeout: config.bodyTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.bodyTimeoutMs, connectionsCheckingInterval: 1_000 },
+    // Fastify's default (10 s per plugin) fails a start on a busy machine: registering the routes
+    // and the identity module (its keys, its pages) has taken longer than that on a loaded 2-core host.
+    pluginTimeout: 120_000,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { botUserParam, moderationTestBodySchema, moderationTestResultSchema, moderationViewSchema } from "@ovation/core/api";
 import { ApiError } from "../../errors.js";
-import { moderationSettingsSchema } from "@ovation/core";
+import { CHAT_BUDGET, ChatBudget, moderationSettingsSchema } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { issuesToApiError } from "../issue-errors.js";
 import { dryRunChatEvent } from "./dry-run-event.js";
@@ -14,6 +14,10 @@ import type { ZodApp } from "../types.js";
  */
 export async function moderationRoutes(app: ZodApp): Promise<void> {
   const { repos, botModules } = app.ovation;
+  // "Test a message" matches on a budget of its own, 25 times the chat's (`CHAT_BUDGET`): a busy
+  // machine must not turn its answer into "no rule", and a dry run spends none of the channel's chat
+  // time. Patterns stay bounded by their limits and the route by the rate limit.
+  const dryRunBudget = new ChatBudget({ messageMs: CHAT_BUDGET.messageMs * 25, windowBudgetMs: CHAT_BUDGET.windowBudgetMs * 25 });
   const auth = app.ovation.authenticate("chatbot:manage:moderation");
   const security = [{ bearerAuth: [] }];
   const tags = ["bot moderation"];
@@ -54,7 +58,7 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
       const userId = resolveUserParam(request, request.params.user);
       const user = repos.users.get(userId);
       if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
-      const verdict = await botModules.moderation.check(dryRunChatEvent(repos, user, request.body.message, request.body.event));
+      const verdict = await botModules.moderation.check(dryRunChatEvent(repos, user, request.body.message, request.body.event), { budget: dryRunBudget });
       return { verdict: verdict === null ? null : { rule: verdict.rule, action: verdict.action, detail: verdict.detail } };
     },
   );

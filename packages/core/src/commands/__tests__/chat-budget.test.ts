@@ -159,3 +159,21 @@ describe("bad words: indexed phrases find exactly what the full scan found", () 
     expect(blocked).toBeLessThan(390);
   });
 });
+
+describe("auto-moderation's check on a budget of its own (the dashboard's dry run)", () => {
+  it("finds the pattern the channel's spent budget skips, and spends none of the channel's time", async () => {
+    const cuts: ChatBudgetCut[] = [];
+    // The channel's budget: every clock read costs 4 ms, so 10 patterns are past a 10 ms message budget.
+    const channelBudget = new ChatBudget({ now: steppingClock(4), messageMs: 10, windowBudgetMs: 1_000, onCut: (cut) => cuts.push(cut) });
+    const moderation = new ModerationModule({ budget: channelBudget });
+    const patterns = [...Array.from({ length: 9 }, (_, i) => `nomatch${i}`), "b[a4]d"];
+    moderation.set("chan-1", { bad_words: { enabled: true, patterns } });
+    expect(await moderation.check(chatEvent("that was b4d"))).toBeNull();
+    expect(cuts).toHaveLength(1);
+    const dryRun = new ChatBudget({ now: steppingClock(4), messageMs: 250, windowBudgetMs: 1_000 });
+    expect(await moderation.check(chatEvent("that was b4d"), { budget: dryRun })).toMatchObject({ rule: "bad_words" });
+    // The channel's budget saw no further message.
+    expect(cuts).toHaveLength(1);
+    expect(channelBudget.cuts).toBe(1);
+  });
+});
