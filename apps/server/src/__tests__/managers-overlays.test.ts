@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { channelHttp, createOvationClient, OvationAuthError, ttsApi } from "@ovation/client";
 import type { OvationApp } from "../app.js";
-import { bearer, seedDefaultAlertSet, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { bearer, tempDataDir } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
+import { startManagedChannel } from "./managed-channel.js";
 
 // Every scope a dashboard token holds for these routes: what a manager's token may carry.
 const FULL = ["alerts:manage", "widgets:manage", "chatbot:read", "chatbot:manage", "chatbot:manage:commands", "chatbot:manage:moderation", "user:read", "user:manage"];
@@ -50,18 +51,7 @@ async function holdSpeech(sourceToken: string, name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await testApp(data.dir);
-  streamer = seedUser(app, "Streamer", FULL);
-  editor = seedUser(app, "Eddie", FULL);
-  moderator = seedUser(app, "Mona", FULL);
-  stranger = seedUser(app, "Stranger", FULL);
-  await seedDefaultAlertSet(app, streamer.userId);
-  app.ovation.repos.managers.grant(streamer.userId, editor.userId, "editor");
-  app.ovation.repos.managers.grant(streamer.userId, moderator.userId, "moderator");
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === "string") throw new Error("no address");
-  base = `http://127.0.0.1:${address.port}`;
+  ({ app, base, streamer, editor, moderator, stranger } = await startManagedChannel(data.dir, FULL, { managed: true }));
 });
 
 afterAll(async () => {

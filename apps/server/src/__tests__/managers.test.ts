@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OvationAuthError, createOvationClient } from "@ovation/client";
 import type { OvationApp } from "../app.js";
 import { readStoredData } from "../store/store.js";
-import { bearer, seedUser, tempDataDir, testApp } from "./helpers.js";
+import { bearer, tempDataDir } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
+import { startManagedChannel } from "./managed-channel.js";
 
 // Every scope a token of the dashboard holds for these routes: what a manager's token may carry.
 const FULL = ["alerts:manage", "widgets:manage", "chatbot:read", "chatbot:manage", "chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "user:read", "user:manage"];
@@ -26,15 +27,7 @@ async function call(method: string, path: string, token: string, body?: unknown)
 }
 
 beforeAll(async () => {
-  app = await testApp(data.dir);
-  streamer = seedUser(app, "Streamer", FULL);
-  editor = seedUser(app, "Eddie", FULL);
-  moderator = seedUser(app, "Mona", FULL);
-  stranger = seedUser(app, "Stranger", FULL);
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === "string") throw new Error("no address");
-  base = `http://127.0.0.1:${address.port}`;
+  ({ app, base, streamer, editor, moderator, stranger } = await startManagedChannel(data.dir, FULL));
 });
 
 afterAll(async () => {
