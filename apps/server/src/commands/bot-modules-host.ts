@@ -13,8 +13,10 @@ import {
   TimersBotModule,
   counterValue,
 } from "@ovation/core";
-import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationAction, ModerationOutcome, ModerationRule, ModerationSettings } from "@ovation/core";
+import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationOutcome, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
+import { ApiError } from "../errors.js";
+import { dryRunChatEvent } from "../http/routes/dry-run-event.js";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
@@ -117,6 +119,15 @@ export class BotModulesHost {
         moderation: this.moderation,
         target: (plugin) => this.#output?.moderationTarget(plugin) ?? null,
         stored: (channel) => repos.botState.moderation(Number(channel)),
+        routes: {
+          save: (channel, settings) => repos.botState.saveModeration(Number(channel), settings),
+          channels: (channel) => this.#output?.channelsOf(channel) ?? [],
+          dryRunEvent: (channel, message, writer) => {
+            const user = repos.users.get(Number(channel));
+            if (!user) throw new ApiError("OVATION_ERR_AUTH_UNAUTHENTICATED");
+            return dryRunChatEvent(repos, user, message, writer);
+          },
+        },
       }),
       timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
       goalBars,
@@ -208,41 +219,11 @@ export class BotModulesHost {
     this.#builtIn.timers.reload(String(userId), this.logger);
   }
 
-  /** Validated and stored moderation settings of a user (replacing the previous ones). */
+  /** Validated and stored moderation settings of a user (replacing the previous ones), as `PUT /v1/bots/{user}/moderation` sets them. */
   setModeration(userId: number, input: unknown): ModerationSettings {
     const settings = this.moderation.set(String(userId), input);
     this.repos.botState.saveModeration(userId, settings);
     return settings;
-  }
-
-  /**
-   * Per platform channel of the user: for each moderation rule, the actions it may take and
-   * whether the platform plugin can take them (`warn` needs only sending). A rule whose action the
-   * plugin lacks is `available: false` there and is logged as `unavailable` when it triggers.
-   */
-  moderationAvailability(userId: number): { plugin: string; platform: string; rules: Record<ModerationRule, { actions: string[]; available: boolean }> }[] {
-    const settings = this.moderation.settings(String(userId)) ?? this.moderation.prepare({}).settings;
-    const output = this.#output;
-    if (!output) return [];
-    return output.channelsOf(String(userId)).map(({ plugin, platform }) => {
-      const support = output.moderationTarget(plugin).support();
-      const can = (type: ModerationAction["type"]) => type === "warn" || (type === "delete" ? support.deleteMessage : support[type]);
-      const thresholds = settings.toxicity.thresholds;
-      const toxicity = (["warn", "delete", "timeout", "ban"] as const).filter((type) => thresholds[type] !== null);
-      const rule = (types: ModerationAction["type"][]) => ({ actions: types, available: types.every(can) });
-      return {
-        plugin,
-        platform,
-        rules: {
-          caps: rule([settings.caps.action.type]),
-          symbols: rule([settings.symbols.action.type]),
-          links: rule([settings.links.action.type]),
-          bad_words: rule([settings.bad_words.action.type]),
-          length: rule([settings.length.action.type]),
-          toxicity: rule(toxicity),
-        },
-      };
-    });
   }
 
   /** The latest auto-moderation outcomes of a user, newest first. */

@@ -17,7 +17,6 @@ import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
 import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
-import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugin-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
 import { timerRoutes } from "./timers.js";
@@ -43,7 +42,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await counterRoutes(app);
   await timerRoutes(app);
   await giveawayRoutes(app);
-  await moderationRoutes(app);
   await goalBarRoutes(app);
   await botModuleRoutes(app);
   await ttsRoutes(app);

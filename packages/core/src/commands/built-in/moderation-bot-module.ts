@@ -3,7 +3,9 @@ import { CHAT_PATTERN_LIMITS, CommandRegex } from "../command-regex.js";
 import { enforceVerdict } from "../modules/moderation/enforce.js";
 import type { ModerationModule } from "../modules/moderation/moderation-module.js";
 import type { ModerationAction, ModerationRule, ModerationSettings } from "../modules/moderation/moderation-record.js";
-import type { BotChatLine, BotChatResult, BotModule, BotModuleContext, BotModuleLog } from "../runtime/bot-module.js";
+import { moderationRoutes } from "../modules/moderation/moderation-routes.js";
+import type { ModerationRoutesPort } from "../modules/moderation/moderation-routes.js";
+import type { BotChatLine, BotChatResult, BotModule, BotModuleContext, BotModuleLog, BotModuleRoute } from "../runtime/bot-module.js";
 
 /** Moderation outcomes remembered per channel. */
 const RECENT_MODERATION = 50;
@@ -28,23 +30,28 @@ export interface ModerationBotModuleOptions {
   target(plugin: string): ModerationTarget | null;
   /** A channel's stored settings (what {@link ModerationBotModule.load} loads), or null. */
   stored?(channel: string): ModerationSettings | null;
+  /** What the API routes need of the host (storing settings, the bot's channels, a dry run's event); no routes without it. */
+  routes?: ModerationRoutesPort;
 }
 
 /**
  * Auto-moderation as the runtime's guard: a line that breaks a rule is acted on through the
  * plugin's moderation part (or warned about in chat, in the channel's language) and goes no
- * further. The latest outcomes are kept per channel for the API.
+ * further. The latest outcomes are kept per channel for the API (its routes, with the `routes` port).
  */
 export class ModerationBotModule implements BotModule {
   readonly name = "moderation";
   readonly stage = "guard";
   readonly moderation: ModerationModule;
+  readonly routes: readonly BotModuleRoute[];
   readonly #options: ModerationBotModuleOptions;
   readonly #recent = new Map<string, ModerationOutcome[]>();
 
   constructor(options: ModerationBotModuleOptions) {
     this.moderation = options.moderation;
     this.#options = options;
+    const module = { moderation: this.moderation, recent: (channel: string) => this.recent(channel), target: (plugin: string) => options.target(plugin) };
+    this.routes = options.routes ? moderationRoutes(module, options.routes) : [];
   }
 
   /** The latest outcomes of a channel, newest first. */

@@ -1,6 +1,6 @@
 // Barrel of the bot modules: timers, giveaways, auto-moderation, system commands, counters, points, quotes, queue, polls and shoutouts. Each module is
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
-export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
+export { BOT_MODULE_ERROR_CODES, BotModuleError, ROUTE_VALIDATION_CODE, issuesToRouteError, routeValidationError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
 export { VIEWER_GROUPS, isInGroups, viewerGroupsOf, viewerGroupsSchema } from "./exemptions.js";
 export type { ViewerGroup } from "./exemptions.js";
@@ -48,6 +48,8 @@ export type { ModerationVerdict, PhraseNode, PreparedModeration } from "./modera
 export { enforceVerdict } from "./moderation/enforce.js";
 export type { EnforcementResult } from "./moderation/enforce.js";
 export { LexiconToxicityScorer } from "./moderation/toxicity.js";
+export { moderationRoutes } from "./moderation/moderation-routes.js";
+export type { ModerationRoutesModule, ModerationRoutesPort, ModerationTestWriter } from "./moderation/moderation-routes.js";
 export type { ToxicityScorer } from "./moderation/toxicity.js";
 export { foldText, matchingWords, wordVariants } from "./moderation/normalize.js";
 export { DOMAIN_PATTERN, isAllowedHost, linkHosts, stripLinks } from "./moderation/links.js";

@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { commandTestBodySchema } from "../../../api/commands.js";
+import type { ChatEvent } from "../../../chat/event.js";
+import type { ModerationTarget } from "../../../plugins/contract.js";
+import { CHAT_BUDGET, ChatBudget } from "../../chat-budget.js";
+import type { BotModuleRoute } from "../../runtime/bot-module.js";
+import { issuesToRouteError } from "../module-error.js";
+import type { ModerationModule } from "./moderation-module.js";
+import { MODERATION_RULES, moderationSettingsSchema } from "./moderation-record.js";
+import type { ModerationAction, ModerationRule, ModerationSettings } from "./moderation-record.js";
+
+const ruleAvailability = z.object({ actions: z.array(z.string()), available: z.boolean() });
+
+/** Answer of `GET`/`PUT /v1/bots/{user}/moderation`. */
+export const moderationViewSchema = z
+  .object({
+    settings: moderationSettingsSchema,
+    scorer: z.object({ name: z.string(), description: z.string() }).nullable().describe("The toxicity scorer in use"),
+    availability: z
+      .array(
+        z.object({
+          plugin: z.string(),
+          platform: z.string(),
+          rules: z.object(Object.fromEntries(MODERATION_RULES.map((rule) => [rule, ruleAvailability])) as Record<(typeof MODERATION_RULES)[number], typeof ruleAvailability>),
+        }),
+      )
+      .describe("Per platform channel: whether the plugin can take each rule's actions (unavailable rules do nothing there)"),
+    recent: z
+      .array(
+        z.object({
+          at: z.string(),
+          platform: z.string(),
+          user_platform_id: z.string(),
+          username: z.string(),
+          rule: z.string(),
+          action: z.string(),
+          detail: z.string(),
+          result: z.enum(["done", "unavailable", "failed"]),
+        }),
+      )
+      .describe("The last 50 auto-moderation outcomes since the server started, newest first"),
+  })
+  .meta({ id: "BotModeration" });
+
+/** Body of `POST /v1/bots/{user}/moderation/test`: a chat message and, optionally, who writes it (as for a command's dry run). */
+export const moderationTestBodySchema = commandTestBodySchema.pick({ message: true, event: true });
+
+/** Answer of `POST /v1/bots/{user}/moderation/test`: the rule that fires and its action, or null when the message passes. */
+export const moderationTestResultSchema = z.object({
+  verdict: z.object({ rule: z.enum(MODERATION_RULES), action: z.object({ type: z.enum(["delete", "timeout", "ban", "warn"]), seconds: z.number().optional() }), detail: z.string() }).nullable(),
+});
+
+/** Who writes a "test a message" dry run (parts of a chat event; a viewer without badges on twitch by default). */
+export type ModerationTestWriter = z.output<typeof moderationTestBodySchema>["event"];
+
+/** What the moderation API needs of the host: storing settings, the bot's channels, a dry run's chat event. */
+export interface ModerationRoutesPort {
+  /** Stores a channel's validated settings (the module's `stored` reads them back at start). */
+  save(channel: string, settings: ModerationSettings): void;
+  /** The streamer's platform channels the bot is in, by plugin and platform (none when the plugins are not attached). */
+  channels(channel: string): readonly { plugin: string; platform: string }[];
+  /** A dry run's message as real chat would bring it to `channel`, written as `writer` says. */
+  dryRunEvent(channel: string, message: string, writer: ModerationTestWriter): ChatEvent;
+}
+
+/** What the routes read of the running module: its rules, the latest outcomes, the plugins' moderation parts. */
+export interface ModerationRoutesModule {
+  readonly moderation: ModerationModule;
+  recent(channel: string): z.output<typeof moderationViewSchema>["recent"];
+  target(plugin: string): ModerationTarget | null;
+}
+
+/**
+ * The auto-moderation API (docs/moderation.md), at `/v1/bots/{user}/moderation` (scope
+ * `chatbot:manage:moderation`): read the settings with what each platform can enforce and the
+ * latest outcomes, replace the settings, and test a message against them.
+ */
+export function moderationRoutes(module: ModerationRoutesModule, port: ModerationRoutesPort): BotModuleRoute[] {
+  const { moderation } = module;
+  // "Test a message" matches on a budget of its own, 25 times the chat's (`CHAT_BUDGET`): a busy
+  // machine must not turn its answer into "no rule", and a dry run spends none of the channel's chat
+  // time. Patterns stay bounded by their limits and the route by the rate limit.
+  const dryRunBudget = new ChatBudget({ messageMs: CHAT_BUDGET.messageMs * 25, windowBudgetMs: CHAT_BUDGET.windowBudgetMs * 25 });
+  const scope = "chatbot:manage:moderation";
+
+  const view = (channel: string): z.output<typeof moderationViewSchema> => {
+    const scorer = moderation.scorer;
+    return {
+      settings: moderation.settings(channel) ?? moderation.prepare({}).settings,
+      scorer: scorer ? { name: scorer.name, description: scorer.description } : null,
+      availability: availability(module, port, channel),
+      recent: module.recent(channel),
+    };
+  };
+
+  return [
+    {
+      method: "GET",
+      path: "moderation",
+      scope,
+      summary: "Auto-moderation settings, availability and recent actions",
+      response: moderationViewSchema,
+      handle: ({ channel }) => view(channel),
+    },
+    {
+      method: "POST",
+      path: "moderation/test",
+      scope,
+      summary: "Test a chat message against the auto-moderation rules",
+      description:
+        "Checks the message as real chat would be (the saved rules, the writer's exemptions: a viewer without badges on twitch unless `event` says otherwise) and answers the rule that fires with its action, or `verdict: null`. Nothing is enforced or logged.",
+      body: moderationTestBodySchema,
+      response: moderationTestResultSchema,
+      async handle({ channel, body }) {
+        const { message, event } = moderationTestBodySchema.parse(body);
+        const verdict = await moderation.check(port.dryRunEvent(channel, message, event), { budget: dryRunBudget });
+        return { verdict: verdict === null ? null : { rule: verdict.rule, action: verdict.action, detail: verdict.detail } };
+      },
+    },
+    {
+      method: "PUT",
+      path: "moderation",
+      scope,
+      summary: "Replace the auto-moderation settings",
+      description:
+        "Rules left out take their defaults (off). `bad_words.patterns` are RE2 patterns (linear time; no backreferences or lookaround). `links.allowed_domains` are written like example.com and cover their subdomains.",
+      body: moderationSettingsSchema,
+      response: moderationViewSchema,
+      handle({ channel, body }) {
+        let settings: ModerationSettings;
+        try {
+          settings = moderation.set(channel, body);
+        } catch (error) {
+          issuesToRouteError(error, "bad_words.patterns");
+        }
+        port.save(channel, settings);
+        return view(channel);
+      },
+    },
+  ];
+}
+
+/**
+ * Per platform channel of the streamer: for each rule, the actions it may take and whether the
+ * plugin can take them (`warn` needs only sending). A rule whose action the plugin lacks is
+ * `available: false` there and is logged as `unavailable` when it triggers.
+ */
+function availability(module: ModerationRoutesModule, port: ModerationRoutesPort, channel: string): z.output<typeof moderationViewSchema>["availability"] {
+  const settings = module.moderation.settings(channel) ?? module.moderation.prepare({}).settings;
+  return port.channels(channel).map(({ plugin, platform }) => {
+    const support = module.target(plugin)?.support() ?? { deleteMessage: false, timeout: false, ban: false };
+    const can = (type: ModerationAction["type"]) => type === "warn" || (type === "delete" ? support.deleteMessage : support[type]);
+    const thresholds = settings.toxicity.thresholds;
+    const toxicity = (["warn", "delete", "timeout", "ban"] as const).filter((type) => thresholds[type] !== null);
+    const rule = (types: ModerationAction["type"][]) => ({ actions: types, available: types.every(can) });
+    const rules: Record<ModerationRule, { actions: string[]; available: boolean }> = {
+      caps: rule([settings.caps.action.type]),
+      symbols: rule([settings.symbols.action.type]),
+      links: rule([settings.links.action.type]),
+      bad_words: rule([settings.bad_words.action.type]),
+      length: rule([settings.length.action.type]),
+      toxicity: rule(toxicity),
+    };
+    return { plugin, platform, rules };
+  });
+}
