@@ -1,3 +1,4 @@
+import { GOAL_BARS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
@@ -48,7 +49,7 @@ export const ERROR_CODES = {
   OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
   OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
   OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
-  OVATION_ERR_GOAL_BARS_NOT_FOUND: { status: 404, message: "No such goal bar.", description: "The goal bar does not exist or belongs to another user." },
+  ...GOAL_BARS_ERROR_CODES,
   OVATION_ERR_COMMANDS_LIMIT_REACHED: { status: 422, message: "The command limit is reached.", description: "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first. Or, with `errors.command_regex`, the command would make more than 20 commands with a `command_regex` (`regexCommands`) or their compiled patterns would pass 4,000 instructions together (`commandProgramTotal`)." },
   OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },
   OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },

@@ -12,6 +12,7 @@ import {
   TimerModule,
   TimersBotModule,
   counterValue,
+  goalBarsRoutes,
 } from "@ovation/core";
 import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationOutcome, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
@@ -24,6 +25,7 @@ import { usersOfDocuments } from "../store/partitions.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
+import { goalBarRecords } from "./goal-bar-records.js";
 import { linkedAccount } from "./points-wallets.js";
 import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
 
@@ -106,14 +108,9 @@ export class BotModulesHost {
         this.#events?.overlaySettings(Number(channel), settings);
       },
     });
-    const goalBars = new GoalBarsBotModule<GoalBarRecord>({
-      store: {
-        list: (channel) => repos.goalBars.listForUser(Number(channel)),
-        setCurrent: (channel, id, next) => repos.goalBars.update(Number(channel), id, (record) => void (record.current = next(record.current))),
-        channels: () => repos.users.list().map((user) => String(user.id)),
-      },
-      onUpdated: (channel, goal) => this.#events?.goalBarUpdated(Number(channel), goal),
-    });
+    const goalBarStore = goalBarRecords(repos);
+    const goalBarUpdated = (channel: string, goal: GoalBarRecord) => this.#events?.goalBarUpdated(Number(channel), goal);
+    const goalBars = new GoalBarsBotModule<GoalBarRecord>({ store: goalBarStore, onUpdated: goalBarUpdated, routes: goalBarsRoutes(goalBarStore, goalBarUpdated) });
     this.#builtIn = {
       moderation: new ModerationBotModule({
         moderation: this.moderation,

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
 import { BotRouteError, definedKeys } from "@ovation/core";
 import type { BotModuleRoute } from "@ovation/core";
-import { resolveUserParam } from "../authenticate.js";
+import { channelUserOf } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
 /**
- * Mounts the API routes the bot runtime's modules declare, at `/v1/bots/{user}/<path>`: the bearer
+ * Mounts the API routes the bot runtime's modules declare, at `/v1/bots/{user}/<path>` (and at
+ * `/v1/<path>` for the caller too when the route says `callerPath`): the bearer
  * token needs the route's scope, `{user}` is the caller or a channel they manage with a role covering
  * that scope, params/query/body are validated with the route's zod schemas, a change is answered
  * once the store has it on disk, and a thrown `BotRouteError` answers `{message, code, errors?}`
@@ -22,14 +23,23 @@ export async function botModuleRoutes(app: ZodApp): Promise<void> {
 function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
   const userParams = z.object({ user: botUserParam });
   const params = route.params instanceof z.ZodObject ? userParams.extend(route.params.shape) : userParams;
+  // A `callerPath` route is also at `/v1/<path>`, acting on the caller (channelUserOf reads either form).
+  const forms = [
+    ...(route.callerPath === true ? [{ url: `/v1/${route.path}`, params: route.params instanceof z.ZodObject ? route.params : z.object({}) }] : []),
+    { url: `/v1/bots/:user/${route.path}`, params },
+  ];
+  for (const form of forms) mountAt(app, moduleName, route, form);
+}
+
+function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, params }: { url: string; params: z.ZodObject }): void {
   const status = route.status ?? 200;
   const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
   app.route({
     method: route.method,
-    url: `/v1/bots/:user/${route.path}`,
+    url,
     preHandler: app.ovation.authenticate(route.scope),
     schema: {
-      tags: [`bot ${moduleName}`],
+      tags: [route.tag ?? `bot ${moduleName}`],
       security: [{ bearerAuth: [] }],
       summary: route.summary,
       ...definedKeys({ description: route.description }),
@@ -38,8 +48,8 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
       response,
     },
     handler: async (request, reply) => {
-      const { user, ...rest } = request.params as { user: string } & Record<string, string>;
-      const channel = String(resolveUserParam(request, user));
+      const { user: _user, ...rest } = request.params as { user?: string } & Record<string, string>;
+      const channel = String(channelUserOf(request));
       try {
         const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { browserSourceConfigSchema } from "@ovation/core/api";
+import { overlaySwitches, presentGoalBar } from "@ovation/core";
 import { ApiError } from "../../errors.js";
 import type { BrowserSourceBootstrap } from "@ovation/browser-source";
 import { BROWSER_SOURCE_TYPES } from "../../store/records.js";
@@ -13,7 +14,6 @@ import type { UserRecord } from "../../store/records.js";
 import { moderateSpeech } from "../../tts/index.js";
 import { speechSettingsSchema } from "@ovation/core/overlays";
 import { speakOrThrow } from "./tts.js";
-import { overlaySwitches, presentGoalBar } from "./goal-bar-view.js";
 import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 

@@ -13,7 +13,6 @@ import { browserSourceRoutes } from "./browser-source-routes.js";
 import { commandRoutes } from "./command-routes.js";
 import { counterRoutes } from "./counter-routes.js";
 import { giveawayRoutes } from "./giveaways.js";
-import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
 import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
@@ -42,7 +41,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await counterRoutes(app);
   await timerRoutes(app);
   await giveawayRoutes(app);
-  await goalBarRoutes(app);
   await botModuleRoutes(app);
   await ttsRoutes(app);
   await pluginRoutes(app);

@@ -1,6 +1,7 @@
 import { goalIncrement, type GoalBarKind } from "../../goals/goal-bar.js";
 import { counterValue } from "../modules/counters/key-value-counters.js";
-import type { BotAlert, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+import { GOAL_BAR_LIMITS } from "../modules/goal-bars/goal-bar-records.js";
+import type { BotAlert, BotModule, BotModuleContext, BotModuleRoute } from "../runtime/bot-module.js";
 
 /** What the goal-bar module reads of a stored goal bar. */
 export interface StoredGoalBar {
@@ -29,10 +30,9 @@ export interface GoalBarsBotModuleOptions<G extends StoredGoalBar> {
   store: GoalBarStore<G>;
   /** A goal bar moved (tell the browser sources). */
   onUpdated?(channel: string, goal: G): void;
+  /** The API routes to serve: `goalBarsRoutes(records, onUpdated)` over the same store; none without it. */
+  routes?: readonly BotModuleRoute[];
 }
-
-/** Most a goal's progress can reach. */
-const MAX_PROGRESS = 1e12;
 
 /**
  * Goal bars: a platform notification of a matching kind moves them (followers, subscribers, bits,
@@ -43,10 +43,12 @@ const MAX_PROGRESS = 1e12;
 export class GoalBarsBotModule<G extends StoredGoalBar = StoredGoalBar> implements BotModule {
   readonly name = "goal-bars";
   readonly stage = "observe";
+  readonly routes: readonly BotModuleRoute[];
   readonly #options: GoalBarsBotModuleOptions<G>;
 
   constructor(options: GoalBarsBotModuleOptions<G>) {
     this.#options = options;
+    this.routes = options.routes ?? [];
   }
 
   onAlert(alert: BotAlert, ctx: BotModuleContext): void {
@@ -55,7 +57,7 @@ export class GoalBarsBotModule<G extends StoredGoalBar = StoredGoalBar> implemen
       if (ended(goal, now)) continue;
       const step = goalIncrement(goal.kind, alert.type, alert.data);
       if (step <= 0) continue;
-      const updated = this.#options.store.setCurrent(alert.channel, goal.id, (current) => Math.min(MAX_PROGRESS, current + step));
+      const updated = this.#options.store.setCurrent(alert.channel, goal.id, (current) => Math.min(GOAL_BAR_LIMITS.progress, current + step));
       if (updated) this.#options.onUpdated?.(alert.channel, updated);
     }
   }

@@ -1,4 +1,4 @@
-// Barrel of the bot modules: timers, giveaways, auto-moderation, system commands, counters, points, quotes, queue, polls and shoutouts. Each module is
+// Barrel of the bot modules: timers, giveaways, auto-moderation, system commands, counters, goal bars, points, quotes, queue, polls and shoutouts. Each module is
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError, ROUTE_VALIDATION_CODE, issuesToRouteError, routeValidationError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
@@ -55,11 +55,15 @@ export { foldText, matchingWords, wordVariants } from "./moderation/normalize.js
 export { DOMAIN_PATTERN, isAllowedHost, linkHosts, stripLinks } from "./moderation/links.js";
 export { BOT_LANGUAGES, botMessage } from "./system/bot-messages.js";
 export type { BotLanguage, BotMessageKey } from "./system/bot-messages.js";
-export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SYSTEM_COMMAND_LEVELS, SystemCommands, botSettingsSchema } from "./system/system-commands.js";
+export { OVERLAY_SWITCHES, SYSTEM_COMMANDS, SYSTEM_COMMAND_LEVELS, SystemCommands, botSettingsSchema, overlaySwitches } from "./system/system-commands.js";
 export type { BotSettings, OverlaySwitch, SystemCommandName, SystemCommandResult, SystemCommandsOptions } from "./system/system-commands.js";
 export { COUNTERS_TABLE, COUNTER_SETTINGS_TABLE, CounterRangeError, KeyValueCounters, counterValue } from "./counters/key-value-counters.js";
 export type { Counter, CounterOperation } from "./counters/key-value-counters.js";
 export { answerCounterKeyword } from "./counters/counter-keywords.js";
+export { GOAL_BARS_ERROR_CODES, GOAL_BAR_LIMITS } from "./goal-bars/goal-bar-records.js";
+export type { GoalBarFields, GoalBarRecords, SavedGoalBar } from "./goal-bars/goal-bar-records.js";
+export { goalBarFields, presentGoalBar } from "./goal-bars/goal-bar-view.js";
+export { GOAL_BARS_SCOPE, goalBarsRoutes } from "./goal-bars/goal-bars-routes.js";
 export { QUEUE_LIMITS, queueEntrySchema, queuePickSchema, queueSettingsSchema, queueStateSchema, queueView, orderedEntries } from "./queue/queue-record.js";
 export type { QueueEntry, QueueEntryView, QueuePick, QueueSettings, QueueState, QueueView } from "./queue/queue-record.js";
 export { QUEUE_KEY, QUEUE_TABLE, QUEUE_UPDATED, QueueModule } from "./queue/queue-module.js";

@@ -130,6 +130,13 @@ export interface BotModuleRoute {
   readonly response?: ZodType;
   /** The success status (default 200). */
   readonly status?: 200 | 201 | 204;
+  /** The OpenAPI tag, when not `bot <module name>` (goal bars keep `goal bars`). */
+  readonly tag?: string;
+  /**
+   * Also served at `/v1/<path>` acting on the caller's own channel (goal bars keep the reference
+   * service's `/v1/goal-bars`); the `/v1/bots/{user}/<path>` form stays.
+   */
+  readonly callerPath?: boolean;
   /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ChatEvent } from "../../../chat/event.js";
 import type { OutgoingMessage } from "../../../plugins/contract.js";
+import type { OverlaySettings } from "../../../realtime/events.js";
 import type { BotCommand } from "../../command-record.js";
 import { PERMISSION_LEVELS, permissionLevelOf } from "../../permission-levels.js";
 import type { PermissionLevelName } from "../../permission-levels.js";
@@ -55,6 +56,11 @@ export const botSettingsSchema = z.object({
 });
 /** Validated bot settings. */
 export type BotSettings = z.output<typeof botSettingsSchema>;
+
+/** The overlay switches of the bot settings, as browser sources receive them. */
+export function overlaySwitches(settings: BotSettings): OverlaySettings {
+  return { visuals: settings.visuals, effects: settings.effects, sounds: settings.sounds };
+}
 
 /** Options of {@link SystemCommands}. */
 export interface SystemCommandsOptions {

@@ -1,0 +1,47 @@
+import type { GoalBar } from "../../../goals/goal-bar.js";
+import type { GoalBarStore } from "../../built-in/goal-bars-bot-module.js";
+
+/** A stored goal bar: its configuration, its progress (`current`), id and times (ISO 8601). */
+export interface SavedGoalBar extends GoalBar {
+  readonly id: number;
+  current: number;
+  readonly created_at: string;
+  updated_at: string;
+}
+
+/** The fields a goal bar is created or replaced with: the configuration and the progress. */
+export type GoalBarFields = GoalBar & { current: number };
+
+/**
+ * Where the goal bars' API keeps them (the server's repository): the module's {@link GoalBarStore}
+ * plus reading one, creating, replacing and deleting. Ids are the store's, unique across channels;
+ * a goal bar of another channel is not found.
+ */
+export interface GoalBarRecords<G extends SavedGoalBar = SavedGoalBar> extends GoalBarStore<G> {
+  /** The channel's goal bar of that id, or null. */
+  get(channel: string, id: number): G | null;
+  /** Stores a new goal bar of the channel and returns it with its id and times. */
+  create(channel: string, fields: GoalBarFields): G;
+  /** Replaces a goal bar's configuration and progress; returns it, or null when it is gone. */
+  replace(channel: string, id: number, fields: GoalBarFields): G | null;
+  /** Deletes a goal bar; false when the channel has none of that id. */
+  remove(channel: string, id: number): boolean;
+  /** Settles once every change made so far is stored (browser sources hear of a change after that). */
+  persisted(): Promise<void>;
+}
+
+/** Limits of the goal bars' API. */
+export const GOAL_BAR_LIMITS = {
+  /** Most goal bars per channel. */
+  goalBars: 100,
+  /** Most a goal's progress can reach. */
+  progress: 1e12,
+} as const;
+
+/**
+ * The goal bars' error codes with their status and message (the server's registry spreads them in,
+ * and apps/server/README.md documents them).
+ */
+export const GOAL_BARS_ERROR_CODES = {
+  OVATION_ERR_GOAL_BARS_NOT_FOUND: { status: 404, message: "No such goal bar.", description: "The goal bar does not exist or belongs to another user." },
+} as const;
