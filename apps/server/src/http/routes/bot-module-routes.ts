@@ -20,16 +20,17 @@ export async function botModuleRoutes(app: ZodApp): Promise<void> {
 }
 
 function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
-  const userParams = z.object({ user: botUserParam });
+  const userParam = route.userParam ?? "user";
+  const userParams = z.object({ [userParam]: botUserParam });
   const params = route.params instanceof z.ZodObject ? userParams.extend(route.params.shape) : userParams;
   const status = route.status ?? 200;
   const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
   app.route({
     method: route.method,
-    url: `/v1/bots/:user/${route.path}`,
+    url: `/v1/bots/:${userParam}/${route.path}`,
     preHandler: app.ovation.authenticate(route.scope),
     schema: {
-      tags: [`bot ${moduleName}`],
+      tags: [route.tag ?? `bot ${moduleName}`],
       security: [{ bearerAuth: [] }],
       summary: route.summary,
       ...definedKeys({ description: route.description }),
@@ -38,8 +39,8 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
       response,
     },
     handler: async (request, reply) => {
-      const { user, ...rest } = request.params as { user: string } & Record<string, string>;
-      const channel = String(resolveUserParam(request, user));
+      const { [userParam]: user, ...rest } = request.params as Record<string, string>;
+      const channel = String(resolveUserParam(request, String(user)));
       try {
         const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
@@ -48,10 +49,12 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
         return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
       } catch (error) {
         if (!(error instanceof BotRouteError)) throw error;
+        // What the route changed before it failed is on disk before the answer too.
+        if (route.method !== "GET") await app.ovation.repos.store.persisted();
         return reply
           .code(error.status)
           .type("application/json")
-          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors }) });
+          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors, details: Object.keys(error.details).length > 0 ? error.details : undefined }) });
       }
     },
   });
