@@ -1,4 +1,4 @@
-import { GOAL_BARS_ERROR_CODES } from "@ovation/core";
+import { COMMANDS_ERROR_CODES, COUNTERS_ERROR_CODES, GOAL_BARS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
@@ -41,16 +41,12 @@ export const ERROR_CODES = {
   OVATION_ERR_TTS_ENGINE_FAILED: { status: 502, message: "The speech engine failed.", description: "Read-aloud alerts: the engine or the speech server failed on this text." },
   OVATION_ERR_TTS_NOT_HELD: { status: 404, message: "No such held message.", description: "`POST /v1/tts/queue/{id}/approve` or `/skip` named a message that is not waiting for approval." },
   OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN: { status: 404, message: "This browser source address is not valid.", description: "A browser-source page or config was requested with an unknown or revoked access token." },
-  OVATION_ERR_COMMANDS_NOT_FOUND: { status: 404, message: "No such command.", description: "The command does not exist or belongs to another user." },
-  OVATION_ERR_COMMANDS_NAME_TAKEN: { status: 422, message: "The command has already been taken.", description: "The name or an alias is already used by another command of the user." },
-  OVATION_ERR_COUNTERS_NOT_FOUND: { status: 422, message: "No such counter.", description: "An item of a counters request names a counter you do not have; `errors` names the item's index and field." },
-  OVATION_ERR_COUNTERS_CONFLICT: { status: 422, message: "The counter conflicts with another.", description: "A counter name or keyword is already taken (by a counter, or a keyword by a command); `errors` names the index and field." },
-  OVATION_ERR_COUNTERS_OUT_OF_RANGE: { status: 422, message: "The counter value is out of range.", description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged." },
+  ...COMMANDS_ERROR_CODES,
+  ...COUNTERS_ERROR_CODES,
   OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
   OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
   OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
   ...GOAL_BARS_ERROR_CODES,
-  OVATION_ERR_COMMANDS_LIMIT_REACHED: { status: 422, message: "The command limit is reached.", description: "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first. Or, with `errors.command_regex`, the command would make more than 20 commands with a `command_regex` (`regexCommands`) or their compiled patterns would pass 4,000 instructions together (`commandProgramTotal`)." },
   OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },
   OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },
   OVATION_ERR_REALTIME_ROOM_INVALID: { status: 422, message: "The room id is not valid.", description: "A `room` event whose argument is not `<uuid>.<platform>.<platform_user_id>[.chat]`." },

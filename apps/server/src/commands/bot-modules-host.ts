@@ -25,6 +25,7 @@ import { usersOfDocuments } from "../store/partitions.js";
 import type { Repositories } from "../store/repositories.js";
 import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
+import { commandsApi } from "./commands-api.js";
 import { goalBarRecords } from "./goal-bar-records.js";
 import { linkedAccount } from "./points-wallets.js";
 import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
@@ -134,7 +135,11 @@ export class BotModulesHost {
         stored: (channel) => repos.botState.settings(Number(channel)),
         ownCommands: (channel) => repos.commands.listForUser(Number(channel)),
       }),
-      commands: new CustomCommandsBotModule({ runtime, afterChat: (channel, ctx) => goalBars.refreshCounters(channel, ctx) }),
+      commands: new CustomCommandsBotModule({
+        runtime,
+        afterChat: (channel, ctx) => goalBars.refreshCounters(channel, ctx),
+        api: commandsApi(repos, commands, (channel, ctx) => goalBars.refreshCounters(channel, ctx)),
+      }),
     };
     this.runtime = new BotRuntime(this.#moduleContext(now, runtime.isLive.bind(runtime)), botModuleOrder(this.#builtIn, options.modules ?? registeredBotModules()));
     for (const user of repos.users.list()) this.reload(user.id);

@@ -54,7 +54,7 @@ export {
   counterUpdateBodySchema,
   counterValuesBodySchema,
   counterDeleteBodySchema,
-} from "./counters.js";
+} from "../commands/modules/counters/counter-record.js";
 export {
   giveawayWinnerSchema,
   giveawayViewSchema,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
 import { BotRouteError, definedKeys } from "@ovation/core";
 import type { BotModuleRoute } from "@ovation/core";
+import { resolveUserParam } from "../authenticate.js";
 import { channelUserOf } from "../channel-routes.js";
 import { authErrorResponses, errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
@@ -21,12 +22,13 @@ export async function botModuleRoutes(app: ZodApp): Promise<void> {
 }
 
 function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
-  const userParams = z.object({ user: botUserParam });
+  const userParam = route.userParam ?? "user";
+  const userParams = z.object({ [userParam]: botUserParam });
   const params = route.params instanceof z.ZodObject ? userParams.extend(route.params.shape) : userParams;
   // A `callerPath` route is also at `/v1/<path>`, acting on the caller (channelUserOf reads either form).
   const forms = [
     ...(route.callerPath === true ? [{ url: `/v1/${route.path}`, params: route.params instanceof z.ZodObject ? route.params : z.object({}) }] : []),
-    { url: `/v1/bots/:user/${route.path}`, params },
+    { url: `/v1/bots/:${userParam}/${route.path}`, params },
   ];
   for (const form of forms) mountAt(app, moduleName, route, form);
 }
@@ -48,20 +50,25 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
       response,
     },
     handler: async (request, reply) => {
-      const { user: _user, ...rest } = request.params as { user?: string } & Record<string, string>;
-      const channel = String(channelUserOf(request));
+      const userParam = route.userParam ?? "user";
+      const { [userParam]: user, ...rest } = request.params as Record<string, string | undefined>;
+      // On the `/v1/bots/{user}/` form `{user}` is resolved (403 for a stranger or a role short of the
+      // scope); on a `callerPath` form the route acts on the caller.
+      const channel = String(user === undefined ? channelUserOf(request) : resolveUserParam(request, user));
       try {
         const context = app.ovation.botModules.runtime.context;
-        const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
+        const result = await route.handle({ channel, params: rest as Record<string, string>, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
         // A change is answered once it is stored, as the host's own routes do.
         if (route.method !== "GET") await app.ovation.repos.store.persisted();
         return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
       } catch (error) {
         if (!(error instanceof BotRouteError)) throw error;
+        // What the route changed before it failed is on disk before the answer too.
+        if (route.method !== "GET") await app.ovation.repos.store.persisted();
         return reply
           .code(error.status)
           .type("application/json")
-          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors }) });
+          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors, details: Object.keys(error.details).length > 0 ? error.details : undefined }) });
       }
     },
   });

@@ -1,7 +1,11 @@
 import type { CommandRuntime } from "../command-runtime.js";
+import { commandRoutes } from "../modules/commands/command-routes.js";
+import type { CommandRoutesOptions } from "../modules/commands/command-routes.js";
 import { answerCounterKeyword } from "../modules/counters/counter-keywords.js";
+import { counterRoutes } from "../modules/counters/counter-routes.js";
+import type { CounterRoutesOptions } from "../modules/counters/counter-routes.js";
 import { KeyValueCounters } from "../modules/counters/key-value-counters.js";
-import type { BotChatLine, BotChatResult, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+import type { BotChatLine, BotChatResult, BotModule, BotModuleContext, BotModuleRoute } from "../runtime/bot-module.js";
 import { answerOf } from "./answers.js";
 
 /** Options of {@link CustomCommandsBotModule}. */
@@ -12,6 +16,17 @@ export interface CustomCommandsBotModuleOptions {
   counterKeywords?: boolean;
   /** After every line this module saw, answered or not (the server brings counter goal bars in line). */
   afterChat?(channel: string, ctx: BotModuleContext): Promise<void> | void;
+  /**
+   * The commands and counters API (`/v1/bots/{user}/commands...`, `/v1/bots/{bot}/counters...`): the
+   * store of the commands and what the routes need of the host. Without it the module serves no routes.
+   */
+  api?: CustomCommandsApi;
+}
+
+/** The host's part of the commands and counters API. */
+export interface CustomCommandsApi extends Omit<CommandRoutesOptions, "runtime"> {
+  /** After a change of the channel's counters through the API (the server brings counter goal bars in line). */
+  countersChanged?: CounterRoutesOptions["changed"];
 }
 
 /**
@@ -23,11 +38,20 @@ export class CustomCommandsBotModule implements BotModule {
   readonly name = "commands";
   readonly stage = "command";
   readonly runtime: CommandRuntime;
+  readonly routes: readonly BotModuleRoute[];
   readonly #options: CustomCommandsBotModuleOptions;
 
   constructor(options: CustomCommandsBotModuleOptions) {
     this.runtime = options.runtime;
     this.#options = options;
+    const api = options.api;
+    this.routes =
+      api === undefined
+        ? []
+        : [
+            ...commandRoutes({ ...api, runtime: options.runtime }),
+            ...counterRoutes({ commandNames: (channel) => api.records.list(channel).flatMap((c) => [c.command, ...c.command_aliases]), changed: api.countersChanged }),
+          ];
   }
 
   async onChat(line: BotChatLine, ctx: BotModuleContext): Promise<BotChatResult | null> {

@@ -4,7 +4,7 @@
 // embedder alike (with an `InMemoryKeyValueStore`, for example).
 export { answerOf } from "./answers.js";
 export { CustomCommandsBotModule } from "./custom-commands-bot-module.js";
-export type { CustomCommandsBotModuleOptions } from "./custom-commands-bot-module.js";
+export type { CustomCommandsApi, CustomCommandsBotModuleOptions } from "./custom-commands-bot-module.js";
 export { GiveawaysBotModule } from "./giveaways-bot-module.js";
 export type { GiveawayNews, GiveawaysBotModuleOptions } from "./giveaways-bot-module.js";
 export { GoalBarsBotModule } from "./goal-bars-bot-module.js";

@@ -104,3 +104,13 @@ export { QUOTES_ERROR_CODES, QUOTE_LIMITS, quoteInputSchema, quoteSchema } from 
 export type { Quote, QuoteInput } from "./quotes/quote-record.js";
 export { QUOTES_SCOPE, listQuotes, quotesModule } from "./quotes/quotes-module.js";
 export type { QuotesModuleOptions } from "./quotes/quotes-module.js";
+export { VALIDATION_ERROR_CODE, fieldsRouteError } from "./field-errors.js";
+export type { TemplatePosition } from "./field-errors.js";
+export { COMMANDS_ERROR_CODES, presentCommand } from "./commands/command-view.js";
+export type { CommandFields, CommandTestEvent, StoredCommand } from "./commands/command-view.js";
+export { COMMANDS_SCOPE, commandRoutes } from "./commands/command-routes.js";
+export type { CommandRecords, CommandRoutesOptions } from "./commands/command-routes.js";
+export { COUNTERS_ERROR_CODES } from "./counters/counter-record.js";
+export type { CountersErrorCode } from "./counters/counter-record.js";
+export { counterRoutes } from "./counters/counter-routes.js";
+export type { CounterRoutesOptions } from "./counters/counter-routes.js";

@@ -130,18 +130,23 @@ export interface BotModuleRoute {
   readonly response?: ZodType;
   /** The success status (default 200). */
   readonly status?: 200 | 201 | 204;
-  /** The OpenAPI tag, when not `bot <module name>` (goal bars keep `goal bars`). */
+  /** The route's OpenAPI tag (default `bot <module name>`): goal bars keep `goal bars`; `counters`, whose routes the `commands` module serves. */
   readonly tag?: string;
   /**
    * Also served at `/v1/<path>` acting on the caller's own channel (goal bars keep the reference
    * service's `/v1/goal-bars`); the `/v1/bots/{user}/<path>` form stays.
    */
   readonly callerPath?: boolean;
+  /** The name of the `{user}` path parameter (default `user`): the counters API says `{bot}`, as the reference does. */
+  readonly userParam?: string;
   /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }
 
-/** An error a module route answers with: `status`, a stable `code` and a message (422: field errors). */
+/**
+ * An error a module route answers with: `status`, a stable `code` and a message (422: field errors).
+ * Non-empty `details` are answered too (a template error's `{field, line, column}`).
+ */
 export class BotRouteError extends OvationError {
   override readonly name = "BotRouteError";
 
@@ -150,8 +155,9 @@ export class BotRouteError extends OvationError {
     code: string,
     message: string,
     readonly errors?: Readonly<Record<string, string[]>>,
+    details?: Record<string, unknown>,
   ) {
-    super(code, message);
+    super(code, message, details === undefined ? {} : { details });
   }
 }
 

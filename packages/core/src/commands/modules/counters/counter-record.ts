@@ -52,3 +52,21 @@ export const counterValuesBodySchema = list(
 );
 /** Body of `DELETE /v1/bots/{bot}/counters`. */
 export const counterDeleteBodySchema = list(z.object({ name: nameSchema }));
+
+/**
+ * The counters API's error codes with their status and message (the server's registry spreads them
+ * in; docs/counters.md and apps/server/README.md list them). Every one is a 422 whose `errors` name
+ * the bad item as `<index>.<field>`.
+ */
+export const COUNTERS_ERROR_CODES = {
+  OVATION_ERR_COUNTERS_NOT_FOUND: { status: 422, message: "No such counter.", description: "An item of a counters request names a counter you do not have; `errors` names the item's index and field." },
+  OVATION_ERR_COUNTERS_CONFLICT: { status: 422, message: "The counter conflicts with another.", description: "A counter name or keyword is already taken (by a counter, or a keyword by a command); `errors` names the index and field." },
+  OVATION_ERR_COUNTERS_OUT_OF_RANGE: {
+    status: 422,
+    message: "The counter value is out of range.",
+    description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged.",
+  },
+} as const;
+
+/** One of {@link COUNTERS_ERROR_CODES}. */
+export type CountersErrorCode = keyof typeof COUNTERS_ERROR_CODES;

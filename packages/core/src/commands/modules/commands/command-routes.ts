@@ -1,0 +1,239 @@
+import { z } from "zod";
+import type { ChatEvent } from "../../../chat/event.js";
+import type { BotCommand, BotCommandInput } from "../../command-record.js";
+import { botCommandSchema } from "../../command-record.js";
+import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "../../command-regex.js";
+import type { CommandOutcome, CommandRuntime } from "../../command-runtime.js";
+import { BotRouteError } from "../../runtime/bot-module.js";
+import type { BotModuleRoute } from "../../runtime/bot-module.js";
+import { fieldsRouteError } from "../field-errors.js";
+import { COMMANDS_ERROR_CODES, commandTestBodySchema, commandTestResultSchema, commandViewSchema, presentCommand } from "./command-view.js";
+import type { CommandFields, CommandTestEvent, StoredCommand } from "./command-view.js";
+
+/** The token scope of the commands routes. */
+export const COMMANDS_SCOPE = "chatbot:manage:commands";
+
+/** Where a channel's commands are stored (the host's store; channel = the streamer's user id). */
+export interface CommandRecords {
+  /** The channel's commands, by id. */
+  list(channel: string): StoredCommand[];
+  /** The channel's command with this id, or null. */
+  get(channel: string, id: number): StoredCommand | null;
+  create(channel: string, fields: CommandFields): StoredCommand;
+  /** Replaces the command's fields; null when the channel has no such command. */
+  update(channel: string, id: number, fields: CommandFields): StoredCommand | null;
+  /** False when the channel has no such command. */
+  remove(channel: string, id: number): boolean;
+}
+
+/** What the commands routes need of the host. */
+export interface CommandRoutesOptions {
+  /** The streamers' commands runtime (validation, compiling, the dry run). */
+  runtime: CommandRuntime;
+  records: CommandRecords;
+  /** Most commands a channel may have. */
+  maxCommands: number;
+  /** Loads the channel's stored commands into the runtime again, after a change. */
+  reload(channel: string): void;
+  /**
+   * The chat message of a dry run as a platform would bring it: in the streamer's own channel, by a
+   * viewer without badges on twitch unless `event` says otherwise.
+   */
+  dryRunEvent(channel: string, message: string, event: CommandTestEvent): ChatEvent;
+}
+
+/** A command error of {@link COMMANDS_ERROR_CODES}, with its status and (by default) its message. */
+function commandsError(code: keyof typeof COMMANDS_ERROR_CODES, message?: string, errors?: Record<string, string[]>): BotRouteError {
+  const entry = COMMANDS_ERROR_CODES[code];
+  return new BotRouteError(entry.status, code, message ?? entry.message, errors);
+}
+
+function describeOutcome(outcome: CommandOutcome): z.infer<typeof commandTestResultSchema> {
+  switch (outcome.status) {
+    case "not_command":
+    case "no_match":
+      return { matched: null, text: null, send_as: null, error: null, status: outcome.status };
+    case "permission":
+      return { matched: outcome.command, text: null, send_as: null, error: `permission: the command needs level ${outcome.required}, the caller has ${outcome.caller}`, status: outcome.status };
+    case "disabled":
+      return { matched: outcome.command, text: null, send_as: null, error: `disabled: enable_when is ${outcome.enable_when} and the stream is ${outcome.live ? "online" : "offline"}`, status: outcome.status };
+    case "cooldown":
+      return { matched: outcome.command, text: null, send_as: null, error: `cooldown: ${outcome.scope} cooldown, ${outcome.remaining_seconds} s left`, status: outcome.status };
+    case "price":
+      return { matched: outcome.command, text: outcome.action?.text ?? null, send_as: outcome.action?.send_as ?? null, error: `price: costs ${outcome.price}, the caller has ${outcome.balance}`, status: outcome.status };
+    case "empty":
+      return { matched: outcome.command, text: "", send_as: null, error: null, status: outcome.status };
+    case "error":
+      return { matched: outcome.command, text: outcome.action?.text ?? null, send_as: outcome.action?.send_as ?? null, error: outcome.error, status: outcome.status };
+    case "sent":
+      return { matched: outcome.command, text: outcome.action.text, send_as: outcome.action.send_as, error: null, status: outcome.status };
+  }
+}
+
+/** A stored regex compiled (from the compile cache), or nothing when it no longer compiles. */
+function compiledOrNone(source: string): CommandRegex[] {
+  try {
+    return [CommandRegex.compile(source)];
+  } catch {
+    return [];
+  }
+}
+
+/** The writable fields of a validated command. */
+function fieldsOf(command: BotCommand): CommandFields {
+  return {
+    command: command.command,
+    command_aliases: [...command.command_aliases],
+    response: command.response,
+    command_regex: command.command_regex,
+    permissions: command.permissions,
+    price: command.price,
+    send_as: command.send_as,
+    enable_when: command.enable_when,
+    user_cooldown: command.user_cooldown,
+    global_cooldown: command.global_cooldown,
+    is_visible: command.is_visible,
+  };
+}
+
+const itemParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/**
+ * Bot commands of `{user}` (the caller's id or `@me`; scope `chatbot:manage:commands`), mounted at
+ * `/v1/bots/{user}/commands`: list, create, read, replace, delete, and a dry run through the real
+ * permission/cooldown/sandbox path.
+ */
+export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
+  const { runtime, records } = options;
+
+  /** Validates and compiles a command, and checks its names against the channel's other commands. */
+  const prepare = (channel: string, body: unknown, exceptId: number | null): CommandFields => {
+    let record: BotCommand;
+    try {
+      // The host validated the body against botCommandSchema; prepare validates it again and compiles it.
+      record = runtime.prepare(body as BotCommandInput).record;
+    } catch (error) {
+      fieldsRouteError(error, "response");
+    }
+    const others = records.list(channel).filter((other) => other.id !== exceptId);
+    const taken = new Map<string, string>();
+    for (const other of others) {
+      for (const name of [other.command, ...other.command_aliases]) taken.set(name.toLowerCase(), other.command);
+    }
+    if (record.command_regex !== null) {
+      const regexes = [record.command_regex, ...others.flatMap((other) => (other.command_regex ? [other.command_regex] : []))];
+      const tooMuch = patternSetProblem("commands with a command_regex", regexes.flatMap(compiledOrNone), {
+        maxCount: CHAT_PATTERN_LIMITS.regexCommands,
+        countLimit: "regexCommands",
+        maxTotal: CHAT_PATTERN_LIMITS.commandProgramTotal,
+        totalLimit: "commandProgramTotal",
+      });
+      if (tooMuch !== null) {
+        const message = `You would have ${tooMuch}.`;
+        throw commandsError("OVATION_ERR_COMMANDS_LIMIT_REACHED", message, { command_regex: [message] });
+      }
+    }
+    const clash = record.commands.find((name) => taken.has(name.toLowerCase()));
+    if (clash !== undefined) {
+      const message = `The command has already been taken: !${clash} is used by !${taken.get(clash.toLowerCase())}.`;
+      throw commandsError("OVATION_ERR_COMMANDS_NAME_TAKEN", message, { [clash.toLowerCase() === record.command.toLowerCase() ? "command" : "command_aliases"]: [message] });
+    }
+    return fieldsOf(record);
+  };
+  const idOf = (params: Readonly<Record<string, string>>) => Number(params["id"]);
+
+  return [
+    {
+      method: "GET",
+      path: "commands",
+      scope: COMMANDS_SCOPE,
+      summary: "List the commands",
+      response: z.object({ data: z.array(commandViewSchema) }),
+      handle: ({ channel }) => ({ data: records.list(channel).map(presentCommand) }),
+    },
+    {
+      method: "POST",
+      path: "commands",
+      scope: COMMANDS_SCOPE,
+      summary: "Register a command",
+      description: "`response` is plain text or a Twig-syntax template. Fields left out take their defaults.",
+      body: botCommandSchema,
+      response: commandViewSchema,
+      status: 201,
+      handle: ({ channel, body }) => {
+        const count = records.list(channel).length;
+        if (count >= options.maxCommands) {
+          const message = `You have ${count} commands; the limit is ${options.maxCommands} per user (commands). Delete one first.`;
+          throw commandsError("OVATION_ERR_COMMANDS_LIMIT_REACHED", message, { command: [message] });
+        }
+        const record = records.create(channel, prepare(channel, body, null));
+        options.reload(channel);
+        return presentCommand(record);
+      },
+    },
+    {
+      method: "POST",
+      path: "commands/test",
+      scope: COMMANDS_SCOPE,
+      summary: "Dry-run a chat message against the commands",
+      description:
+        "Runs the same permission, enable_when, cooldown, price and sandbox path as real chat, without consuming cooldowns or points and without keeping template writes. " +
+        "The default sender is a viewer without badges on twitch. With `command`, that unsaved command is tested instead of the saved ones (an editor's dry run before saving).",
+      body: commandTestBodySchema,
+      response: commandTestResultSchema,
+      handle: async ({ channel, body }) => {
+        const { message, event, command } = commandTestBodySchema.parse(body);
+        const chatEvent = options.dryRunEvent(channel, message, event);
+        try {
+          // An unsaved command is validated by the dry run itself (its errors answer 422 like a save).
+          return describeOutcome(await runtime.dryRun(chatEvent, command === undefined ? {} : { command: command as BotCommandInput }));
+        } catch (error) {
+          return fieldsRouteError(error, "response");
+        }
+      },
+    },
+    {
+      method: "GET",
+      path: "commands/:id",
+      scope: COMMANDS_SCOPE,
+      summary: "Get a command",
+      params: itemParams,
+      response: commandViewSchema,
+      handle: ({ channel, params }) => {
+        const record = records.get(channel, idOf(params));
+        if (!record) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        return presentCommand(record);
+      },
+    },
+    {
+      method: "PUT",
+      path: "commands/:id",
+      scope: COMMANDS_SCOPE,
+      summary: "Replace a command",
+      params: itemParams,
+      body: botCommandSchema,
+      response: commandViewSchema,
+      handle: ({ channel, params, body }) => {
+        const id = idOf(params);
+        if (!records.get(channel, id)) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        const record = records.update(channel, id, prepare(channel, body, id));
+        if (!record) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        options.reload(channel);
+        return presentCommand(record);
+      },
+    },
+    {
+      method: "DELETE",
+      path: "commands/:id",
+      scope: COMMANDS_SCOPE,
+      summary: "Delete a command",
+      params: itemParams,
+      status: 204,
+      handle: ({ channel, params }) => {
+        if (!records.remove(channel, idOf(params))) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        options.reload(channel);
+        return null;
+      },
+    },
+  ];
+}
