@@ -269,23 +269,43 @@ export class PostgresBackend implements StoreBackend {
         else if (version !== undefined) announced.documents.push({ key: d.key, version });
       }
       for (const { userId, oldest, events } of logs) {
+        // One statement per kind of change rather than one per event (each statement is a round
+        // trip, and a node takes up to 200 alerts a second): the alerts added since the last clear
+        // in one insert, every acknowledgement in one update at the end (an acknowledgement only
+        // adds a source to `acked_by`, so it commutes with the inserts and clears).
+        let adds: Array<{ seq: number; json: string }> = [];
+        const acks: Array<{ seq: number; bs: number }> = [];
+        const insertAdds = async () => {
+          if (adds.length === 0) return;
+          await trx
+            .insertInto("ovation_alert_log")
+            .values(adds.map((a) => ({ user_id: userId, seq: a.seq, entry: sql`${a.json}::jsonb` })))
+            .onConflict((oc) => oc.columns(["user_id", "seq"]).doNothing())
+            .execute();
+          for (const a of adds) announced.added.push({ userId, seq: a.seq });
+          adds = [];
+        };
         for (const event of events) {
-          if (event.t === "add" && "json" in event) {
-            await trx
-              .insertInto("ovation_alert_log")
-              .values({ user_id: userId, seq: event.seq, entry: sql`${event.json}::jsonb` })
-              .onConflict((oc) => oc.columns(["user_id", "seq"]).doNothing())
-              .execute();
-            announced.added.push({ userId, seq: event.seq });
-          } else if (event.t === "ack") {
-            await sql`update ovation_alert_log set entry = jsonb_set(entry, '{acked_by}', (entry->'acked_by') || to_jsonb(${event.bs}::int))
-              where user_id = ${userId} and seq = ${event.seq} and not (entry->'acked_by' @> to_jsonb(${event.bs}::int))`.execute(trx);
-            announced.acks.push({ userId, seq: event.seq, bs: event.bs });
-          } else if (event.t === "clear") {
+          if (event.t === "add" && "json" in event) adds.push(event);
+          else if (event.t === "ack") acks.push(event);
+          else if (event.t === "clear") {
+            await insertAdds();
             await sql`update ovation_alert_log set entry = jsonb_set(entry, '{cleared}', 'true')
               where user_id = ${userId} and seq <= ${event.upTo} and entry->>'cleared' = 'false'`.execute(trx);
             announced.clears.push({ userId, upTo: event.upTo });
           }
+        }
+        await insertAdds();
+        if (acks.length > 0) {
+          // Each source once per entry, in the order acknowledged, unless the row already has it.
+          const rows = JSON.stringify(acks.map((a, i) => ({ seq: a.seq, bs: a.bs, i })));
+          await sql`with v as (select * from jsonb_to_recordset(${rows}::jsonb) as v(seq bigint, bs int, i int))
+            update ovation_alert_log l set entry = jsonb_set(l.entry, '{acked_by}', (l.entry->'acked_by') || (
+              select jsonb_agg(distinct_v.bs order by distinct_v.i) from (
+                select bs, min(i) as i from v where v.seq = l.seq and not (l.entry->'acked_by' @> to_jsonb(v.bs)) group by bs) distinct_v))
+            where l.user_id = ${userId} and l.seq in (select seq from v)
+              and exists (select 1 from v where v.seq = l.seq and not (l.entry->'acked_by' @> to_jsonb(v.bs)))`.execute(trx);
+          for (const a of acks) announced.acks.push({ userId, seq: a.seq, bs: a.bs });
         }
         // Bounded like the embedded log: rows logged before the user's oldest kept entry go.
         if (oldest !== null) await sql`delete from ovation_alert_log where user_id = ${userId} and ((entry->>'logged_at')::bigint, seq) < (${oldest.at}::bigint, ${oldest.seq}::bigint)`.execute(trx);
