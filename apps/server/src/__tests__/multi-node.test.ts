@@ -10,7 +10,7 @@ import type { NodeProcess } from "./node-process.js";
 import { freshDatabase } from "./services/postgres.js";
 import { startOwnRedis } from "./services/redis.js";
 import type { OwnRedis } from "./services/redis.js";
-import { connect, join, nextEvent, postJson, waitFor } from "./socket-helpers.js";
+import { connect, join as joinRoom, nextEvent, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
 
 // Two real server processes (`ovation start`) on one PostgreSQL store and one Redis of the test's
@@ -126,7 +126,7 @@ describe("two server processes on PostgreSQL and Redis", () => {
         sockets.push(socket);
         const log: AlertLogUpdate[] = [];
         socket.on("alert-log", (update: AlertLogUpdate) => log.push(update));
-        expect(await join(socket, room)).toEqual({ joined: room });
+        expect(await joinRoom(socket, room)).toEqual({ joined: room });
         return log;
       }),
     );

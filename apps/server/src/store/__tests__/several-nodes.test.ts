@@ -138,6 +138,15 @@ describe("several nodes on one PostgreSQL database", () => {
     const view = (r: Repositories) => Object.fromEntries(r.alertLog.recent(user.id, 10).map((e) => [e.notification.notification.id, { acked_by: e.acked_by, cleared: e.cleared }]));
     expect(view(b.repos)).toEqual(stored);
     expect(view(a.repos)).toEqual(stored);
+    // A write of acknowledgements only (one statement): two sources on one entry, each stored once.
+    expect(b.repos.alertLog.acknowledge(user.id, s3, "c2")).toBe(true);
+    expect(b.repos.alertLog.acknowledge(user.id, s1, "c2")).toBe(true);
+    expect(b.repos.alertLog.acknowledge(user.id, s1, "c1")).toBe(false);
+    await b.store.persisted();
+    const c2 = await query<{ entry: { acked_by: number[] } }>(url, "select entry from ovation_alert_log where user_id = $1 and entry->'notification'->'notification'->>'id' in ('c1', 'c2') order by seq", [user.id]);
+    expect(c2.map((r) => r.entry.acked_by)).toEqual([[s2, s1], [s3, s1]]);
+    await waitFor(() => a.repos.alertLog.find(user.id, "c2")?.acked_by.length === 2, 10_000, "node A to apply the acknowledgements");
+    expect(a.repos.alertLog.find(user.id, "c2")?.acked_by).toEqual([s3, s1]);
   });
 
   test("concurrent changes of one document and one counter on both nodes lose nothing", async () => {
