@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { io as connectClient } from "socket.io-client";
 import type { Socket } from "socket.io-client";
-import type { NotifySub } from "@ovation/core";
+import type { AlertLogUpdate, NotifySub } from "@ovation/core";
 import { startNodeProcess } from "./node-process.js";
 import type { NodeProcess } from "./node-process.js";
 import { freshDatabase } from "./services/postgres.js";
 import { startOwnRedis } from "./services/redis.js";
 import type { OwnRedis } from "./services/redis.js";
-import { nextEvent, postJson, waitFor } from "./socket-helpers.js";
+import { connect, join as joinRoom, nextEvent, postJson, waitFor } from "./socket-helpers.js";
 import type { ClientSocket } from "./socket-helpers.js";
 
 // Two real server processes (`ovation start`) on one PostgreSQL store and one Redis of the test's
@@ -115,6 +115,31 @@ describe("two server processes on PostgreSQL and Redis", () => {
     await waitFor(() => onA.seen.includes(last) && onB.seen.includes(last), 20_000, "the last alert on both nodes");
     for (const s of [onA, onB]) for (const id of [fromA, fromB, last]) expect(count(s.seen, id)).toBe(1);
     onA.socket.close();
+    onB.socket.close();
+  }, 60_000);
+
+  test("dashboards on both nodes are told once of each alert logged and each acknowledgement, whichever node had them", async () => {
+    const [a, b] = nodes as [NodeProcess, NodeProcess];
+    const dashboards = await Promise.all(
+      [a, b].map(async (node) => {
+        const socket = await connect(node.url, { token });
+        sockets.push(socket);
+        const log: AlertLogUpdate[] = [];
+        socket.on("alert-log", (update: AlertLogUpdate) => log.push(update));
+        expect(await joinRoom(socket, room)).toEqual({ joined: room });
+        return log;
+      }),
+    );
+    const onB = await source(b, { ack: true });
+    const logged = (log: AlertLogUpdate[], id: string) => log.filter((u) => u.kind === "logged" && u.entry.notification.notification.id === id).length;
+    const acked = (log: AlertLogUpdate[], id: string) => log.filter((u) => u.kind === "acknowledged" && u.notification_id === id && u.browser_source_id === sourceId).length;
+    // Logged on node A, acknowledged on node B; then a second alert, logged on node B: once its
+    // updates are in, any repeat of the first's would have come before them.
+    const first = await alert(a);
+    await waitFor(() => dashboards.every((log) => logged(log, first) === 1 && acked(log, first) === 1), 20_000, "the first alert's updates on both dashboards");
+    const second = await alert(b);
+    await waitFor(() => dashboards.every((log) => logged(log, second) === 1 && acked(log, second) === 1), 20_000, "the second alert's updates on both dashboards");
+    for (const log of dashboards) for (const id of [first, second]) expect([logged(log, id), acked(log, id)]).toEqual([1, 1]);
     onB.socket.close();
   }, 60_000);
 
