@@ -51,14 +51,18 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
   for (const [i, account] of install.accounts.entries()) tags.set(await install.line(account, via[i % via.length]!), account);
   const twitch = new Map<string, TwitchAccount>(install.twitchAccounts.map((account) => [install.twitchLine(account), account]));
   const youtube = new Map<string, YouTubeAccount>(install.youtubeAccounts.map((account) => [install.youtubeLine(account), account]));
-  await waitFor(
-    () =>
-      [...tags.keys()].every((tag) => install.answers(tag).length > 0) &&
-      [...twitch].every(([tag, account]) => install.twitchAnswers(tag, account) > 0) &&
-      [...youtube].every(([tag, account]) => install.youtubeAnswers(tag, account) > 0),
-    60_000,
-    "an answer to every line",
-  );
+  const unanswered = () => [
+    ...[...tags].filter(([tag]) => install.answers(tag).length === 0).map(([tag, account]) => `${tag} (kick ${account.name})`),
+    ...[...twitch].filter(([tag, account]) => install.twitchAnswers(tag, account) === 0).map(([tag, account]) => `${tag} (twitch ${account.login})`),
+    ...[...youtube].filter(([tag, account]) => install.youtubeAnswers(tag, account) === 0).map(([tag, account]) => `${tag} (youtube ${account.title})`),
+  ];
+  try {
+    await waitFor(() => unanswered().length === 0, 60_000, "an answer to every line");
+  } catch (error) {
+    // Which lines, and who serves their channels now: a lost line and a slow one look different.
+    const missing = unanswered();
+    throw new Error(`${(error as Error).message}: ${missing.length} unanswered: ${missing.slice(0, 20).join(", ")}; channels serving by node: ${JSON.stringify(await install.servedByNode().catch(() => null))}`, { cause: error });
+  }
   // An answer still on its way would show as a second one.
   await pause(1_000);
   for (const [tag, account] of tags) {
