@@ -146,9 +146,9 @@ describe(`${CHANNELS} Kick, Twitch and YouTube channels on three ovation start p
     }, 50);
     try {
       // Kick lines sent while the dead node's leases live wait on the node they reached for the
-      // channel's next owner (the relay, up to a lease lifetime and two steps), later ones go
-      // unanswered; Twitch lines wait for the next JOIN of their channel. Chat on every channel
-      // until each answered a line sent after the kill.
+      // channel's next owner (the relay, up to a lease lifetime and two steps; one whose wait ends
+      // first goes unanswered); Twitch lines wait for the next JOIN of their channel. Chat on
+      // every channel until each answered a line sent after the kill.
       while (Date.now() < deadline + 5_000 && resumedAt.size < CHANNELS) {
         await round();
         await pause(300);
