@@ -65,17 +65,30 @@ export function kickChannelsPlugin(settings: KickSettings, context: PluginFactor
         unit.acceptWebhook(verdict);
         return { status: 200, body: { status: "ok" } };
       }
-      // Several nodes: the channel may be served by another one; the claim above made this delivery ours alone.
-      if (broadcaster !== undefined && context.relay && (await context.relay.send(String(broadcaster), verdict))) return { status: 200, body: { status: "ok" } };
+      // Several nodes: the channel may be served by another one; the claim above made this delivery
+      // ours alone. Answered at once: the relay may wait for a channel between nodes (Kick wants a quick 200).
+      const relay = context.relay;
+      if (broadcaster !== undefined && relay) {
+        void relay.send(String(broadcaster), verdict).then((sent) => {
+          if (!sent) context.logger.warn({ type: verdict.type, broadcaster: String(broadcaster).slice(0, 32) }, "Kick webhook for a channel no node served in time; skipped");
+        });
+        return { status: 200, body: { status: "ok" } };
+      }
       context.logger.warn({ type: verdict.type, broadcaster: String(broadcaster).slice(0, 32) }, "Kick webhook for a channel this server does not serve; skipped");
       return { status: 200, body: { status: "ok" } };
     },
   });
   context.relay?.receive((broadcaster, message) => {
     const verdict = relayedVerdict(message);
+    if (!verdict) {
+      context.logger.warn({ broadcaster: broadcaster.slice(0, 32) }, "a relayed Kick webhook was not understood; skipped");
+      return true;
+    }
+    // Not served here (any more): the host hands it on to the node that serves the channel now.
     const unit = plugins.unitFor(broadcaster);
-    if (verdict && unit) unit.acceptWebhook(verdict);
-    else context.logger.warn({ broadcaster: broadcaster.slice(0, 32), understood: verdict !== null }, "relayed Kick webhook for a channel this node no longer serves; skipped");
+    if (!unit) return false;
+    unit.acceptWebhook(verdict);
+    return true;
   });
   return plugins;
 }
@@ -112,6 +125,7 @@ function kickChannel(settings: KickSettings, context: PluginFactoryContext, chan
         ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}),
       },
       webhookPublicKey: publicKey,
+      broadcasterUserId: channel.platform_user_id,
     },
     {
       onTokensRefreshed: (t) =>

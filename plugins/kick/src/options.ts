@@ -70,6 +70,11 @@ export type KickSettings = z.output<typeof kickSettingsSchema>;
 export const kickPluginOptionsSchema = z.object({
   /** The Ovation channel (user) id whose Kick channel is served. */
   channelId: z.string().min(1).max(256),
+  /**
+   * The broadcaster's Kick user id when the host knows it (the link's): webhooks are matched and
+   * answers sent from the start, before the account is read (`/users`, which then confirms it).
+   */
+  broadcasterUserId: z.string().regex(/^\d{1,20}$/, "must be Kick's numeric user id").optional(),
   ...kickApp,
   /**
    * The linked user's tokens (scopes `user:read channel:read chat:write events:subscribe`). The

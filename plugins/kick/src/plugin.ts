@@ -84,7 +84,7 @@ export class KickPlugin implements PlatformPlugin {
     } catch (err) {
       throw new KickError(KICK_ERROR_CODES.config, `Kick plugin settings are invalid: settings.webhookPublicKey: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    this.#channel = { id: parsed.data.channelId, platform_id: "", username: "", avatar_url: "" };
+    this.#channel = { id: parsed.data.channelId, platform_id: parsed.data.broadcasterUserId ?? "", username: "", avatar_url: "" };
     this.#queue = new SendQueue({ limit: parsed.data.sendQueueLimit, gapMs: parsed.data.sendGapMs });
   }
 

@@ -158,11 +158,14 @@ export async function startKickInstallation(options: KickInstallationOptions): P
   const kickAnswers = new AnswerIndex(() => kick.sent, (m) => m.content);
   const twitchAnswers = new AnswerIndex(() => irc?.received ?? [], (l) => l);
   const youtubeAnswers = new Map(youtubeAccounts.map((a) => [a.id, new AnswerIndex(() => google?.channels.find((c) => c.id === a.id)?.inserted ?? [], (t) => t)]));
-  const startNode = async (name: string): Promise<NodeProcess> => {
+  const launch = (name: string): Promise<NodeProcess> => {
     const dir = mkdtempSync(join(tmpdir(), `ovation-${name}-`));
     dirs.push(dir);
     // Three minutes: a node joining an installation of hundreds of channels on two busy cores starts slowly.
-    const node = await startNodeProcess(name, { ...env, OVATION_DATA_DIR: dir, OVATION_SERVER_ID: name }, 180_000);
+    return startNodeProcess(name, { ...env, OVATION_DATA_DIR: dir, OVATION_SERVER_ID: name }, 180_000);
+  };
+  const startNode = async (name: string): Promise<NodeProcess> => {
+    const node = await launch(name);
     nodes.push(node);
     return node;
   };
@@ -261,7 +264,11 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         await store.close();
       }
     }
-    for (const name of options.more) await startNode(name);
+    // Started together (each waits mostly for its store and first steps), listed in the order named.
+    const started = await Promise.allSettled(options.more.map(launch));
+    for (const outcome of started) if (outcome.status === "fulfilled") nodes.push(outcome.value);
+    const failed = started.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
     return {
       redis,
       kick,

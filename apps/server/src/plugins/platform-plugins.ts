@@ -7,6 +7,7 @@ import type { Server } from "socket.io";
 import type { ConnectionStatusView } from "../identity/index.js";
 import type { ConnectionRecord } from "../store/records.js";
 import { connectionStatusOf } from "./channel-status.js";
+import { channelAssignmentPeriodMs } from "../redis/channel-assignment.js";
 import type { AssignmentView } from "../redis/channel-assignment.js";
 import { readNodeStatuses } from "../redis/node-status.js";
 import type { NodeStatus } from "../redis/node-status.js";
@@ -97,6 +98,9 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
     // Several nodes: webhooks that reach a node not serving their channel are relayed to the one that does.
     const clustered = services.shared.redis !== null && services.nodes !== null;
     const relay = clustered && services.shared.redis ? await NodeRelay.open(services.shared.redis, services.config.serverId, logger) : null;
+    const channelLeaseTtlMs = options.channelLeaseTtlMs ?? services.config.channelLeaseSeconds * 1000;
+    // A relayed message waits this long for its channel's node: a dead node's lease expires and the next owner takes the channel within it.
+    const relayWaitMs = channelLeaseTtlMs + 2 * channelAssignmentPeriodMs(channelLeaseTtlMs);
     // Several nodes: per-account and per-project platform limits (Twitch's JOIN rate, YouTube's daily quota) are counted for all nodes together.
     const quota = clustered && services.shared.redis ? new SharedQuota(services.shared.redis, services.config.serverId) : null;
     const contextFor = (item: LoadedPlugin): PluginFactoryContext => {
@@ -119,7 +123,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
               relay: pluginRelay(services, relay, id, () => {
                 const name = reports.nameOf(item);
                 return name !== undefined && host.names().includes(name) ? { name, platform: host.get(name).metadata.platform } : null;
-              }),
+              }, relayWaitMs),
             }
           : {}),
         ...(quota ? { quota } : {}),
@@ -170,7 +174,7 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       services,
       logger,
       clustered
-        ? { leaseTtlMs: options.channelLeaseTtlMs ?? services.config.channelLeaseSeconds * 1000, spread: (name) => !configured.has(name), active: mayConnect }
+        ? { leaseTtlMs: channelLeaseTtlMs, spread: (name) => !configured.has(name), active: mayConnect }
         : null,
     );
     app.decorate("platformPlugins", host);

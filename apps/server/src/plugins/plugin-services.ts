@@ -107,27 +107,76 @@ export function pluginState(services: OvationServices, pluginId: string): Plugin
   };
 }
 
+/** Hand-overs of one plugin waiting for their channel's node at once; beyond it a message is tried once (a flood holds no memory). */
+const WAITING_HAND_OVERS = 10_000;
+
+/** What a relay carries between nodes: the channel's platform user, the plugin's message, how long it may still wait for its node. */
+interface RelayedMessage {
+  platform_user_id?: unknown;
+  message?: unknown;
+  wait_ms?: unknown;
+}
+
 /**
- * The relay of one plugin with several nodes: finds the connection of a platform user, the node
+ * The relay of one plugin with several nodes: finds the connection of a platform user and the node
  * holding its channel's lease, and publishes the message to that node under the plugin's id; the
- * receiving node hands it to the plugin's receiver. `plugin` names the registered plugin and its
- * platform (null before it is created).
+ * receiving node hands it to the plugin's receiver. A channel between nodes is waited for, up to
+ * `waitMs` (one lease lifetime and two steps: a dead node's lease expires and the next owner takes
+ * it within that): no lease yet (a hand-over, leases written again after a Redis restart), a node
+ * whose relay connection is not subscribed (reconnecting to Redis, or dead), or a node that no
+ * longer serves the channel (it hands the message on, within what is left of the wait). A message
+ * goes to one node at a time, so none is delivered twice; a node dying with one in hand loses it.
+ * `plugin` names the registered plugin and its platform (null before it is created).
  */
-export function pluginRelay(services: OvationServices, relay: NodeRelay, pluginId: string, plugin: () => { name: string; platform: string } | null): PluginRelay {
+export function pluginRelay(services: OvationServices, relay: NodeRelay, pluginId: string, plugin: () => { name: string; platform: string } | null, waitMs: number): PluginRelay {
   const redis = services.shared.redis;
+  const self = services.config.serverId;
+  const logger = services.logger.child({ plugin: pluginId });
+  let receiver: ((platformUserId: string, message: unknown) => boolean | void) | null = null;
+  let waiting = 0;
+  /** One try: `taken` once a node took the message (this node's receiver, or another node's relay connection); `none` when no channel is linked to the user. */
+  const tryOnce = async (platformUserId: string, message: unknown, leftMs: number): Promise<"taken" | "wait" | "none"> => {
+    const registered = plugin();
+    if (!registered || !redis) return "none";
+    const connection = services.repos.connections.findByPlatformId(registered.platform, platformUserId);
+    if (!connection) return "none";
+    const node = await ChannelAssignment.holderOf(redis, channelKey(registered.name, connection.id));
+    if (node === null) return "wait";
+    if (node === self) return receiver !== null && receiver(platformUserId, message) !== false ? "taken" : "wait";
+    const relayed: RelayedMessage = { platform_user_id: platformUserId, message, wait_ms: leftMs };
+    return (await relay.send(node, pluginId, relayed)) ? "taken" : "wait";
+  };
+  /** Tries at once (or after `firstPauseMs`), then again with a growing pause until `forMs` passed. */
+  const handOver = async (platformUserId: string, message: unknown, forMs: number, firstPauseMs: number): Promise<boolean> => {
+    const deadline = Date.now() + forMs;
+    const attempt = () => tryOnce(platformUserId, message, Math.max(0, deadline - Date.now())).catch(() => "wait" as const);
+    if (waiting >= WAITING_HAND_OVERS) return firstPauseMs === 0 && (await attempt()) === "taken";
+    waiting++;
+    try {
+      for (let pause = firstPauseMs; ; pause = Math.min(500, Math.max(50, pause * 2))) {
+        if (pause > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
+        const outcome = await attempt();
+        if (outcome !== "wait") return outcome === "taken";
+        if (Date.now() >= deadline) return false;
+      }
+    } finally {
+      waiting--;
+    }
+  };
   return {
-    async send(platformUserId, message) {
-      const registered = plugin();
-      if (!registered || !redis) return false;
-      const connection = services.repos.connections.findByPlatformId(registered.platform, platformUserId);
-      if (!connection) return false;
-      const node = await ChannelAssignment.holderOf(redis, channelKey(registered.name, connection.id));
-      return node !== null && (await relay.send(node, pluginId, { platform_user_id: platformUserId, message }));
-    },
+    send: (platformUserId, message) => handOver(platformUserId, message, waitMs, 0),
     receive(handler) {
+      receiver = handler;
       relay.on(pluginId, (payload) => {
-        const p = payload as { platform_user_id?: unknown; message?: unknown } | null;
-        if (typeof p?.platform_user_id === "string") handler(p.platform_user_id, p.message);
+        const p = payload as RelayedMessage | null;
+        if (typeof p?.platform_user_id !== "string") return;
+        const platformUserId = p.platform_user_id;
+        if (handler(platformUserId, p.message) !== false) return;
+        // Relayed as this node gave the channel up: on to the node that serves it now, within what is left of the wait.
+        const left = typeof p.wait_ms === "number" && Number.isFinite(p.wait_ms) ? Math.min(Math.max(0, p.wait_ms), waitMs) : 0;
+        void handOver(platformUserId, p.message, left, 50).then((taken) => {
+          if (!taken) logger.warn({ platform_user_id: platformUserId.slice(0, 64) }, "a relayed message found no node serving its channel in time; dropped");
+        });
       });
     },
   };

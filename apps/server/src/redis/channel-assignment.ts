@@ -50,6 +50,11 @@ export function rendezvousOwner(key: string, nodes: readonly string[]): string |
   return best;
 }
 
+/** The period of an assignment step for a lease lifetime: a third of it. */
+export function channelAssignmentPeriodMs(ttlMs: number): number {
+  return Math.max(50, Math.floor(ttlMs / 3));
+}
+
 /** Options of {@link ChannelAssignment}. */
 export interface ChannelAssignmentOptions {
   /** This node's id (`OVATION_SERVER_ID`). */
@@ -123,7 +128,7 @@ export class ChannelAssignment {
 
   /** The period of a step: a third of the lease lifetime. */
   get periodMs(): number {
-    return Math.max(50, Math.floor(this.#options.ttlMs / 3));
+    return channelAssignmentPeriodMs(this.#options.ttlMs);
   }
 
   /** Whether this node holds the lease of `key` (and so serves it). */

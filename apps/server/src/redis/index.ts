@@ -16,7 +16,7 @@ export type { SharedState } from "./shared-state.js";
 export { RedisTemplateCache } from "./template-cache.js";
 export { RedisTimeLog, redisTimeLogs } from "./time-log.js";
 export { RedisWindowCounter } from "./window-counter.js";
-export { ChannelAssignment, CHANNEL_LEASE_PREFIX, rendezvousOwner } from "./channel-assignment.js";
+export { ChannelAssignment, CHANNEL_LEASE_PREFIX, channelAssignmentPeriodMs, rendezvousOwner } from "./channel-assignment.js";
 export type { AssignmentView, ChannelAssignmentOptions } from "./channel-assignment.js";
 export { NodeRelay, NODE_RELAY_PREFIX } from "./node-relay.js";
 export { NODE_STATUS_PREFIX, readNodeStatuses, writeNodeStatus } from "./node-status.js";

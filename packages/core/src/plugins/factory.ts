@@ -103,12 +103,20 @@ export interface PluginKeyValue {
  */
 export interface PluginRelay {
   /**
-   * Sends `message` (JSON-serializable) to the node that serves the channel of `platformUserId`;
-   * false when no node serves it now. This node's own channels are delivered here at once.
+   * Sends `message` (JSON-serializable) to the node that serves the channel of `platformUserId`
+   * (this node's own channels are delivered here at once). A channel between nodes (a hand-over, a
+   * node whose Redis connection is coming back, a dead node's lease not yet expired) is waited for,
+   * up to one channel-lease lifetime and two assignment steps: resolves true once a node took it,
+   * false when none did by then (or the platform user has no linked channel). Do not hold a
+   * platform's request open on it.
    */
   send(platformUserId: string, message: unknown): Promise<boolean>;
-  /** Receives what other nodes relay for a channel this node serves (one receiver per plugin). */
-  receive(handler: (platformUserId: string, message: unknown) => void): void;
+  /**
+   * Receives what is relayed for a channel this node serves (one receiver per plugin). Return
+   * false when this node does not serve that channel (any more): the host hands the message on to
+   * the node that does, within the same wait.
+   */
+  receive(handler: (platformUserId: string, message: unknown) => boolean | void): void;
 }
 
 /**
