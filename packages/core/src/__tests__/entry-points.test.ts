@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
+import * as alertsSource from "../alerts/index.js";
 
 const coreDir = fileURLToPath(new URL("../..", import.meta.url));
 const script = fileURLToPath(new URL("../../scripts/import-graph.mjs", import.meta.url));
@@ -21,6 +22,11 @@ function graphOf(specifier: string): Graph {
 
 const HEAVY = ["undici", "nunjucks", "pino", "isolated-vm"];
 
+/** Runs an ES module `program` in a fresh Node process in the package folder and returns its JSON output. */
+function runModule<T>(program: string): T {
+  return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", program], { cwd: coreDir, encoding: "utf8", timeout: 30_000 })) as T;
+}
+
 describe("@ovation/core entry points (built dist)", () => {
   test("package.json exports every area's barrel", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
@@ -34,6 +40,34 @@ describe("@ovation/core entry points (built dist)", () => {
     for (const heavy of HEAVY) expect(graph.packages).not.toContain(heavy);
     expect(graph.packages).toEqual(["json-logic-engine", "zod"]);
     expect(graph.builtins).toEqual([]);
+  });
+
+  test("the built alerts entry is one module of ours beside zod and json-logic-engine, with the barrel's exports", () => {
+    const graph = graphOf("@ovation/core/alerts");
+    const zod = graphOf("zod");
+    // zod's modules, json-logic-engine's one, the entry itself and the four modules other entries share
+    // with it (errors, validation, platforms, overlays/effects), which must stay one instance each.
+    expect(graph.modules).toBe(zod.modules + 1 + 1 + 4);
+    const names = runModule<string[]>(`const m = await import("@ovation/core/alerts"); console.log(JSON.stringify(Object.keys(m).sort()));`);
+    expect(names).toEqual(Object.keys(alertsSource).sort());
+  });
+
+  test("the entries that use the alert engine share its instances (one schema, one error class)", () => {
+    const same = runModule<Record<string, boolean>>(`
+      const alerts = await import("@ovation/core/alerts");
+      const api = await import("@ovation/core/api");
+      const contracts = await import("@ovation/core/contracts");
+      const root = await import("@ovation/core");
+      const error = new alerts.AlertMigrationError(alerts.ALERT_ERROR_CODES.alreadyAe4, "x");
+      console.log(JSON.stringify({
+        apiSet: api.alertSetEngineSchema === alerts.alertSetSchema,
+        apiAe3: api.ae3DocumentSchema === alerts.ae3DocumentSchema,
+        rootSet: root.alertSetSchema === alerts.alertSetSchema,
+        rootError: root.AlertMigrationError === alerts.AlertMigrationError,
+        ovationError: error instanceof contracts.OvationError,
+      }));
+    `);
+    expect(same).toEqual({ apiSet: true, apiAe3: true, rootSet: true, rootError: true, ovationError: true });
   });
 
   test("the contracts entry loads zod only", () => {

@@ -164,29 +164,34 @@ export const ae3TierSchema = z.strictObject({
   },
 });
 
-const ae3TypeSchema = z.strictObject({
-  get enabled() {
-    return z.boolean();
-  },
-  get text() {
-    return ae3Text();
-  },
-  get subtext() {
-    return ae3Text();
-  },
-  get message() {
-    return ae3Text();
-  },
-  get settings() {
-    return ae3SettingsSchema.optional();
-  },
-  get tiers() {
-    return z.array(ae3TierSchema).max(20).optional();
-  },
-});
+/** One AE3 type's configuration, built on the first read of `ae3DocumentSchema`'s `types` (one instance). */
+function buildAe3TypeSchema() {
+  return z.strictObject({
+    get enabled() {
+      return z.boolean();
+    },
+    get text() {
+      return ae3Text();
+    },
+    get subtext() {
+      return ae3Text();
+    },
+    get message() {
+      return ae3Text();
+    },
+    get settings() {
+      return ae3SettingsSchema.optional();
+    },
+    get tiers() {
+      return z.array(ae3TierSchema).max(20).optional();
+    },
+  });
+}
+let ae3TypeSchemaMemo: ReturnType<typeof buildAe3TypeSchema> | undefined;
+const ae3TypeSchema = (): ReturnType<typeof buildAe3TypeSchema> => (ae3TypeSchemaMemo ??= buildAe3TypeSchema());
 
 /** One AE3 type's configuration. */
-export type Ae3TypeConfig = z.output<typeof ae3TypeSchema>;
+export type Ae3TypeConfig = z.output<ReturnType<typeof buildAe3TypeSchema>>;
 
 /**
  * An AE3 alert set document. `alert` is the deprecated AE2-era copy of the global settings: AE3 read
@@ -216,7 +221,7 @@ export const ae3DocumentSchema = z
       return ae3SettingsSchema.optional();
     },
     get types() {
-      const type = ae3TypeSchema.optional();
+      const type = ae3TypeSchema().optional();
       return z.strictObject(Object.fromEntries(AE3_TYPES.map((name) => [name, type])) as Record<Ae3Type, typeof type>);
     },
   })

@@ -6,7 +6,9 @@ import { conditionSchema } from "./conditions.js";
 import { ALERT_LIMITS } from "./limits.js";
 import { templateLayerSchema } from "./template-settings.js";
 
-const label = z.string().min(1).max(ALERT_LIMITS.labelLength);
+let labelSchema: z.ZodString | undefined;
+/** A type default's or variation's name, built on first use (one instance). */
+const label = (): z.ZodString => (labelSchema ??= z.string().check(z.minLength(1), z.maxLength(ALERT_LIMITS.labelLength)));
 
 /**
  * The full-screen effect the `effect-alerts` browser source plays for the alerts of a type default or
@@ -32,7 +34,9 @@ export const alertTypeSchema = z.enum(ALERT_TYPES, {
 export const typeDefaultSchema = z.strictObject({
   platform: platformSchema,
   type: alertTypeSchema,
-  name: label,
+  get name() {
+    return label();
+  },
   get enabled() {
     return z.boolean();
   },
@@ -47,7 +51,9 @@ export const typeDefaultSchema = z.strictObject({
  * the type default (layer 4). `{}` as conditions matches every alert.
  */
 export const variationSchema = z.strictObject({
-  name: label,
+  get name() {
+    return label();
+  },
   conditions: conditionSchema,
   get overrides() {
     return templateLayerSchema.default({});

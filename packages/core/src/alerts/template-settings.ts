@@ -11,24 +11,29 @@ export const hexColorSchema = z
 /** An http(s) address or the empty string (no image / no sound). */
 export const mediaHrefSchema = z
   .string()
-  .max(L.urlLength)
-  .regex(/^(?:$|https?:\/\/[^\s"'<>\\]+$)/i, { error: "must be an http(s) URL or empty" });
+  .check(z.maxLength(L.urlLength), z.regex(/^(?:$|https?:\/\/[^\s"'<>\\]+$)/i, { error: "must be an http(s) URL or empty" }));
 
 /** A layout or animation name: safe to use as a CSS class or keyframes name. */
 export const styleNameSchema = z
   .string()
-  .min(1)
-  .max(L.nameLength)
-  .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: "must be a name of letters, digits, _ and - starting with a letter" });
+  .check(
+    z.minLength(1),
+    z.maxLength(L.nameLength),
+    z.regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: "must be a name of letters, digits, _ and - starting with a letter" }),
+  );
 
 /** A font family name: letters, digits, spaces, _ and - only, so it cannot break out of CSS. */
 export const fontFamilySchema = z
   .string()
-  .min(1)
-  .max(L.nameLength)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 _-]*$/, { error: "must be a font name of letters, digits, spaces, _ and -" });
+  .check(
+    z.minLength(1),
+    z.maxLength(L.nameLength),
+    z.regex(/^[A-Za-z0-9][A-Za-z0-9 _-]*$/, { error: "must be a font name of letters, digits, spaces, _ and -" }),
+  );
 
-const text = z.string().max(L.textLength);
+let textSchema: z.ZodString | undefined;
+/** The title, subtitle and chat_message schema, built on first use (one instance). */
+const text = (): z.ZodString => (textSchema ??= z.string().max(L.textLength));
 
 /**
  * An object whose properties are built on their first read, each once (later reads see the same
@@ -61,9 +66,9 @@ function lazyProperties<T extends object>(builders: { readonly [K in keyof T]: (
 export const templateFieldShape = lazyProperties({
   image_href: () => mediaHrefSchema,
   sound_href: () => mediaHrefSchema,
-  title: () => text,
-  subtitle: () => text,
-  chat_message: () => text,
+  title: text,
+  subtitle: text,
+  chat_message: text,
   display_time: () => z.number().int().min(L.displayTimeMs.min).max(L.displayTimeMs.max),
   layout: () => styleNameSchema,
   volume: () => z.number().min(L.volume.min).max(L.volume.max),

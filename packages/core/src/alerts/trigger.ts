@@ -42,7 +42,7 @@ function dataValueIssues(value: unknown, path: (string | number)[], depth: numbe
  * keys (100), nesting (5), string length (2000) and array length (500).
  */
 export const alertDataSchema = z
-  .record(z.string().min(1).max(64), z.unknown())
+  .record(z.string().check(z.minLength(1), z.maxLength(64)), z.unknown())
   .superRefine((data, ctx) => {
     const issues: { path: (string | number)[]; message: string; rule: string }[] = [];
     const entries = Object.entries(data);
