@@ -161,7 +161,7 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
   // One hash per password: hashing is slow on purpose.
   const hashes = new Map<string, Promise<string>>();
 
-  return {
+  const harness: DashboardHarness = {
     app,
     base,
     dashboard: `${base}/dashboard`,
@@ -209,7 +209,7 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       for (const [i, view] of views.entries()) {
         await page.setViewportSize(view.viewport);
         await page.emulateMedia({ colorScheme: view.colorScheme });
-        if (i === 0) await this.signIn(page, at, account);
+        if (i === 0) await harness.signIn(page, at, account);
         else await page.goto(`${base}/dashboard${at === "/" ? "" : at}`);
         yield view;
       }
@@ -245,4 +245,5 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }

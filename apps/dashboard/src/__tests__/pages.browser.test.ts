@@ -99,6 +99,8 @@ describe("dashboard pages (issue 18)", () => {
     // Edit from the list, then delete after the confirmation.
     await page.getByRole("link", { name: "Edit !hug" }).click();
     await page.getByLabel("Cooldown per viewer (seconds)").fill("30");
+    // The creation's "Saved !hug." toast may still show: closed first, the toast awaited is the edit's.
+    await h.dismissToasts(page);
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.locator(".toast-success").filter({ hasText: "Saved !hug." }).first().waitFor({ timeout: 30_000 });
     expect((await h.api<{ data: Array<{ user_cooldown: number }> }>("GET", "/v1/bots/@me/commands")).body.data[0]?.user_cooldown).toBe(30);
