@@ -207,7 +207,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
               await page.getByRole("button", { name: "Refresh" }).click();
               return card(page, platform).getAttribute("data-state");
             },
-            { timeout: 60_000, interval: 1_000 },
+            { timeout: 60_000, interval: 250 },
           )
           .toBe("serving");
       }
@@ -257,7 +257,7 @@ describe("three streamers connect their own channels from the dashboard (issue 2
           await second.getByRole("button", { name: "Refresh" }).click();
           return card(second, "kick").getAttribute("data-state");
         },
-        { timeout: 60_000, interval: 1_000 },
+        { timeout: 60_000, interval: 250 },
       )
       .toBe("off");
     expect(h.app.ovation.repos.connections.listForUser(streamers[1]?.id ?? 0).find((c) => c.platform === "kick")?.bot_enabled).toBe(false);
