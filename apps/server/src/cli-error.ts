@@ -1,4 +1,4 @@
-import { OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
 
 /** An error the CLI reports as `error: <message> (<code>)` with exit status 1 (2 for usage). */
 export class CliError extends OvationError {

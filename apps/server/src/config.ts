@@ -2,7 +2,8 @@ import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { AddressPolicy, OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
+import { AddressPolicy } from "@ovation/core/net";
 
 /** Log levels accepted by `OVATION_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

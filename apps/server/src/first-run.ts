@@ -2,6 +2,7 @@ import { buildDefaultAlertSet } from "@ovation/core";
 import type { CatalogAlertType } from "@ovation/core";
 import { engineConfig } from "./store/alert-sets.js";
 import { DEFAULT_CLI_SCOPES } from "./auth/scopes.js";
+import { FIRST_USER_NAME } from "./first-user.js";
 import type { Repositories } from "./store/repositories.js";
 import type { BrowserSourceRecord, UserRecord } from "./store/records.js";
 
@@ -21,8 +22,6 @@ export const DEMO_COMMAND = {
   is_visible: true,
 } as const;
 
-/** Name of the user the first start creates. */
-export const FIRST_USER_NAME = "streamer";
 
 /** What the first-run bootstrap remembers in `meta.bootstrap`, so a restart creates nothing twice. */
 interface BootstrapMarks {

@@ -1,4 +1,4 @@
-import { OvationError, definedKeys } from "@ovation/core";
+import { OvationError, definedKeys } from "@ovation/core/contracts";
 
 /** One entry of an error-code registry: HTTP status, default message and what it means. */
 export interface ErrorCodeEntry {

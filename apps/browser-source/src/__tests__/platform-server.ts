@@ -21,9 +21,10 @@ export interface PlatformServer {
  * Starts the REAL server on loopback with `env` (`OVATION_PLUGINS` and the plugin's settings; the
  * port may be needed before the env is known, so `env` gets the base URL), creates the first user
  * before it listens (platform plugins serve it), and activates the default alert set (over the
- * catalog with the alert types the loaded plugins declare, as a first run makes it).
+ * catalog with the alert types the loaded plugins declare, as a first run makes it), whose alerts
+ * show for `displayMs`.
  */
-export async function startPlatformServer(name: string, env: (base: string) => Record<string, string>): Promise<PlatformServer> {
+export async function startPlatformServer(name: string, env: (base: string) => Record<string, string>, displayMs = 3000): Promise<PlatformServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `ovation-${name}-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -38,7 +39,7 @@ export async function startPlatformServer(name: string, env: (base: string) => R
   );
   const catalog = catalogWithPlatforms(app.platformPlugins.platforms());
   const { defaults, variations } = buildDefaultAlertSet({ id: 1, user_id: user.id }, { catalog });
-  const set = await api<{ id: number }>("POST", "/v1/alert-configs", { name, version: 4, default: { display_time: 3000 }, defaults, variations });
+  const set = await api<{ id: number }>("POST", "/v1/alert-configs", { name, version: 4, default: { display_time: displayMs }, defaults, variations });
   expect(set.status).toBe(201);
   expect((await api("POST", `/v1/alert-configs/${set.body.id}/activate`)).status).toBe(200);
   return {

@@ -18,7 +18,8 @@ let sourceId = 0;
 
 beforeAll(async () => {
   buildAssets();
-  server = await startPlatformServer("tts", () => ({ OVATION_PLUGINS: "console" }));
+  // Alerts show 1.5 s, not 3: each message is read once its alert has left.
+  server = await startPlatformServer("tts", () => ({ OVATION_PLUGINS: "console" }), 1500);
   const owner = server.app.ovation.repos.users.list()[0];
   if (!owner) throw new Error("no user");
   const modToken = server.app.ovation.repos.tokens.create({ user_id: owner.id, name: "mod", scopes: ["chatbot:manage:moderation"] }).token;

@@ -4,6 +4,12 @@ import { z } from "zod";
 /** File name of the admin socket in the data directory (filesystem permissions guard it). */
 export const ADMIN_SOCKET_FILE = "ovation.sock";
 
+/**
+ * Lifetime of a chat token: 6 hours covers a long streaming session, yet a token left behind by a
+ * killed terminal stops working the same day. The CLI revokes it when the session ends anyway.
+ */
+export const CHAT_TOKEN_LIFETIME_MS = 6 * 60 * 60 * 1000;
+
 /** Path of the admin socket of a data directory. */
 export function adminSocketPath(dataDir: string): string {
   return join(dataDir, ADMIN_SOCKET_FILE);

@@ -1,17 +1,13 @@
 import { matchesHash } from "../crypto/secrets.js";
 import { ApiError } from "../errors.js";
 import { PAT_PREFIX } from "../store/personal-access-tokens.js";
+import { CHAT_TOKEN_LIFETIME_MS } from "./admin-protocol.js";
 import type { Repositories } from "../store/repositories.js";
 
 /** Name of the token `ovation chat` gets from the admin socket. */
 export const CHAT_TOKEN_NAME = "ovation chat";
 /** Scopes of that token: just enough to open the console. */
 export const CHAT_TOKEN_SCOPES = ["chatbot:read"] as const;
-/**
- * Lifetime of a chat token: 6 hours covers a long streaming session, yet a token left behind by a
- * killed terminal stops working the same day. The CLI revokes it when the session ends anyway.
- */
-export const CHAT_TOKEN_LIFETIME_MS = 6 * 60 * 60 * 1000;
 
 /**
  * Issues the `ovation chat` token of a user named (or numbered) `user` and revokes that user's

@@ -3,10 +3,10 @@ import { parseArgs } from "node:util";
 import { CONSOLE_BADGES, runConsoleChat } from "@ovation/plugin-console";
 import { definedKeys } from "@ovation/core/contracts";
 import type { ServerConfig } from "../config.js";
-import { CHAT_TOKEN_LIFETIME_MS } from "../admin/chat-token.js";
+import { CHAT_TOKEN_LIFETIME_MS } from "../admin/admin-protocol.js";
 import { callRunningServer } from "./admin-client.js";
 import { CliError, usageError } from "../cli-error.js";
-import { FIRST_USER_NAME } from "../first-run.js";
+import { FIRST_USER_NAME } from "../first-user.js";
 import type { CliIo } from "./io.js";
 
 /** Where the CLI reaches the server it runs beside: loopback when it listens on every interface. */

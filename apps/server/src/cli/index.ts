@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OvationError } from "@ovation/core";
+import { OvationError } from "@ovation/core/contracts";
 import { loadConfig } from "../config.js";
 import { runHelp } from "./help.js";
 import { processIo } from "./io.js";

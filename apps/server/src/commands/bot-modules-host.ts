@@ -221,7 +221,7 @@ export class BotModulesHost {
     this.#builtIn.timers.reload(String(userId), this.logger);
   }
 
-  /** Validated and stored moderation settings of a user (replacing the previous ones), as `PUT /v1/bots/{user}/moderation` sets them. */
+  /** Validated and stored moderation settings of a user (replacing the previous ones). */
   setModeration(userId: number, input: unknown): ModerationSettings {
     const settings = this.moderation.set(String(userId), input);
     this.repos.botState.saveModeration(userId, settings);

@@ -17,7 +17,7 @@ import type { StoreData } from "./records.js";
 export { LOCK_FILE, lockHolder } from "./data-dir-lock.js";
 export type { RemoteStoreChange } from "./node-sync.js";
 import { lockDataDir } from "./data-dir-lock.js";
-import { PostgresBackend } from "./postgres-backend.js";
+import type { PostgresBackend } from "./postgres-backend.js";
 
 /** The id sequences a store reserves blocks of at open when several nodes share its database. */
 const SHARED_SEQUENCES = ["users", "connections", "personal_access_tokens", "browser_sources", "alert_sets", "commands", "alert_log", ...RECORD_EXTENSIONS];
@@ -111,10 +111,12 @@ export class Store {
    */
   static async openConfigured(config: { dataDir: string; databaseUrl: string | null }, options: { logger?: Logger } = {}): Promise<Store> {
     if (config.databaseUrl === null) return Store.open(config.dataDir, options);
+    // Loaded only here: the PostgreSQL driver and kysely cost a CLI command on the files ~0.5 s CPU.
+    const { PostgresBackend: Backend } = await import("./postgres-backend.js");
     const lockPath = lockDataDir(config.dataDir, options.logger);
     let backend: PostgresBackend;
     try {
-      backend = await PostgresBackend.open(config.databaseUrl, { ...options, onClose: () => rmSync(lockPath, { force: true }) });
+      backend = await Backend.open(config.databaseUrl, { ...options, onClose: () => rmSync(lockPath, { force: true }) });
     } catch (error) {
       rmSync(lockPath, { force: true });
       throw error;

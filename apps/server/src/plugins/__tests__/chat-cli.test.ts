@@ -100,9 +100,12 @@ describe("ovation chat in a terminal against ovation start", () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once("exit", resolve))));
+    for (const child of running) child.kill("SIGTERM");
+    // Up to 500 ms for a clean exit (the server usually takes less), then SIGKILL.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 500))]);
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     data.remove();
   });
 
@@ -176,10 +179,11 @@ describe("ovation chat in a terminal against ovation start", () => {
   });
 
   it("explains a refused token and a bad option", { timeout: 120_000 }, async () => {
+    // Two sessions of their own, side by side: neither changes what the other sees.
     const refused = terminal(["chat", "--token", "not-a-token"], env);
+    const bad = terminal(["chat", "--badge", "king"], env);
     expect(await refused.exit()).toBe(1);
     expect(refused.screen()).toContain("OVATION_ERR_REALTIME_UNAUTHENTICATED");
-    const bad = terminal(["chat", "--badge", "king"], env);
     expect(await bad.exit()).toBe(2);
     expect(bad.screen()).toContain("--badge must be one of moderator, vip, subscriber, broadcaster (got king)");
   });

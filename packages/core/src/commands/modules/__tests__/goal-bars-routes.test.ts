@@ -90,7 +90,7 @@ describe("the goal bars' routes over an embedder's own storage", () => {
 
   it("a counter goal starts at its counter; a new start_value moves progress by the difference; a new kind starts again", async () => {
     const { store, call } = setup();
-    await new KeyValueCounters(store).put("chan", { name: "deaths", value: 7 });
+    await new KeyValueCounters(store).put("chan", { name: "deaths", keyword: null, value: 7, active: true });
     const counter = await call("POST", "goal-bars", "chan", { title: "Deaths", kind: "counter", counter: "deaths", target: 50 });
     expect(counter.progress.current).toBe(7);
     const subs = await call("POST", "goal-bars", "chan", { title: "Subs", kind: "subscribers", target: 100, start_value: 25 });
