@@ -1,11 +1,13 @@
+import { TIMERS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
 export type { ErrorCodeEntry, FieldErrors } from "./http-error.js";
 
 /**
- * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits).
- * Each code is documented in apps/server/README.md; a test keeps both in step.
+ * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits), with
+ * the codes of the bot modules' routes spread in from @ovation/core (each declared once, beside its
+ * routes). Each code is documented in apps/server/README.md; a test keeps both in step.
  */
 export const ERROR_CODES = {
   OVATION_ERR_AUTH_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "No bearer token, or a token that is unknown, expired or revoked." },
@@ -45,8 +47,7 @@ export const ERROR_CODES = {
   OVATION_ERR_COUNTERS_NOT_FOUND: { status: 422, message: "No such counter.", description: "An item of a counters request names a counter you do not have; `errors` names the item's index and field." },
   OVATION_ERR_COUNTERS_CONFLICT: { status: 422, message: "The counter conflicts with another.", description: "A counter name or keyword is already taken (by a counter, or a keyword by a command); `errors` names the index and field." },
   OVATION_ERR_COUNTERS_OUT_OF_RANGE: { status: 422, message: "The counter value is out of range.", description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged." },
-  OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
-  OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
+  ...TIMERS_ERROR_CODES,
   OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
   OVATION_ERR_GOAL_BARS_NOT_FOUND: { status: 404, message: "No such goal bar.", description: "The goal bar does not exist or belongs to another user." },
   OVATION_ERR_COMMANDS_LIMIT_REACHED: { status: 422, message: "The command limit is reached.", description: "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first. Or, with `errors.command_regex`, the command would make more than 20 commands with a `command_regex` (`regexCommands`) or their compiled patterns would pass 4,000 instructions together (`commandProgramTotal`)." },

@@ -16,7 +16,7 @@ import {
 import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationAction, ModerationOutcome, ModerationRule, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
-import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
+import type { GoalBarRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
 import { usersOfDocuments } from "../store/partitions.js";
 import type { Repositories } from "../store/repositories.js";
@@ -24,6 +24,7 @@ import type { BotOutput } from "./bot-output.js";
 import type { CommandHost } from "./command-host.js";
 import { linkedAccount } from "./points-wallets.js";
 import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
+import { timerRecords } from "./timer-records.js";
 
 /** How often the modules tick (timers, counter goals, the modules' own ticks). */
 const TICK_MS = 15_000;
@@ -118,7 +119,7 @@ export class BotModulesHost {
         target: (plugin) => this.#output?.moderationTarget(plugin) ?? null,
         stored: (channel) => repos.botState.moderation(Number(channel)),
       }),
-      timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
+      timers: new TimersBotModule({ timers: this.timers, records: timerRecords(repos.timers) }),
       goalBars,
       giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
       system: new SystemBotModule({
@@ -201,11 +202,6 @@ export class BotModulesHost {
     } catch (err) {
       this.logger.error({ err, userId }, "stored giveaway entries could not be loaded");
     }
-  }
-
-  /** Reloads a user's timers (after a change through the API); a stored timer that no longer compiles is skipped. */
-  reloadTimers(userId: number): void {
-    this.#builtIn.timers.reload(String(userId), this.logger);
   }
 
   /** Validated and stored moderation settings of a user (replacing the previous ones). */
@@ -300,17 +296,4 @@ export class BotModulesHost {
   refreshCounterGoals(userId: number): Promise<void> {
     return this.#builtIn.goalBars.refreshCounters(String(userId), this.runtime.context);
   }
-}
-
-/** The timer fields of a stored timer. */
-export function timerInput(record: TimerRecord) {
-  return {
-    name: record.name,
-    message: record.message,
-    interval_minutes: record.interval_minutes,
-    min_chat_lines: record.min_chat_lines,
-    platforms: [...record.platforms],
-    send_as: record.send_as,
-    enabled: record.enabled,
-  };
 }

@@ -51,7 +51,7 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
         return reply
           .code(error.status)
           .type("application/json")
-          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors }) });
+          .send({ message: error.message, code: error.code, ...definedKeys({ errors: error.errors, details: Object.keys(error.details).length > 0 ? error.details : undefined }) });
       }
     },
   });

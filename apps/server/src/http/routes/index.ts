@@ -20,7 +20,6 @@ import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugin-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
-import { timerRoutes } from "./timers.js";
 import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./user-routes.js";
 
@@ -41,7 +40,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertConfigRoutes(app);
   await commandRoutes(app);
   await counterRoutes(app);
-  await timerRoutes(app);
   await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);

@@ -2,12 +2,16 @@
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
+export { routeError } from "./route-errors.js";
+export type { BotRouteErrorEntry } from "./route-errors.js";
 export { VIEWER_GROUPS, isInGroups, viewerGroupsOf, viewerGroupsSchema } from "./exemptions.js";
 export type { ViewerGroup } from "./exemptions.js";
-export { TIMER_LIMITS, TIMER_SEND_AS, timerSchema } from "./timers/timer-record.js";
+export { TIMERS_ERROR_CODES, TIMER_LIMITS, TIMER_SEND_AS, timerSchema } from "./timers/timer-record.js";
 export type { Timer, TimerInput } from "./timers/timer-record.js";
 export { TimerModule } from "./timers/timer-module.js";
 export type { CompiledMessage, MessageTemplates, TimerModuleOptions, TimerPost } from "./timers/timer-module.js";
+export { TIMERS_SCOPE, timerFields, timerRoutes } from "./timers/timer-routes.js";
+export type { StoredTimer, TimerRecords, TimerRoutesTarget } from "./timers/timer-routes.js";
 export {
   GIVEAWAY_ELIGIBILITY,
   GIVEAWAY_LIMITS,
@@ -98,3 +102,5 @@ export { QUOTES_ERROR_CODES, QUOTE_LIMITS, quoteInputSchema, quoteSchema } from 
 export type { Quote, QuoteInput } from "./quotes/quote-record.js";
 export { QUOTES_SCOPE, listQuotes, quotesModule } from "./quotes/quotes-module.js";
 export type { QuotesModuleOptions } from "./quotes/quotes-module.js";
+export { VALIDATION_ERROR_CODE, fieldsRouteError } from "./field-errors.js";
+export type { TemplatePosition } from "./field-errors.js";

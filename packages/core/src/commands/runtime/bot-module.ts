@@ -134,7 +134,10 @@ export interface BotModuleRoute {
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }
 
-/** An error a module route answers with: `status`, a stable `code` and a message (422: field errors). */
+/**
+ * An error a module route answers with: `status`, a stable `code` and a message (422: field errors).
+ * Non-empty `details` are answered too (a template error's `{field, line, column}`).
+ */
 export class BotRouteError extends OvationError {
   override readonly name = "BotRouteError";
 
@@ -143,8 +146,9 @@ export class BotRouteError extends OvationError {
     code: string,
     message: string,
     readonly errors?: Readonly<Record<string, string[]>>,
+    details?: Record<string, unknown>,
   ) {
-    super(code, message);
+    super(code, message, details === undefined ? {} : { details });
   }
 }
 
