@@ -1,4 +1,4 @@
-import { TIMERS_ERROR_CODES } from "@ovation/core";
+import { GIVEAWAYS_ERROR_CODES, TIMERS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   OVATION_ERR_COUNTERS_CONFLICT: { status: 422, message: "The counter conflicts with another.", description: "A counter name or keyword is already taken (by a counter, or a keyword by a command); `errors` names the index and field." },
   OVATION_ERR_COUNTERS_OUT_OF_RANGE: { status: 422, message: "The counter value is out of range.", description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged." },
   ...TIMERS_ERROR_CODES,
-  OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
+  ...GIVEAWAYS_ERROR_CODES,
   OVATION_ERR_GOAL_BARS_NOT_FOUND: { status: 404, message: "No such goal bar.", description: "The goal bar does not exist or belongs to another user." },
   OVATION_ERR_COMMANDS_LIMIT_REACHED: { status: 422, message: "The command limit is reached.", description: "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first. Or, with `errors.command_regex`, the command would make more than 20 commands with a `command_regex` (`regexCommands`) or their compiled patterns would pass 4,000 instructions together (`commandProgramTotal`)." },
   OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },

@@ -13,7 +13,7 @@ import {
   TimersBotModule,
   counterValue,
 } from "@ovation/core";
-import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationAction, ModerationOutcome, ModerationRule, ModerationSettings } from "@ovation/core";
+import type { BotModule, BotModuleContext, BotSettings, ChatEvent, HostAction, ModerationAction, ModerationOutcome, ModerationRule, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord } from "../store/bot-modules.js";
@@ -271,11 +271,6 @@ export class BotModulesHost {
   /** Every module's tick (timers due, counter goals, the modules' own); what the 15 s interval runs. */
   async tick(): Promise<void> {
     await this.runtime.tick();
-  }
-
-  /** Announces a giveaway change in the channel's language, when the giveaway says to. */
-  async announceGiveaway(userId: number, state: GiveawayState, what: GiveawayNews, winners: readonly string[] = []): Promise<void> {
-    await this.#builtIn.giveaways.announce(String(userId), state, what, winners, this.runtime.context);
   }
 
   /**

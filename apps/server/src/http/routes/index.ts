@@ -12,7 +12,6 @@ import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-source-routes.js";
 import { commandRoutes } from "./command-routes.js";
 import { counterRoutes } from "./counter-routes.js";
-import { giveawayRoutes } from "./giveaways.js";
 import { goalBarRoutes } from "./goal-bars.js";
 import { healthRoutes } from "./health.js";
 import { managerRoutes } from "./manager-routes.js";
@@ -40,7 +39,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertConfigRoutes(app);
   await commandRoutes(app);
   await counterRoutes(app);
-  await giveawayRoutes(app);
   await moderationRoutes(app);
   await goalBarRoutes(app);
   await botModuleRoutes(app);

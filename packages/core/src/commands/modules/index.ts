@@ -13,6 +13,7 @@ export type { CompiledMessage, MessageTemplates, TimerModuleOptions, TimerPost }
 export { TIMERS_SCOPE, timerFields, timerRoutes } from "./timers/timer-routes.js";
 export type { StoredTimer, TimerRecords, TimerRoutesTarget } from "./timers/timer-routes.js";
 export {
+  GIVEAWAYS_ERROR_CODES,
   GIVEAWAY_ELIGIBILITY,
   GIVEAWAY_LIMITS,
   giveawayEntrySchema,
@@ -32,6 +33,8 @@ export { drawWeighted } from "./giveaways/draw.js";
 export type { RandomInt, Weighted } from "./giveaways/draw.js";
 export { GiveawayModule } from "./giveaways/giveaway-module.js";
 export type { GiveawayEntryOutcome, GiveawayModuleOptions } from "./giveaways/giveaway-module.js";
+export { GIVEAWAYS_SCOPE, giveawayRoutes } from "./giveaways/giveaway-routes.js";
+export type { GiveawayNews, GiveawayRoutesTarget } from "./giveaways/giveaway-routes.js";
 export { MAX_TIMEOUT_SECONDS, MODERATION_LIMITS, MODERATION_NUMBER_BOUNDS } from "./moderation/moderation-bounds.js";
 export type { WholeNumberRange } from "./moderation/moderation-bounds.js";
 export {
