@@ -1,12 +1,13 @@
-import { COMMANDS_ERROR_CODES, COUNTERS_ERROR_CODES, GOAL_BARS_ERROR_CODES } from "@ovation/core";
+import { COMMANDS_ERROR_CODES, COUNTERS_ERROR_CODES, GIVEAWAYS_ERROR_CODES, GOAL_BARS_ERROR_CODES, TIMERS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
 export type { ErrorCodeEntry, FieldErrors } from "./http-error.js";
 
 /**
- * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits).
- * Each code is documented in apps/server/README.md; a test keeps both in step.
+ * Every error code the server answers with (HTTP bodies, socket `error` events, CLI exits), with
+ * the codes of the bot modules' routes spread in from @ovation/core (each declared once, beside its
+ * routes). Each code is documented in apps/server/README.md; a test keeps both in step.
  */
 export const ERROR_CODES = {
   OVATION_ERR_AUTH_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "No bearer token, or a token that is unknown, expired or revoked." },
@@ -43,9 +44,8 @@ export const ERROR_CODES = {
   OVATION_ERR_BROWSER_SOURCES_INVALID_TOKEN: { status: 404, message: "This browser source address is not valid.", description: "A browser-source page or config was requested with an unknown or revoked access token." },
   ...COMMANDS_ERROR_CODES,
   ...COUNTERS_ERROR_CODES,
-  OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
-  OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
-  OVATION_ERR_GIVEAWAYS_STATE: { status: 409, message: "The giveaway cannot do this now.", description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner." },
+  ...TIMERS_ERROR_CODES,
+  ...GIVEAWAYS_ERROR_CODES,
   ...GOAL_BARS_ERROR_CODES,
   OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },
   OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },

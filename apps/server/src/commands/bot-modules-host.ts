@@ -14,12 +14,12 @@ import {
   counterValue,
   goalBarsRoutes,
 } from "@ovation/core";
-import type { BotModule, BotModuleContext, BotSettings, ChatEvent, GiveawayNews, GiveawayState, HostAction, ModerationOutcome, ModerationSettings } from "@ovation/core";
+import type { BotModule, BotModuleContext, BotSettings, ChatEvent, HostAction, ModerationOutcome, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
 import { dryRunChatEvent } from "../http/routes/dry-run-event.js";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
-import type { GoalBarRecord, TimerRecord } from "../store/bot-modules.js";
+import type { GoalBarRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";
 import { usersOfDocuments } from "../store/partitions.js";
 import type { Repositories } from "../store/repositories.js";
@@ -29,6 +29,7 @@ import { commandsApi } from "./commands-api.js";
 import { goalBarRecords } from "./goal-bar-records.js";
 import { linkedAccount } from "./points-wallets.js";
 import { botModuleOrder, registeredBotModules } from "./registered-modules.js";
+import { timerRecords } from "./timer-records.js";
 
 /** How often the modules tick (timers, counter goals, the modules' own ticks). */
 const TICK_MS = 15_000;
@@ -127,7 +128,7 @@ export class BotModulesHost {
           },
         },
       }),
-      timers: new TimersBotModule({ timers: this.timers, stored: (channel) => repos.timers.listForUser(Number(channel)).map(timerInput) }),
+      timers: new TimersBotModule({ timers: this.timers, records: timerRecords(repos.timers) }),
       goalBars,
       giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
       system: new SystemBotModule({
@@ -216,11 +217,6 @@ export class BotModulesHost {
     }
   }
 
-  /** Reloads a user's timers (after a change through the API); a stored timer that no longer compiles is skipped. */
-  reloadTimers(userId: number): void {
-    this.#builtIn.timers.reload(String(userId), this.logger);
-  }
-
   /** Validated and stored moderation settings of a user (replacing the previous ones). */
   setModeration(userId: number, input: unknown): ModerationSettings {
     const settings = this.moderation.set(String(userId), input);
@@ -260,11 +256,6 @@ export class BotModulesHost {
     await this.runtime.tick();
   }
 
-  /** Announces a giveaway change in the channel's language, when the giveaway says to. */
-  async announceGiveaway(userId: number, state: GiveawayState, what: GiveawayNews, winners: readonly string[] = []): Promise<void> {
-    await this.#builtIn.giveaways.announce(String(userId), state, what, winners, this.runtime.context);
-  }
-
   /**
    * A platform notification of a user: remembers followers for giveaways open to followers, then
    * goes to every module (goal bars move).
@@ -283,17 +274,4 @@ export class BotModulesHost {
   refreshCounterGoals(userId: number): Promise<void> {
     return this.#builtIn.goalBars.refreshCounters(String(userId), this.runtime.context);
   }
-}
-
-/** The timer fields of a stored timer. */
-export function timerInput(record: TimerRecord) {
-  return {
-    name: record.name,
-    message: record.message,
-    interval_minutes: record.interval_minutes,
-    min_chat_lines: record.min_chat_lines,
-    platforms: [...record.platforms],
-    send_as: record.send_as,
-    enabled: record.enabled,
-  };
 }

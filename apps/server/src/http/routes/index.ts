@@ -10,14 +10,12 @@ import { botModuleRoutes } from "./bot-module-routes.js";
 import { browserSourcePageRoutes } from "./browser-source-pages.js";
 import type { BrowserSourcePageRenderer } from "./browser-source-pages.js";
 import { browserSourceRoutes } from "./browser-source-routes.js";
-import { giveawayRoutes } from "./giveaways.js";
 import { healthRoutes } from "./health.js";
 import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
 import { pluginRoutes } from "./plugin-routes.js";
 import { signingSecretRoutes } from "./signing-secret-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
-import { timerRoutes } from "./timers.js";
 import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./user-routes.js";
 
@@ -37,8 +35,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertQueueRoutes(app);
   await alertConfigRoutes(app);
   await signingSecretRoutes(app);
-  await timerRoutes(app);
-  await giveawayRoutes(app);
   await botModuleRoutes(app);
   await ttsRoutes(app);
   await pluginRoutes(app);

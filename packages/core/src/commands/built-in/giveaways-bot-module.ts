@@ -1,7 +1,9 @@
 import { botMessage } from "../modules/system/bot-messages.js";
 import type { GiveawayModule } from "../modules/giveaways/giveaway-module.js";
 import type { GiveawayState } from "../modules/giveaways/giveaway-record.js";
-import type { BotChatLine, BotChatResult, BotModule, BotModuleContext } from "../runtime/bot-module.js";
+import { giveawayRoutes } from "../modules/giveaways/giveaway-routes.js";
+import type { GiveawayNews } from "../modules/giveaways/giveaway-routes.js";
+import type { BotChatLine, BotChatResult, BotModule, BotModuleContext, BotModuleRoute } from "../runtime/bot-module.js";
 
 /** Options of {@link GiveawaysBotModule}. */
 export interface GiveawaysBotModuleOptions {
@@ -10,23 +12,23 @@ export interface GiveawaysBotModuleOptions {
   stored?(channel: string): unknown;
 }
 
-/** A giveaway change worth telling chat about. */
-export type GiveawayNews = "opened" | "closed" | "winners";
-
 /**
  * Giveaways as a command module: a line whose first word is the open giveaway's keyword is an
  * entry (or a refused one) and goes no further; {@link announce} tells chat about a change in the
- * channel's language.
+ * channel's language. Its routes (`/v1/bots/{user}/giveaways`) open, close, draw and reroll; the
+ * giveaway module stores each change through its own options.
  */
 export class GiveawaysBotModule implements BotModule {
   readonly name = "giveaways";
   readonly stage = "command";
   readonly giveaways: GiveawayModule;
+  readonly routes: readonly BotModuleRoute[];
   readonly #stored: ((channel: string) => unknown) | undefined;
 
   constructor(options: GiveawaysBotModuleOptions) {
     this.giveaways = options.giveaways;
     this.#stored = options.stored;
+    this.routes = giveawayRoutes(this);
   }
 
   async onChat(line: BotChatLine): Promise<BotChatResult | null> {

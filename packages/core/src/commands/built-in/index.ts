@@ -6,7 +6,7 @@ export { answerOf } from "./answers.js";
 export { CustomCommandsBotModule } from "./custom-commands-bot-module.js";
 export type { CustomCommandsApi, CustomCommandsBotModuleOptions } from "./custom-commands-bot-module.js";
 export { GiveawaysBotModule } from "./giveaways-bot-module.js";
-export type { GiveawayNews, GiveawaysBotModuleOptions } from "./giveaways-bot-module.js";
+export type { GiveawaysBotModuleOptions } from "./giveaways-bot-module.js";
 export { GoalBarsBotModule } from "./goal-bars-bot-module.js";
 export type { GoalBarStore, GoalBarsBotModuleOptions, StoredGoalBar } from "./goal-bars-bot-module.js";
 export { ModerationBotModule } from "./moderation-bot-module.js";

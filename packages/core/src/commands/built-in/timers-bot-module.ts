@@ -1,28 +1,32 @@
 import type { TimerModule } from "../modules/timers/timer-module.js";
-import type { TimerInput } from "../modules/timers/timer-record.js";
-import type { BotChatLine, BotModule, BotModuleContext, BotModuleLog } from "../runtime/bot-module.js";
+import { timerFields, timerRoutes } from "../modules/timers/timer-routes.js";
+import type { TimerRecords } from "../modules/timers/timer-routes.js";
+import type { BotChatLine, BotModule, BotModuleContext, BotModuleLog, BotModuleRoute } from "../runtime/bot-module.js";
 
 /** Options of {@link TimersBotModule}. */
 export interface TimersBotModuleOptions {
   timers: TimerModule;
-  /** A channel's stored timers (what {@link TimersBotModule.load} loads). */
-  stored?(channel: string): readonly TimerInput[];
+  /** Where the channels' timers are stored: what {@link TimersBotModule.load} loads and the routes change. */
+  records: TimerRecords;
 }
 
 /**
  * Timers as an observer: every chat line that passed the guards counts toward the timers of its
  * channel and platform; the tick posts the timers that are due through `ctx.announce` (on the
- * timer's platform, as the timer's `send_as`).
+ * timer's platform, as the timer's `send_as`). Its routes (`/v1/bots/{user}/timers`) change the
+ * stored timers and load them again.
  */
 export class TimersBotModule implements BotModule {
   readonly name = "timers";
   readonly stage = "observe";
   readonly timers: TimerModule;
-  readonly #stored: ((channel: string) => readonly TimerInput[]) | undefined;
+  readonly routes: readonly BotModuleRoute[];
+  readonly #records: TimerRecords;
 
   constructor(options: TimersBotModuleOptions) {
     this.timers = options.timers;
-    this.#stored = options.stored;
+    this.#records = options.records;
+    this.routes = timerRoutes(this, this.#records);
   }
 
   onChat(line: BotChatLine): null {
@@ -42,16 +46,18 @@ export class TimersBotModule implements BotModule {
 
   /** Loads a channel's stored timers (after a change through the API); a timer that no longer compiles is logged and skipped. */
   reload(channel: string, log: BotModuleLog): void {
-    if (this.#stored === undefined) return;
-    const valid = this.#stored(channel).filter((input) => {
-      try {
-        this.timers.prepare(input);
-        return true;
-      } catch (err) {
-        log.error({ err, channel, timer: input.name }, "stored timer could not be loaded; skipped");
-        return false;
-      }
-    });
+    const valid = this.#records
+      .list(channel)
+      .map(timerFields)
+      .filter((input) => {
+        try {
+          this.timers.prepare(input);
+          return true;
+        } catch (err) {
+          log.error({ err, channel, timer: input.name }, "stored timer could not be loaded; skipped");
+          return false;
+        }
+      });
     this.timers.setTimers(channel, valid);
   }
 

@@ -2,13 +2,18 @@
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError, ROUTE_VALIDATION_CODE, issuesToRouteError, routeValidationError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
+export { routeError } from "./route-errors.js";
+export type { BotRouteErrorEntry } from "./route-errors.js";
 export { VIEWER_GROUPS, isInGroups, viewerGroupsOf, viewerGroupsSchema } from "./exemptions.js";
 export type { ViewerGroup } from "./exemptions.js";
-export { TIMER_LIMITS, TIMER_SEND_AS, timerSchema } from "./timers/timer-record.js";
+export { TIMERS_ERROR_CODES, TIMER_LIMITS, TIMER_SEND_AS, timerSchema } from "./timers/timer-record.js";
 export type { Timer, TimerInput } from "./timers/timer-record.js";
 export { TimerModule } from "./timers/timer-module.js";
 export type { CompiledMessage, MessageTemplates, TimerModuleOptions, TimerPost } from "./timers/timer-module.js";
+export { TIMERS_SCOPE, timerFields, timerRoutes } from "./timers/timer-routes.js";
+export type { StoredTimer, TimerRecords, TimerRoutesTarget } from "./timers/timer-routes.js";
 export {
+  GIVEAWAYS_ERROR_CODES,
   GIVEAWAY_ELIGIBILITY,
   GIVEAWAY_LIMITS,
   giveawayEntrySchema,
@@ -28,6 +33,8 @@ export { drawWeighted } from "./giveaways/draw.js";
 export type { RandomInt, Weighted } from "./giveaways/draw.js";
 export { GiveawayModule } from "./giveaways/giveaway-module.js";
 export type { GiveawayEntryOutcome, GiveawayModuleOptions } from "./giveaways/giveaway-module.js";
+export { GIVEAWAYS_SCOPE, giveawayRoutes } from "./giveaways/giveaway-routes.js";
+export type { GiveawayNews, GiveawayRoutesTarget } from "./giveaways/giveaway-routes.js";
 export { MAX_TIMEOUT_SECONDS, MODERATION_LIMITS, MODERATION_NUMBER_BOUNDS } from "./moderation/moderation-bounds.js";
 export type { WholeNumberRange } from "./moderation/moderation-bounds.js";
 export {

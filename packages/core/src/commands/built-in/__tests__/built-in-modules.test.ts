@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatChannel } from "../../../chat/event.js";
 import type { ModerationTarget } from "../../../plugins/contract.js";
 import { chatEvent } from "../../__tests__/chat-events.js";
+import { ListTimerRecords } from "../../__tests__/list-timer-records.js";
 import { CommandRuntime } from "../../command-runtime.js";
 import { InMemoryKeyValueStore } from "../../key-value-store.js";
 import { KeyValueCounters } from "../../modules/counters/key-value-counters.js";
@@ -70,7 +71,7 @@ function embedder() {
   const goals = new GoalBarsBotModule({ store: goalBars, onUpdated: (_channel, goal) => moved.push({ id: goal.id, current: goal.current }) });
   const modules = {
     moderation: new ModerationBotModule({ moderation: new ModerationModule(), target: () => target, stored: () => new ModerationModule().prepare(stored.moderation).settings }),
-    timers: new TimersBotModule({ timers: new TimerModule({ templates: commands, isLive: (channel) => live.has(channel), now: () => clock }), stored: () => stored.timers }),
+    timers: new TimersBotModule({ timers: new TimerModule({ templates: commands, isLive: (channel) => live.has(channel), now: () => clock }), records: new ListTimerRecords(CHANNEL, stored.timers) }),
     goals,
     giveaways: new GiveawaysBotModule({ giveaways: new GiveawayModule({ now: () => clock }) }),
     system: new SystemBotModule({ system }),

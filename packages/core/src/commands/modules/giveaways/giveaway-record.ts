@@ -1,4 +1,17 @@
 import { z } from "zod";
+import type { BotRouteErrorEntry } from "../route-errors.js";
+
+/**
+ * The giveaway routes' error codes, each with its status, message and meaning (the server's registry
+ * spreads this table; apps/server/README.md documents them).
+ */
+export const GIVEAWAYS_ERROR_CODES = {
+  OVATION_ERR_GIVEAWAYS_STATE: {
+    status: 409,
+    message: "The giveaway cannot do this now.",
+    description: "Opening while a giveaway is open, closing when none is open, drawing with nobody (left) to draw, rerolling an unknown winner.",
+  },
+} as const satisfies Readonly<Record<string, BotRouteErrorEntry>>;
 
 /** Who may enter a giveaway. */
 export const GIVEAWAY_ELIGIBILITY = ["everyone", "followers", "subscribers"] as const;

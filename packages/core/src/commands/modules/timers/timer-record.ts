@@ -1,4 +1,14 @@
 import { z } from "zod";
+import type { BotRouteErrorEntry } from "../route-errors.js";
+
+/**
+ * The timer routes' error codes, each with its status, message and meaning (the server's registry
+ * spreads this table; apps/server/README.md documents them).
+ */
+export const TIMERS_ERROR_CODES = {
+  OVATION_ERR_TIMERS_NOT_FOUND: { status: 404, message: "No such timer.", description: "The timer does not exist or belongs to another user." },
+  OVATION_ERR_TIMERS_NAME_TAKEN: { status: 422, message: "The name has already been taken.", description: "Another timer of the bot has this name (names compare case-insensitively)." },
+} as const satisfies Readonly<Record<string, BotRouteErrorEntry>>;
 
 /** How a timer message is sent (a reply has nothing to answer). */
 export const TIMER_SEND_AS = ["say", "action", "announce"] as const;
