@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
 import { BotRouteError, definedKeys } from "@ovation/core";
@@ -24,11 +25,16 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
   const userParams = z.object({ [userParam]: botUserParam });
   const params = route.params instanceof z.ZodObject ? userParams.extend(route.params.shape) : userParams;
   const status = route.status ?? 200;
+  const ownerOnly = route.access === "owner-elevated";
   const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
+  if (ownerOnly) response[503] = errorBodySchema; // the identity host did not answer the elevated-token check
+  const auth = app.ovation.authenticate(route.scope);
+  // An owner-only route refuses a manager before any elevated-token check.
+  const owner = async (request: FastifyRequest): Promise<void> => void resolveUserParam(request, String((request.params as Record<string, unknown>)[userParam]), { ownerOnly: true });
   app.route({
     method: route.method,
     url: `/v1/bots/:${userParam}/${route.path}`,
-    preHandler: app.ovation.authenticate(route.scope),
+    preHandler: ownerOnly ? [auth, owner, app.ovation.requireEat] : auth,
     schema: {
       tags: [route.tag ?? `bot ${moduleName}`],
       security: [{ bearerAuth: [] }],
@@ -40,7 +46,7 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
     },
     handler: async (request, reply) => {
       const { [userParam]: user, ...rest } = request.params as Record<string, string>;
-      const channel = String(resolveUserParam(request, String(user)));
+      const channel = String(resolveUserParam(request, String(user), { ownerOnly }));
       try {
         const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });

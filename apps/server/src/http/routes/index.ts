@@ -17,7 +17,6 @@ import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
 import { moderationRoutes } from "./moderation.js";
 import { pluginRoutes } from "./plugin-routes.js";
-import { signingSecretRoutes } from "./signing-secret-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
 import { timerRoutes } from "./timers.js";
 import { ttsRoutes } from "./tts.js";
@@ -38,7 +37,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertRoutes(app);
   await alertQueueRoutes(app);
   await alertConfigRoutes(app);
-  await signingSecretRoutes(app);
   await timerRoutes(app);
   await giveawayRoutes(app);
   await moderationRoutes(app);
