@@ -8,8 +8,9 @@ import type { CommandHost } from "./command-host.js";
 
 /**
  * The server's part of the commands and counters API (whose routes the core's commands module
- * declares): the commands repository by user id (channel = the user's id), the per-user cap, the
- * command host's reload after a change, and the chat message of a dry run in the user's channel.
+ * declares): the commands repository and the signing secrets by user id (channel = the user's id),
+ * the per-user cap, the command host's reload after a change, and the chat message of a dry run in
+ * the user's channel.
  * `countersChanged` moves the user's counter goal bars.
  */
 export function commandsApi(repos: Repositories, host: CommandHost, countersChanged: CustomCommandsApi["countersChanged"]): CustomCommandsApi {
@@ -20,6 +21,10 @@ export function commandsApi(repos: Repositories, host: CommandHost, countersChan
       create: (channel, fields) => repos.commands.create(Number(channel), commandFields(fields)),
       update: (channel, id, fields) => repos.commands.update(Number(channel), id, commandFields(fields)),
       remove: (channel, id) => repos.commands.remove(Number(channel), id),
+    },
+    signingSecrets: {
+      get: (channel) => repos.signingSecrets.get(Number(channel)),
+      rotate: (channel) => repos.signingSecrets.rotate(Number(channel)),
     },
     maxCommands: USER_CAPS.commands,
     reload: (channel) => host.reload(Number(channel)),

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
 import { BotRouteError, definedKeys } from "@ovation/core";
@@ -34,12 +35,21 @@ function mount(app: ZodApp, moduleName: string, route: BotModuleRoute): void {
 }
 
 function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, params }: { url: string; params: z.ZodObject }): void {
+  const userParam = route.userParam ?? "user";
   const status = route.status ?? 200;
+  const ownerOnly = route.access === "owner-elevated";
   const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
+  if (ownerOnly) response[503] = errorBodySchema; // the identity host did not answer the elevated-token check
+  const auth = app.ovation.authenticate(route.scope);
+  // An owner-only route refuses a manager before any elevated-token check.
+  const owner = async (request: FastifyRequest): Promise<void> => {
+    const user = (request.params as Record<string, unknown>)[userParam];
+    if (typeof user === "string") resolveUserParam(request, user, { ownerOnly: true });
+  };
   app.route({
     method: route.method,
     url,
-    preHandler: app.ovation.authenticate(route.scope),
+    preHandler: ownerOnly ? [auth, owner, app.ovation.requireEat] : auth,
     schema: {
       tags: [route.tag ?? `bot ${moduleName}`],
       security: [{ bearerAuth: [] }],
@@ -50,11 +60,10 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
       response,
     },
     handler: async (request, reply) => {
-      const userParam = route.userParam ?? "user";
       const { [userParam]: user, ...rest } = request.params as Record<string, string | undefined>;
-      // On the `/v1/bots/{user}/` form `{user}` is resolved (403 for a stranger or a role short of the
-      // scope); on a `callerPath` form the route acts on the caller.
-      const channel = String(user === undefined ? channelUserOf(request) : resolveUserParam(request, user));
+      // On the `/v1/bots/{user}/` form `{user}` is resolved (403 for a stranger, a role short of the
+      // scope, or a manager on an owner-only route); on a `callerPath` form the route acts on the caller.
+      const channel = String(user === undefined ? channelUserOf(request) : resolveUserParam(request, user, { ownerOnly }));
       try {
         const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest as Record<string, string>, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });

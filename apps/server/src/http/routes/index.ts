@@ -14,7 +14,6 @@ import { healthRoutes } from "./health.js";
 import { managerRoutes } from "./manager-routes.js";
 import { mediaRoutes } from "./media.js";
 import { pluginRoutes } from "./plugin-routes.js";
-import { signingSecretRoutes } from "./signing-secret-routes.js";
 import { simulateRoutes } from "./simulate-routes.js";
 import { ttsRoutes } from "./tts.js";
 import { userRoutes } from "./user-routes.js";
@@ -34,7 +33,6 @@ export async function registerRoutes(app: ZodApp): Promise<void> {
   await alertRoutes(app);
   await alertQueueRoutes(app);
   await alertConfigRoutes(app);
-  await signingSecretRoutes(app);
   await botModuleRoutes(app);
   await ttsRoutes(app);
   await pluginRoutes(app);

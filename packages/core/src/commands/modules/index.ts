@@ -117,7 +117,7 @@ export type { TemplatePosition } from "./field-errors.js";
 export { COMMANDS_ERROR_CODES, presentCommand } from "./commands/command-view.js";
 export type { CommandFields, CommandTestEvent, StoredCommand } from "./commands/command-view.js";
 export { COMMANDS_SCOPE, commandRoutes } from "./commands/command-routes.js";
-export type { CommandRecords, CommandRoutesOptions } from "./commands/command-routes.js";
+export type { CommandRecords, CommandRoutesOptions, SigningSecrets } from "./commands/command-routes.js";
 export { COUNTERS_ERROR_CODES } from "./counters/counter-record.js";
 export type { CountersErrorCode } from "./counters/counter-record.js";
 export { counterRoutes } from "./counters/counter-routes.js";

@@ -139,6 +139,11 @@ export interface BotModuleRoute {
   readonly callerPath?: boolean;
   /** The name of the `{user}` path parameter (default `user`): the counters API says `{bot}`, as the reference does. */
   readonly userParam?: string;
+  /**
+   * `owner-elevated`: the channel's owner only (never a manager), with an elevated access token when
+   * the host asks for one (the bot's signing secret). By default the scope and a manager's role decide.
+   */
+  readonly access?: "owner-elevated";
   /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }

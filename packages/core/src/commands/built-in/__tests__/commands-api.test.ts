@@ -48,10 +48,12 @@ function embedder(maxCommands = 3) {
   const runtime = new CommandRuntime({ store });
   const records = new ListCommands();
   const countersChanged: string[] = [];
+  const secrets = new Map<string, string>();
   const module = new CustomCommandsBotModule({
     runtime,
     api: {
       records,
+      signingSecrets: { get: (channel) => secrets.get(channel) ?? "first-secret", rotate: (channel) => secrets.set(channel, `rotated-${secrets.size + 1}`).get(channel) ?? "" },
       maxCommands,
       // Stored fields are plain strings; the runtime validates them again as it loads them.
       reload: (channel) => void runtime.setCommands(channel, records.list(channel) as BotCommandInput[]),
@@ -98,6 +100,8 @@ describe("the commands and counters API of the custom commands module, without a
     expect(listed).toContain("POST commands chatbot:manage:commands - user");
     expect(listed).toContain("DELETE commands/:id chatbot:manage:commands - user");
     expect(listed).toContain("GET counters chatbot:read counters bot");
+    // The signing secret is the owner's alone, behind an elevated access token.
+    expect(module.routes.filter((r) => r.access === "owner-elevated").map((r) => `${r.method} ${r.path}`)).toEqual(["GET signing-secret", "POST signing-secret/rotate"]);
     expect(listed).toContain("POST counters/values chatbot:manage counters bot");
     expect(new CustomCommandsBotModule({ runtime: new CommandRuntime({ store: new InMemoryKeyValueStore() }) }).routes).toEqual([]);
   });
@@ -128,6 +132,13 @@ describe("the commands and counters API of the custom commands module, without a
     expect(bad).toMatchObject({ status: 422, code: "OVATION_ERR_HTTP_VALIDATION", message: expect.stringContaining("The response field is invalid") });
     expect(Object.keys(bad.errors ?? {})).toEqual(["response"]);
     expect(bot.records.list(CHANNEL)).toEqual([]);
+  });
+
+  it("answers the signing secret and a new one after a rotation", async () => {
+    const bot = embedder();
+    expect(await bot.call("GET", "signing-secret")).toEqual({ secret: "first-secret", algorithm: "HMAC-SHA256", headers: { timestamp: "X-Ovation-Timestamp", signature: "X-Ovation-Signature" } });
+    expect(await bot.call("POST", "signing-secret/rotate")).toMatchObject({ secret: "rotated-1" });
+    expect(await bot.call("GET", "signing-secret")).toMatchObject({ secret: "rotated-1" });
   });
 
   it("dry-runs a saved command and an unsaved one without changing anything", async () => {

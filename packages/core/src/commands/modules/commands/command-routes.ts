@@ -7,7 +7,7 @@ import type { CommandOutcome, CommandRuntime } from "../../command-runtime.js";
 import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleRoute } from "../../runtime/bot-module.js";
 import { fieldsRouteError } from "../field-errors.js";
-import { COMMANDS_ERROR_CODES, commandTestBodySchema, commandTestResultSchema, commandViewSchema, presentCommand } from "./command-view.js";
+import { COMMANDS_ERROR_CODES, commandTestBodySchema, commandTestResultSchema, commandViewSchema, presentCommand, signingSecretSchema } from "./command-view.js";
 import type { CommandFields, CommandTestEvent, StoredCommand } from "./command-view.js";
 
 /** The token scope of the commands routes. */
@@ -26,14 +26,22 @@ export interface CommandRecords {
   remove(channel: string, id: number): boolean;
 }
 
+/** Where each channel's signing secret is kept (read to sign; a new one after a leak). */
+export interface SigningSecrets {
+  get(channel: string): string;
+  /** Replaces the channel's secret; answers the new one. */
+  rotate(channel: string): string;
+}
+
 /** What the commands routes need of the host. */
 export interface CommandRoutesOptions {
   /** The streamers' commands runtime (validation, compiling, the dry run). */
   runtime: CommandRuntime;
   records: CommandRecords;
+  signingSecrets: SigningSecrets;
   /** Most commands a channel may have. */
   maxCommands: number;
-  /** Loads the channel's stored commands into the runtime again, after a change. */
+  /** Loads the channel's stored commands (and signing secret) into the runtime again, after a change. */
   reload(channel: string): void;
   /**
    * The chat message of a dry run as a platform would bring it: in the streamer's own channel, by a
@@ -96,12 +104,18 @@ function fieldsOf(command: BotCommand): CommandFields {
   };
 }
 
+/** The signing secret as the API answers it. */
+function presentSecret(secret: string): z.infer<typeof signingSecretSchema> {
+  return { secret, algorithm: "HMAC-SHA256", headers: { timestamp: "X-Ovation-Timestamp", signature: "X-Ovation-Signature" } };
+}
+
 const itemParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /**
  * Bot commands of `{user}` (the caller's id or `@me`; scope `chatbot:manage:commands`), mounted at
  * `/v1/bots/{user}/commands`: list, create, read, replace, delete, and a dry run through the real
- * permission/cooldown/sandbox path.
+ * permission/cooldown/sandbox path; and the bot's signing secret (`/v1/bots/{user}/signing-secret`),
+ * the owner's alone, behind an elevated access token.
  */
 export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
   const { runtime, records } = options;
@@ -190,6 +204,30 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
         } catch (error) {
           return fieldsRouteError(error, "response");
         }
+      },
+    },
+    {
+      method: "GET",
+      path: "signing-secret",
+      scope: COMMANDS_SCOPE,
+      access: "owner-elevated",
+      summary: "The secret that signs the bot's outbound calls",
+      description:
+        'Needs an `Elevated-Access-Token` when the account has an email address (always when the identity module runs on another host). `proxy_pass` and `json` requests carry `X-Ovation-Signature: sha256=<hex HMAC-SHA256 of timestamp + "." + body>` made with this secret; see docs/outbound.md.',
+      response: signingSecretSchema,
+      handle: ({ channel }) => presentSecret(options.signingSecrets.get(channel)),
+    },
+    {
+      method: "POST",
+      path: "signing-secret/rotate",
+      scope: COMMANDS_SCOPE,
+      access: "owner-elevated",
+      summary: "Replace the signing secret (after a leak)",
+      response: signingSecretSchema,
+      handle: ({ channel }) => {
+        const secret = options.signingSecrets.rotate(channel);
+        options.reload(channel);
+        return presentSecret(secret);
       },
     },
     {

@@ -57,6 +57,13 @@ export const commandTestResultSchema = z.object({
   status: z.string(),
 });
 
+/** The secret that signs the bot's outbound calls. */
+export const signingSecretSchema = z.object({
+  secret: z.string(),
+  algorithm: z.literal("HMAC-SHA256"),
+  headers: z.object({ timestamp: z.literal("X-Ovation-Timestamp"), signature: z.literal("X-Ovation-Signature") }),
+});
+
 /** The writable fields of a stored command (what the host's store keeps besides its id and times). */
 export interface CommandFields {
   command: string;
