@@ -17,7 +17,7 @@ import {
 import type { BotModule, BotModuleContext, BotSettings, ChatEvent, HostAction, ModerationOutcome, ModerationSettings } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
-import { dryRunChatEvent } from "../http/routes/dry-run-event.js";
+import { dryRunChatEvent } from "./dry-run-event.js";
 import { GIVEAWAY_ENTRIES_KIND } from "../store/bot-modules.js";
 import type { GoalBarRecord } from "../store/bot-modules.js";
 import type { StoreKeyValueStore } from "../store/key-value.js";

@@ -1,6 +1,6 @@
 import type { CustomCommandsApi } from "@ovation/core";
 import { ApiError } from "../errors.js";
-import { dryRunChatEvent } from "../http/routes/dry-run-event.js";
+import { dryRunChatEvent } from "./dry-run-event.js";
 import { commandFields } from "../store/commands.js";
 import type { Repositories } from "../store/repositories.js";
 import { USER_CAPS } from "../store/user-caps.js";

@@ -5,6 +5,11 @@ import { BotModuleError } from "./module-error.js";
 /** The code of a 422 that names each bad field: the same code the host answers failed validation with. */
 export const VALIDATION_ERROR_CODE = "OVATION_ERR_HTTP_VALIDATION";
 
+/** A module route's 422 naming fields: `errors` maps each field to its messages; the message is the first one. */
+export function routeValidationError(errors: Readonly<Record<string, string[]>>): BotRouteError {
+  return new BotRouteError(422, VALIDATION_ERROR_CODE, Object.values(errors).flat()[0] ?? "The given data was invalid.", errors);
+}
+
 /** Where a template failed to compile: the field holding it and the 1-based line and column. */
 export interface TemplatePosition {
   field: string;

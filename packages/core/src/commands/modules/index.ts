@@ -1,6 +1,6 @@
 // Barrel of the bot modules: timers, giveaways, auto-moderation, system commands, counters, goal bars, points, quotes, queue, polls and shoutouts. Each module is
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
-export { BOT_MODULE_ERROR_CODES, BotModuleError, ROUTE_VALIDATION_CODE, issuesToRouteError, routeValidationError } from "./module-error.js";
+export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
 export { routeError } from "./route-errors.js";
 export type { BotRouteErrorEntry } from "./route-errors.js";
@@ -112,7 +112,7 @@ export { QUOTES_ERROR_CODES, QUOTE_LIMITS, quoteInputSchema, quoteSchema } from 
 export type { Quote, QuoteInput } from "./quotes/quote-record.js";
 export { QUOTES_SCOPE, listQuotes, quotesModule } from "./quotes/quotes-module.js";
 export type { QuotesModuleOptions } from "./quotes/quotes-module.js";
-export { VALIDATION_ERROR_CODE, fieldsRouteError } from "./field-errors.js";
+export { VALIDATION_ERROR_CODE, fieldsRouteError, routeValidationError } from "./field-errors.js";
 export type { TemplatePosition } from "./field-errors.js";
 export { COMMANDS_ERROR_CODES, presentCommand } from "./commands/command-view.js";
 export type { CommandFields, CommandTestEvent, StoredCommand } from "./commands/command-view.js";

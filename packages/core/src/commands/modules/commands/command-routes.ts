@@ -7,6 +7,7 @@ import type { CommandOutcome, CommandRuntime } from "../../command-runtime.js";
 import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleRoute } from "../../runtime/bot-module.js";
 import { fieldsRouteError } from "../field-errors.js";
+import { routeError } from "../route-errors.js";
 import { COMMANDS_ERROR_CODES, commandTestBodySchema, commandTestResultSchema, commandViewSchema, presentCommand, signingSecretSchema } from "./command-view.js";
 import type { CommandFields, CommandTestEvent, StoredCommand } from "./command-view.js";
 
@@ -51,11 +52,6 @@ export interface CommandRoutesOptions {
 }
 
 /** A command error of {@link COMMANDS_ERROR_CODES}, with its status and (by default) its message. */
-function commandsError(code: keyof typeof COMMANDS_ERROR_CODES, message?: string, errors?: Record<string, string[]>): BotRouteError {
-  const entry = COMMANDS_ERROR_CODES[code];
-  return new BotRouteError(entry.status, code, message ?? entry.message, errors);
-}
-
 function describeOutcome(outcome: CommandOutcome): z.infer<typeof commandTestResultSchema> {
   switch (outcome.status) {
     case "not_command":
@@ -144,13 +140,13 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       });
       if (tooMuch !== null) {
         const message = `You would have ${tooMuch}.`;
-        throw commandsError("OVATION_ERR_COMMANDS_LIMIT_REACHED", message, { command_regex: [message] });
+        throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_LIMIT_REACHED", { message: message, errors: { command_regex: [message] } });
       }
     }
     const clash = record.commands.find((name) => taken.has(name.toLowerCase()));
     if (clash !== undefined) {
       const message = `The command has already been taken: !${clash} is used by !${taken.get(clash.toLowerCase())}.`;
-      throw commandsError("OVATION_ERR_COMMANDS_NAME_TAKEN", message, { [clash.toLowerCase() === record.command.toLowerCase() ? "command" : "command_aliases"]: [message] });
+      throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_NAME_TAKEN", { message: message, errors: { [clash.toLowerCase() === record.command.toLowerCase() ? "command" : "command_aliases"]: [message] } });
     }
     return fieldsOf(record);
   };
@@ -178,7 +174,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
         const count = records.list(channel).length;
         if (count >= options.maxCommands) {
           const message = `You have ${count} commands; the limit is ${options.maxCommands} per user (commands). Delete one first.`;
-          throw commandsError("OVATION_ERR_COMMANDS_LIMIT_REACHED", message, { command: [message] });
+          throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_LIMIT_REACHED", { message: message, errors: { command: [message] } });
         }
         const record = records.create(channel, prepare(channel, body, null));
         options.reload(channel);
@@ -239,7 +235,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       response: commandViewSchema,
       handle: ({ channel, params }) => {
         const record = records.get(channel, idOf(params));
-        if (!record) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        if (!record) throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_NOT_FOUND");
         return presentCommand(record);
       },
     },
@@ -253,9 +249,9 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       response: commandViewSchema,
       handle: ({ channel, params, body }) => {
         const id = idOf(params);
-        if (!records.get(channel, id)) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        if (!records.get(channel, id)) throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_NOT_FOUND");
         const record = records.update(channel, id, prepare(channel, body, id));
-        if (!record) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        if (!record) throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_NOT_FOUND");
         options.reload(channel);
         return presentCommand(record);
       },
@@ -268,7 +264,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       params: itemParams,
       status: 204,
       handle: ({ channel, params }) => {
-        if (!records.remove(channel, idOf(params))) throw commandsError("OVATION_ERR_COMMANDS_NOT_FOUND");
+        if (!records.remove(channel, idOf(params))) throw routeError(COMMANDS_ERROR_CODES, "OVATION_ERR_COMMANDS_NOT_FOUND");
         options.reload(channel);
         return null;
       },

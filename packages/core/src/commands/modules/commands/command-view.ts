@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { chatBadgeSchema } from "../../../chat/event.js";
 import { platformSchema } from "../../../platforms.js";
+import type { BotRouteErrorEntry } from "../route-errors.js";
 
 /** A command as the API returns it: the record's fields plus `commands` (base name and aliases). */
 export const commandViewSchema = z
@@ -120,4 +121,4 @@ export const COMMANDS_ERROR_CODES = {
     description:
       "The user already has the most commands allowed (200, `USER_CAPS.commands`); delete one first. Or, with `errors.command_regex`, the command would make more than 20 commands with a `command_regex` (`regexCommands`) or their compiled patterns would pass 4,000 instructions together (`commandProgramTotal`).",
   },
-} as const;
+} as const satisfies Readonly<Record<string, BotRouteErrorEntry>>;

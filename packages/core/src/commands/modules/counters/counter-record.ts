@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { BotRouteErrorEntry } from "../route-errors.js";
 
 /** Most items one counters request may carry. */
 export const COUNTERS_PER_REQUEST = 100;
@@ -66,7 +67,7 @@ export const COUNTERS_ERROR_CODES = {
     message: "The counter value is out of range.",
     description: "A counter operation whose result would pass 2^53 - 1 (9007199254740991) or -(2^53 - 1): past it increments are lost; `errors` names the index and field, and the counter is unchanged.",
   },
-} as const;
+} as const satisfies Readonly<Record<string, BotRouteErrorEntry>>;
 
 /** One of {@link COUNTERS_ERROR_CODES}. */
 export type CountersErrorCode = keyof typeof COUNTERS_ERROR_CODES;

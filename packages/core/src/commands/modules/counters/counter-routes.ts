@@ -12,6 +12,7 @@ import {
 import type { CountersErrorCode } from "./counter-record.js";
 import { CounterRangeError, KeyValueCounters } from "./key-value-counters.js";
 import type { Counter } from "./key-value-counters.js";
+import { routeError } from "../route-errors.js";
 
 /** Collects per-item problems as Laravel `errors` keyed `<index>.<field>`; throws them all at once. */
 class ItemProblems {
@@ -28,7 +29,7 @@ class ItemProblems {
     if (!first || !this.#code) return;
     const more = Object.keys(this.#errors).length - 1;
     const message = `${first[0]}: ${first[1][0] ?? ""}${more > 0 ? ` (and ${more} more error${more > 1 ? "s" : ""})` : ""}`;
-    throw new BotRouteError(COUNTERS_ERROR_CODES[this.#code].status, this.#code, message, this.#errors);
+    throw routeError(COUNTERS_ERROR_CODES, this.#code, { message, errors: this.#errors });
   }
 }
 

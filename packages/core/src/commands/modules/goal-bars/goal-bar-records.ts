@@ -1,5 +1,6 @@
 import type { GoalBar } from "../../../goals/goal-bar.js";
 import type { GoalBarStore } from "../../built-in/goal-bars-bot-module.js";
+import type { BotRouteErrorEntry } from "../route-errors.js";
 
 /** A stored goal bar: its configuration, its progress (`current`), id and times (ISO 8601). */
 export interface SavedGoalBar extends GoalBar {
@@ -44,4 +45,4 @@ export const GOAL_BAR_LIMITS = {
  */
 export const GOAL_BARS_ERROR_CODES = {
   OVATION_ERR_GOAL_BARS_NOT_FOUND: { status: 404, message: "No such goal bar.", description: "The goal bar does not exist or belongs to another user." },
-} as const;
+} as const satisfies Readonly<Record<string, BotRouteErrorEntry>>;

@@ -4,7 +4,7 @@ import type { GoalBar } from "../../../goals/goal-bar.js";
 import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleContext, BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
 import { counterValue } from "../counters/key-value-counters.js";
-import { routeValidationError } from "../module-error.js";
+import { routeValidationError } from "../field-errors.js";
 import { GOAL_BARS_ERROR_CODES, GOAL_BAR_LIMITS } from "./goal-bar-records.js";
 import type { GoalBarRecords, SavedGoalBar } from "./goal-bar-records.js";
 import { goalBarProgressBodySchema, goalBarViewSchema, presentGoalBar } from "./goal-bar-view.js";

@@ -3,7 +3,7 @@ import type { ChatEvent } from "../../../chat/event.js";
 import type { ModerationTarget } from "../../../plugins/contract.js";
 import { CHAT_BUDGET, ChatBudget } from "../../chat-budget.js";
 import type { BotModuleRoute } from "../../runtime/bot-module.js";
-import { issuesToRouteError } from "../module-error.js";
+import { fieldsRouteError } from "../field-errors.js";
 import type { ModerationModule } from "./moderation-module.js";
 import { moderationSettingsSchema } from "./moderation-record.js";
 import type { ModerationAction, ModerationRule, ModerationSettings } from "./moderation-record.js";
@@ -88,7 +88,7 @@ export function moderationRoutes(module: ModerationRoutesModule, port: Moderatio
         try {
           settings = moderation.set(channel, body);
         } catch (error) {
-          issuesToRouteError(error, "bad_words.patterns");
+          fieldsRouteError(error, "bad_words.patterns");
         }
         port.save(channel, settings);
         return view(channel);

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { BotModuleLog, BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
-import { BotRouteError } from "../../runtime/bot-module.js";
-import { VALIDATION_ERROR_CODE, fieldsRouteError } from "../field-errors.js";
+import { fieldsRouteError, routeValidationError } from "../field-errors.js";
 import { routeError } from "../route-errors.js";
 import { TIMERS_ERROR_CODES, TIMER_LIMITS, timerSchema } from "./timer-record.js";
 import type { Timer } from "./timer-record.js";
@@ -105,7 +104,7 @@ export function timerRoutes(target: TimerRoutesTarget, records: TimerRecords): B
     }
     if (exceptId === null && others.length >= TIMER_LIMITS.timersPerBot) {
       const message = `A bot has at most ${TIMER_LIMITS.timersPerBot} timers.`;
-      throw new BotRouteError(422, VALIDATION_ERROR_CODE, message, { name: [message] });
+      throw routeValidationError({ name: [message] });
     }
     return record;
   };

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { ChatEvent } from "@ovation/core";
 import type { z } from "zod";
 import type { commandTestBodySchema } from "@ovation/core/api";
-import type { UserRecord } from "../../store/records.js";
-import type { Repositories } from "../../store/repositories.js";
+import type { UserRecord } from "../store/records.js";
+import type { Repositories } from "../store/repositories.js";
 
 /**
  * The chat message of a dry run (a command's, or an auto-moderation test) as a platform would bring
