@@ -107,7 +107,9 @@ describe("several nodes on one PostgreSQL database", () => {
     await a.store.persisted();
     // Made synchronously, so one write carries them all: 3 alerts, a clear, 2 more, acknowledgements of
     // old and new entries (two sources on one entry), and node B's acknowledgement of an entry node A acknowledges too.
-    const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: id } });
+    // Names with quotes, backslashes, braces and characters beyond ASCII: the entries travel as an array of JSON texts.
+    const name = (id: string) => `${id} "quoted" \\ back\\slash {x: [1]} é 😀`;
+    const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: name(id) } });
     for (const id of ["a1", "a2", "a3"]) a.repos.alertLog.append(user.id, note(id), false);
     await a.store.persisted();
     await waitFor(() => b.repos.alertLog.find(user.id, "a3") !== undefined, 10_000, "node B to log the first alerts");
@@ -124,6 +126,7 @@ describe("several nodes on one PostgreSQL database", () => {
     a.repos.alertLog.acknowledge(user.id, s3, "a1");
     await a.store.persisted();
     const rows = await query<{ entry: { notification: NotifySub; acked_by: number[]; cleared: boolean } }>(url, "select entry from ovation_alert_log where user_id = $1 order by seq", [user.id]);
+    expect(rows.map((r) => r.entry.notification.event)).toEqual(["a1", "a2", "a3", "b1", "c1", "c2"].map((id) => ({ name: name(id) })));
     const stored = Object.fromEntries(rows.map((r) => [r.entry.notification.notification.id, { acked_by: r.entry.acked_by, cleared: r.entry.cleared }]));
     expect(stored).toEqual({
       a1: { acked_by: [s3], cleared: true },
