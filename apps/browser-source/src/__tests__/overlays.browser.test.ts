@@ -15,7 +15,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   buildAssets();
-  server = await startPlatformServer("overlays", () => ({ OVATION_PLUGINS: "console" }));
+  // Alerts (and so the effects, which last as long) show 2 s, not 3: the cases wait for effects to
+  // end, and the screenshots, taken 0.7 s into an effect, still come before its fade-out (last 20%).
+  server = await startPlatformServer("overlays", () => ({ OVATION_PLUGINS: "console" }), 2000);
   browser = await launchChromium();
 }, 180_000);
 

@@ -359,21 +359,29 @@ describe("browser-source page on the real server", () => {
   });
 
   it("gives the other types their page, joined to the room (overlays.browser.test.ts plays them)", async () => {
-    for (const [type, identifier, drawn] of [["effect-alerts", undefined, "canvas.ovation-effects"], ["scenes", "12", '#ovation-root[data-parts="0"]'], ["goalbars", "7", ".ovation-status"]] as const) {
-      const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
-      expect(source.status).toBeLessThan(300);
-      const { page } = await openPage(source.body.browser_source_url);
-      await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 10_000 });
-      await page.locator(drawn).waitFor({ state: "attached", timeout: 10_000 });
-      // A goalbars page whose goal bar does not exist says so (goal-bar.browser.test.ts covers real goal bars).
-      if (type === "goalbars") expect(await page.locator(".ovation-status").textContent()).toMatch(/^Goal bar: there is no goal bar 7$/);
-      if (type !== "goalbars") {
-        // Nothing readable is drawn on stream: no grey "connected" badge would appear in OBS (issue 26, bug 3).
-        expect(await page.locator(".ovation-status").isVisible()).toBe(false);
-        expect((await page.locator("body").innerText()).trim()).toBe("");
-      }
-      await page.close();
-    }
+    const types = [
+      ["effect-alerts", undefined, "canvas.ovation-effects"],
+      ["scenes", "12", '#ovation-root[data-parts="0"]'],
+      ["goalbars", "7", ".ovation-status"],
+    ] as const;
+    // The three pages open side by side: each is a source of its own, checked on its own page.
+    await Promise.all(
+      types.map(async ([type, identifier, drawn]) => {
+        const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: type, ...(identifier ? { identifier } : {}) });
+        expect(source.status).toBeLessThan(300);
+        const { page } = await openPage(source.body.browser_source_url);
+        await page.waitForSelector(`#ovation-root[data-state="connected"]`, { timeout: 10_000 });
+        await page.locator(drawn).waitFor({ state: "attached", timeout: 10_000 });
+        // A goalbars page whose goal bar does not exist says so (goal-bar.browser.test.ts covers real goal bars).
+        if (type === "goalbars") expect(await page.locator(".ovation-status").textContent()).toMatch(/^Goal bar: there is no goal bar 7$/);
+        if (type !== "goalbars") {
+          // Nothing readable is drawn on stream: no grey "connected" badge would appear in OBS (issue 26, bug 3).
+          expect(await page.locator(".ovation-status").isVisible()).toBe(false);
+          expect((await page.locator("body").innerText()).trim()).toBe("");
+        }
+        await page.close();
+      }),
+    );
   });
 
   it("stops when its address is regenerated, and the old address serves a plain error page", async () => {
