@@ -14,6 +14,8 @@ import { OverlayKeyValueStore, POINTS_TABLE, debitPoints, storedNumber, type Key
 import { PERMISSION_LEVELS, permissionLevelOf } from "./permission-levels.js";
 import { OverlayTemplateCache, TemplateCache, type TemplateCacheStore } from "./template-cache.js";
 import { createTemplateFunctions } from "./template-functions.js";
+import type { CommandOutcome } from "./modules/commands/command-outcome.js";
+export type { CommandOutcome };
 import { botMessage } from "./modules/system/bot-messages.js";
 import type { BotLanguage } from "./modules/system/bot-messages.js";
 import { definedKeys } from "../objects.js";
@@ -62,18 +64,6 @@ export interface CommandPoints {
   /** Told after a price was paid (`amount` > 0) or given back (`amount` < 0, the template failed). */
   spent?(channel: string, wallet: string, amount: number, command: string): void | Promise<void>;
 }
-
-/** What happened to one chat message; `action` is what to send to chat, if anything. */
-export type CommandOutcome =
-  | { status: "not_command" }
-  | { status: "no_match" }
-  | { status: "permission"; command: string; required: number; caller: number }
-  | { status: "disabled"; command: string; enable_when: BotCommand["enable_when"]; live: boolean }
-  | { status: "cooldown"; command: string; scope: "global" | "user"; remaining_seconds: number }
-  | { status: "price"; command: string; price: number; balance: number; action: OutgoingMessage | null }
-  | { status: "empty"; command: string }
-  | { status: "error"; command: string; error: string; action: OutgoingMessage | null }
-  | { status: "sent"; command: string; action: OutgoingMessage };
 
 /** A validated command with its regex and response compiled, ready to run. */
 export interface PreparedCommand {

@@ -1,29 +1,8 @@
-import { goalIncrement, type GoalBarKind } from "../../goals/goal-bar.js";
+import { goalIncrement } from "../../goals/goal-bar.js";
 import { counterValue } from "../modules/counters/key-value-counters.js";
 import { GOAL_BAR_LIMITS } from "../modules/goal-bars/goal-bar-records.js";
+import type { GoalBarStore, StoredGoalBar } from "../modules/goal-bars/goal-bar-records.js";
 import type { BotAlert, BotModule, BotModuleContext, BotModuleRoute } from "../runtime/bot-module.js";
-
-/** What the goal-bar module reads of a stored goal bar. */
-export interface StoredGoalBar {
-  readonly id: number;
-  readonly kind: GoalBarKind;
-  /** The counter a `counter` goal follows. */
-  readonly counter: string | null;
-  /** ISO 8601; after it the goal stops moving. */
-  readonly ends_at: string | null;
-  /** The progress. */
-  readonly current: number;
-}
-
-/** Where goal bars are kept (the server's repository; anything with these three calls). */
-export interface GoalBarStore<G extends StoredGoalBar = StoredGoalBar> {
-  /** The goal bars of a channel. */
-  list(channel: string): readonly G[];
-  /** Sets a goal bar's progress to `next(current)`; returns the stored goal bar, or null when it is gone. */
-  setCurrent(channel: string, id: number, next: (current: number) => number): G | null;
-  /** Every channel that may have goal bars (the tick brings their counter goals in line). */
-  channels(): Iterable<string>;
-}
 
 /** Options of {@link GoalBarsBotModule}. */
 export interface GoalBarsBotModuleOptions<G extends StoredGoalBar> {

@@ -8,7 +8,8 @@ export type { CustomCommandsApi, CustomCommandsBotModuleOptions } from "./custom
 export { GiveawaysBotModule } from "./giveaways-bot-module.js";
 export type { GiveawaysBotModuleOptions } from "./giveaways-bot-module.js";
 export { GoalBarsBotModule } from "./goal-bars-bot-module.js";
-export type { GoalBarStore, GoalBarsBotModuleOptions, StoredGoalBar } from "./goal-bars-bot-module.js";
+export type { GoalBarsBotModuleOptions } from "./goal-bars-bot-module.js";
+export type { GoalBarStore, StoredGoalBar } from "../modules/goal-bars/goal-bar-records.js";
 export { ModerationBotModule } from "./moderation-bot-module.js";
 export type { ModerationBotModuleOptions, ModerationOutcome } from "./moderation-bot-module.js";
 export { SystemBotModule } from "./system-bot-module.js";

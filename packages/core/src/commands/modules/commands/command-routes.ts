@@ -3,13 +3,18 @@ import type { ChatEvent } from "../../../chat/event.js";
 import type { BotCommand, BotCommandInput } from "../../command-record.js";
 import { botCommandSchema } from "../../command-record.js";
 import { CHAT_PATTERN_LIMITS, CommandRegex, patternSetProblem } from "../../command-regex.js";
-import type { CommandOutcome, CommandRuntime } from "../../command-runtime.js";
-import { BotRouteError } from "../../runtime/bot-module.js";
 import type { BotModuleRoute } from "../../runtime/bot-module.js";
 import { fieldsRouteError } from "../field-errors.js";
 import { routeError } from "../route-errors.js";
 import { COMMANDS_ERROR_CODES, commandTestBodySchema, commandTestResultSchema, commandViewSchema, presentCommand, signingSecretSchema } from "./command-view.js";
 import type { CommandFields, CommandTestEvent, StoredCommand } from "./command-view.js";
+import type { CommandOutcome } from "./command-outcome.js";
+
+/** What the routes use of the commands runtime (`CommandRuntime`): validating and compiling a command, the dry run. */
+export interface CommandsRuntime {
+  prepare(input: BotCommandInput): { readonly record: BotCommand };
+  dryRun(input: unknown, options?: { command?: BotCommandInput }): Promise<CommandOutcome>;
+}
 
 /** The token scope of the commands routes. */
 export const COMMANDS_SCOPE = "chatbot:manage:commands";
@@ -37,7 +42,7 @@ export interface SigningSecrets {
 /** What the commands routes need of the host. */
 export interface CommandRoutesOptions {
   /** The streamers' commands runtime (validation, compiling, the dry run). */
-  runtime: CommandRuntime;
+  runtime: CommandsRuntime;
   records: CommandRecords;
   signingSecrets: SigningSecrets;
   /** Most commands a channel may have. */

@@ -1,6 +1,27 @@
-import type { GoalBar } from "../../../goals/goal-bar.js";
-import type { GoalBarStore } from "../../built-in/goal-bars-bot-module.js";
+import type { GoalBar, GoalBarKind } from "../../../goals/goal-bar.js";
 import type { BotRouteErrorEntry } from "../route-errors.js";
+
+/** What the goal-bar module reads of a stored goal bar. */
+export interface StoredGoalBar {
+  readonly id: number;
+  readonly kind: GoalBarKind;
+  /** The counter a `counter` goal follows. */
+  readonly counter: string | null;
+  /** ISO 8601; after it the goal stops moving. */
+  readonly ends_at: string | null;
+  /** The progress. */
+  readonly current: number;
+}
+
+/** Where goal bars are kept (the server's repository; anything with these three calls). */
+export interface GoalBarStore<G extends StoredGoalBar = StoredGoalBar> {
+  /** The goal bars of a channel. */
+  list(channel: string): readonly G[];
+  /** Sets a goal bar's progress to `next(current)`; returns the stored goal bar, or null when it is gone. */
+  setCurrent(channel: string, id: number, next: (current: number) => number): G | null;
+  /** Every channel that may have goal bars (the tick brings their counter goals in line). */
+  channels(): Iterable<string>;
+}
 
 /** A stored goal bar: its configuration, its progress (`current`), id and times (ISO 8601). */
 export interface SavedGoalBar extends GoalBar {

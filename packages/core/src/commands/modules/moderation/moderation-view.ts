@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commandTestBodySchema } from "../../../api/commands.js";
+import { commandTestBodySchema } from "../commands/command-view.js";
 import { MODERATION_RULES, moderationSettingsSchema } from "./moderation-record.js";
 
 const ruleAvailability = z.object({ actions: z.array(z.string()), available: z.boolean() });
