@@ -125,7 +125,8 @@ function kickChannel(settings: KickSettings, context: PluginFactoryContext, chan
         ...(tokens.access_token ? { accessToken: tokens.access_token, expiresAt: tokens.expires_at } : {}),
       },
       webhookPublicKey: publicKey,
-      broadcasterUserId: channel.platform_user_id,
+      // A link's Kick user id is numeric; any other is left to /users.
+      ...(/^\d{1,20}$/.test(channel.platform_user_id) ? { broadcasterUserId: channel.platform_user_id } : {}),
     },
     {
       onTokensRefreshed: (t) =>
