@@ -83,6 +83,18 @@ export interface DashboardHarness {
    * session ended.
    */
   signIn(page: Page, at?: string, account?: Pick<DashboardAccount, "email" | "password">): Promise<void>;
+  /**
+   * Shows one tab in each of `views` in turn, signed in at the dashboard path `at` (as the streamer
+   * or `account`): the tab takes the view's viewport and colour scheme, then loads `at` again, as a
+   * new tab in that view would load it; it keeps its dashboard session, so the sign-in runs once, not
+   * once a view. Yields each view once the page has loaded in it.
+   */
+  eachView(page: Page, at: string, views?: readonly View[], account?: Pick<DashboardAccount, "email" | "password">): AsyncGenerator<View>;
+  /**
+   * Closes the toasts shown with their × button, as a user would: a success toast stays 5 seconds in
+   * the bottom corner, and a click on what it covers waits until it has gone.
+   */
+  dismissToasts(page: Page): Promise<void>;
   /** Switches the signed-in manager to a channel they manage (`label`: "streamer (editor)"). */
   switchChannel(page: Page, label: string): Promise<void>;
   /** Saves `<name>.png` (what the viewport shows) and `<name>.full.png` (the whole page) under {@link SCREENSHOT_DIR}. */
@@ -149,7 +161,7 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
   // One hash per password: hashing is slow on purpose.
   const hashes = new Map<string, Promise<string>>();
 
-  return {
+  const harness: DashboardHarness = {
     app,
     base,
     dashboard: `${base}/dashboard`,
@@ -193,6 +205,23 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       await shell.waitFor({ timeout: 30_000 });
       identitySessions.set(account.email, (await page.context().cookies(base)).filter((cookie) => !cookie.name.startsWith("_interaction")));
     },
+    async *eachView(page, at, views = VIEWS, account) {
+      for (const [i, view] of views.entries()) {
+        await page.setViewportSize(view.viewport);
+        await page.emulateMedia({ colorScheme: view.colorScheme });
+        if (i === 0) await harness.signIn(page, at, account);
+        else await page.goto(`${base}/dashboard${at === "/" ? "" : at}`);
+        yield view;
+      }
+    },
+    async dismissToasts(page) {
+      const toasts = page.locator(".toasts .toast");
+      // At most five are shown at once; ten tries bound the loop.
+      for (let tries = 10; tries > 0 && (await toasts.count()) > 0; tries--) {
+        // A toast that went by itself meanwhile is gone all the same.
+        await toasts.first().getByRole("button", { name: "Dismiss" }).click({ timeout: 5_000 }).catch(() => undefined);
+      }
+    },
     async switchChannel(page, label) {
       await page.getByLabel("Channel").selectOption({ label });
       await expect.poll(() => page.getByTestId("nav-channel").textContent()).toContain("Managing streamer");
@@ -216,4 +245,5 @@ export async function startDashboard(options: { platforms?: BuildAppOptions["pla
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
