@@ -77,15 +77,14 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     expect(errors).toEqual([]);
     await context.close();
 
-    for (const view of VIEWS) {
-      const shotPage = await h.open(view);
-      await h.signIn(shotPage.page, "/system-commands");
+    const shotPage = await h.open();
+    for await (const view of h.eachView(shotPage.page, "/system-commands")) {
       await shotPage.page.locator("tr[data-command]").first().waitFor({ timeout: 30_000 });
       await shot(shotPage.page, `system-commands.${view.name}`);
       expect(await shotPage.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      expect(shotPage.errors).toEqual([]);
-      await shotPage.context.close();
+      expect(shotPage.errors, view.name).toEqual([]);
     }
+    await shotPage.context.close();
   }, 300_000);
 
   it("word lists: a pattern RE2 refuses is named under its field by line, nothing is saved; fixed, the lists are saved", async () => {
@@ -135,14 +134,13 @@ describe("dashboard: system commands, word lists, managed alert pages (issue 26)
     expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
     await context.close();
 
-    for (const view of VIEWS) {
-      const shotPage = await h.open(view);
-      await h.signIn(shotPage.page, "/moderation");
+    const shotPage = await h.open();
+    for await (const view of h.eachView(shotPage.page, "/moderation")) {
       await shotPage.page.getByLabel("Bad words and phrases").waitFor({ timeout: 30_000 });
       await shot(shotPage.page, `moderation-word-lists.${view.name}`);
       expect(await shotPage.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      await shotPage.context.close();
     }
+    await shotPage.context.close();
   }, 300_000);
 
   it("an editor on the streamer's channel: the alert pages are listed, a goal bar and an alert set are made for the streamer, the sources' addresses stay hidden, the log is not live", async () => {
