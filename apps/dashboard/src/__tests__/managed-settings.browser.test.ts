@@ -35,13 +35,9 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     await h.screenshot(page, name);
   }
 
+  /** Signs in as a manager (the form the first time, their identity session after: see `h.signIn`). */
   async function signInAs(page: Page, email: string, at: string): Promise<void> {
-    await page.goto(`${h.dashboard}${at}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByLabel("Email address").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading(page).waitFor({ timeout: 30_000 });
+    await h.signIn(page, at, { email, password });
   }
 
   async function switchTo(page: Page, label: string): Promise<void> {
@@ -116,16 +112,15 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     expect(log).toContain("eddie editor PUT /v1/bots/{user}/browser-source/{id}/settings 200");
     expect(log).toContain("eddie editor POST /v1/bots/{user}/tts/queue/{notification_id}/approve 200");
 
-    for (const view of [VIEWS[1], VIEWS[2]]) {
-      const shotPage = await h.open(view);
-      await signInAs(shotPage.page, "eddie@example.com", "/overlays");
+    const shotPage = await h.open();
+    for await (const view of h.eachView(shotPage.page, "/overlays", [VIEWS[1], VIEWS[2]], { email: "eddie@example.com", password })) {
       await switchTo(shotPage.page, "streamer (editor)");
       await shotPage.page.locator(".overlay-editor").waitFor({ timeout: 30_000 });
       await shot(shotPage.page, `managed-overlays.${view.name}`);
       expect(await shotPage.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      expect(shotPage.errors).toEqual([]);
-      await shotPage.context.close();
+      expect(shotPage.errors, view.name).toEqual([]);
     }
+    await shotPage.context.close();
   }, 300_000);
 
   it("a moderator of the channel is refused on the streamer's Overlays page, and the API refuses the overlay routes to the role", async () => {
@@ -225,17 +220,16 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
     expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
     await context.close();
 
-    for (const view of [VIEWS[0], VIEWS[1], VIEWS[2]]) {
-      const shotPage = await h.open(view);
-      await h.signIn(shotPage.page, "/moderation");
+    const shotPage = await h.open();
+    for await (const view of h.eachView(shotPage.page, "/moderation", [VIEWS[0], VIEWS[1], VIEWS[2]])) {
       const form = shotPage.page.locator("form", { has: shotPage.page.getByRole("heading", { name: "Limits" }) });
       await form.waitFor({ timeout: 30_000 });
       await form.scrollIntoViewIfNeeded();
       await h.screenshot(shotPage.page, `moderation-limits.${view.name}`);
       expect(await shotPage.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      expect(shotPage.errors).toEqual([]);
-      await shotPage.context.close();
+      expect(shotPage.errors, view.name).toEqual([]);
     }
+    await shotPage.context.close();
   }, 300_000);
 
   it("who may use a built-in command: the streamer raises !help to subscribers and !visuals to the streamer alone; the console's chat follows", async () => {
@@ -281,14 +275,13 @@ describe("dashboard: managed overlays, moderation limits, command levels (issue 
       for (const open of [viewer, subscriber, mod, owner]) open.close();
     }
 
-    for (const view of [VIEWS[1], VIEWS[2]]) {
-      const shotPage = await h.open(view);
-      await h.signIn(shotPage.page, "/system-commands");
+    const shotPage = await h.open();
+    for await (const view of h.eachView(shotPage.page, "/system-commands", [VIEWS[1], VIEWS[2]])) {
       await shotPage.page.locator("tr[data-command]").first().waitFor({ timeout: 30_000 });
       await shot(shotPage.page, `system-commands-levels.${view.name}`);
       expect(await shotPage.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      expect(shotPage.errors).toEqual([]);
-      await shotPage.context.close();
+      expect(shotPage.errors, view.name).toEqual([]);
     }
+    await shotPage.context.close();
   }, 300_000);
 });
