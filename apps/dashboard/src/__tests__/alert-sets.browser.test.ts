@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VIEWS, buildAssets, startDashboard } from "./harness.js";
+import { buildAssets, startDashboard } from "./harness.js";
 import type { DashboardHarness } from "./harness.js";
 
 const AE3_FIXTURE = fileURLToPath(new URL("../../../../fixtures/ae3/cheer-tiers.ae3.json", import.meta.url));
@@ -146,9 +146,8 @@ describe("dashboard alert sets (issue 18)", () => {
   }, 120_000);
 
   it("photographs the alert-set pages in light, dark, desktop and phone", async () => {
-    for (const view of VIEWS) {
-      const { context, page, errors } = await h.open(view);
-      await h.signIn(page, "/alert-sets");
+    const { context, page, errors } = await h.open();
+    for await (const view of h.eachView(page, "/alert-sets")) {
       await page.locator('tr[data-set="Stream alerts"]').waitFor();
       await h.screenshot(page, `alert-sets.${view.name}`);
       await page.goto(`${h.dashboard}/alert-sets/${setId}`);
@@ -160,8 +159,8 @@ describe("dashboard alert sets (issue 18)", () => {
       await page.getByRole("tab", { name: /Type defaults/ }).click();
       await page.locator("li.item").first().locator(".item-toggle").click();
       await h.screenshot(page, `alert-set-types.${view.name}`);
-      expect(errors).toEqual([]);
-      await context.close();
+      expect(errors, view.name).toEqual([]);
     }
+    await context.close();
   }, 300_000);
 });
