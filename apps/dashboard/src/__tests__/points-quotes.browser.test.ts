@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The server's console test client (the real /console namespace `ovation chat` uses): shared, not copied.
 import { TestConsole } from "../../../server/src/commands/__tests__/console-harness.js";
-import { VIEWS, buildAssets, startDashboard } from "./harness.js";
+import { buildAssets, startDashboard } from "./harness.js";
 import type { DashboardHarness } from "./harness.js";
 
 /**
@@ -49,6 +49,7 @@ describe("dashboard points and quotes pages (issue 27)", () => {
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.locator(".toast-success").filter({ hasText: "Saved the points settings." }).waitFor({ timeout: 30_000 });
     expect((await h.api("GET", "/v1/bots/@me/points/settings")).body).toMatchObject({ currency: "cookies", per_minute: 3 });
+    await h.dismissToasts(page);
 
     await page.getByLabel("CSV file").setInputFiles({ name: "points.csv", mimeType: "text/csv", buffer: Buffer.from("viewer,points\ntwitch:1,many\nkick:2,5\n") });
     await page.getByRole("button", { name: "Import CSV" }).click();
@@ -56,14 +57,13 @@ describe("dashboard points and quotes pages (issue 27)", () => {
     await refused.waitFor({ timeout: 30_000 });
     expect(await refused.textContent()).toContain('line 2: points "many" must be a whole number');
     expect((await h.api<{ points: number }>("GET", "/v1/bots/@me/points/viewers/kick:2")).body.points).toBe(40);
-    for (const view of VIEWS) {
-      const other = await h.open(view);
-      await h.signIn(other.page, "/points");
+    const other = await h.open();
+    for await (const view of h.eachView(other.page, "/points")) {
       await other.page.locator("tr[data-viewer]").first().waitFor({ timeout: 30_000 });
       await h.screenshot(other.page, `points.${view.name}`);
-      expect(other.errors).toEqual([]);
-      await other.context.close();
+      expect(other.errors, view.name).toEqual([]);
     }
+    await other.context.close();
     expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
     await context.close();
   }, 240_000);
