@@ -5,7 +5,7 @@ import { FakeKick } from "@ovation/plugin-kick/testing";
 import { startFakeTwitch } from "../../../server/src/identity/__tests__/fake-twitch.js";
 import { defaultPlatformSettings } from "../../../server/src/identity/platforms/settings.js";
 import type { PlatformOAuthSettings } from "../../../server/src/identity/platforms/settings.js";
-import { VIEWS, buildAssets, startDashboard } from "./harness.js";
+import { buildAssets, startDashboard } from "./harness.js";
 import type { DashboardHarness } from "./harness.js";
 
 interface ConnectionBody {
@@ -132,16 +132,15 @@ describe("dashboard Connections page (issue 24)", () => {
   }, 120_000);
 
   it("loads the page in light, dark, desktop and phone (screenshots)", async () => {
-    for (const view of VIEWS) {
-      const { context, page, errors } = await h.open(view);
-      await h.signIn(page, "/connections");
+    const { context, page, errors } = await h.open();
+    for await (const view of h.eachView(page, "/connections")) {
       await expect.poll(() => heading(page).textContent(), { timeout: 30_000 }).toBe("Connections");
       await card(page, "twitch").locator(".connection-name").waitFor({ timeout: 30_000 });
       await shot(page, `connections.${view.name}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `connections at ${view.name}`).toBeLessThanOrEqual(1);
-      expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED/.test(e))).toEqual([]);
-      await context.close();
+      expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED/.test(e)), view.name).toEqual([]);
     }
+    await context.close();
   }, 300_000);
 });
