@@ -28,6 +28,7 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
     await page.getByLabel("Platform", { exact: true }).selectOption(platform);
     await page.getByLabel("Event", { exact: true }).selectOption(event);
     if (who !== undefined) await page.getByLabel("Who (optional)").fill(who);
+    await h.dismissToasts(page);
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator(".toast-success").filter({ hasText: "Simulated" }).last().waitFor({ timeout: 30_000 });
   }
@@ -108,14 +109,13 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
       await page.getByRole("link", { name: "Timers" }).first().click();
       await expect.poll(() => page.locator("[data-live]").getAttribute("data-live"), { timeout: 30_000 }).toBe("true");
       expect(await card.locator(".timer-next").textContent()).toMatch(/^ovation: (now|in \d+ min)$/);
-      for (const view of VIEWS) {
-        const other = await h.open(view);
-        await h.signIn(other.page, "/timers");
+      const other = await h.open();
+      for await (const view of h.eachView(other.page, "/timers")) {
         await other.page.locator('li[data-timer="socials"]').waitFor({ timeout: 30_000 });
         await shot(other.page, `timers.${view.name}`);
-        expect(other.errors).toEqual([]);
-        await other.context.close();
+        expect(other.errors, view.name).toEqual([]);
       }
+      await other.context.close();
       await h.app.ovation.botModules.tick();
       expect((await viewer.heard("everywhere!")).text).toBe("Follow streamer everywhere!");
     } finally {
@@ -141,14 +141,13 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
       // No reload: the entries arrive on the open page.
       await expect.poll(() => giveaway.locator("[data-entry]").count(), { timeout: 30_000 }).toBe(3);
       expect((await giveaway.locator("[data-entry]").evaluateAll((items) => items.map((i) => i.getAttribute("data-entry")))).sort()).toEqual(["ann", "ben", "cat"]);
-      for (const view of VIEWS) {
-        const other = await h.open(view);
-        await h.signIn(other.page, "/giveaways");
+      const other = await h.open();
+      for await (const view of h.eachView(other.page, "/giveaways")) {
         await other.page.locator("section.giveaway [data-entry]").first().waitFor({ timeout: 30_000 });
         await shot(other.page, `giveaways.${view.name}`);
-        expect(other.errors).toEqual([]);
-        await other.context.close();
+        expect(other.errors, view.name).toEqual([]);
       }
+      await other.context.close();
       await page.getByRole("button", { name: "Close entries" }).click();
       await expect.poll(() => giveaway.getAttribute("data-status"), { timeout: 30_000 }).toBe("closed");
       await page.getByRole("button", { name: "Draw", exact: true }).click();
@@ -199,14 +198,13 @@ describe("dashboard bot pages and the event simulator (issue 26)", () => {
     await page.locator("form", { has: page.getByRole("heading", { name: "Test a message" }) }).getByLabel("moderator", { exact: true }).check();
     await page.getByRole("button", { name: "Test", exact: true }).click();
     await expect.poll(() => page.locator("output.moderation-verdict").getAttribute("data-rule"), { timeout: 30_000 }).toBe("none");
-    for (const view of VIEWS.filter((v) => v.name !== "desktop-light")) {
-      const other = await h.open(view);
-      await h.signIn(other.page, "/moderation");
+    const other = await h.open();
+    for await (const view of h.eachView(other.page, "/moderation", VIEWS.filter((v) => v.name !== "desktop-light"))) {
       await other.page.locator('tr[data-rule="caps"]').waitFor({ timeout: 30_000 });
       await shot(other.page, `moderation.${view.name}`);
-      expect(other.errors).toEqual([]);
-      await other.context.close();
+      expect(other.errors, view.name).toEqual([]);
     }
+    await other.context.close();
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
