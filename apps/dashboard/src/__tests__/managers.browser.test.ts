@@ -131,9 +131,9 @@ describe("dashboard managers (issue 26)", () => {
   }, 240_000);
 
   it("the streamer reads who changed what, revokes the editor, and the page in every view", async () => {
-    for (const view of VIEWS) {
-      const { context, page, errors } = await h.open(view);
-      await h.signIn(page, "/managers");
+    const viewsTab = await h.open();
+    for await (const view of h.eachView(viewsTab.page, "/managers")) {
+      const { page, errors } = viewsTab;
       const log = page.getByTestId("audit-log");
       await log.waitFor({ timeout: 30_000 });
       const rows = await log.locator("tbody tr").allTextContents();
@@ -144,9 +144,9 @@ describe("dashboard managers (issue 26)", () => {
       await shot(page, `managers.${view.name}`);
       // Nothing sticks out sideways at this width.
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), view.name).toBeLessThanOrEqual(1);
-      expect(errors).toEqual([]);
-      await context.close();
+      expect(errors, view.name).toEqual([]);
     }
+    await viewsTab.context.close();
     const { context, page } = await h.open();
     await h.signIn(page, "/managers");
     await page.getByRole("button", { name: "Remove eddie" }).click();
