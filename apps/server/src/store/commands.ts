@@ -1,11 +1,13 @@
 import { Store } from "./store.js";
 import { timestamp } from "./records.js";
 import type { CommandRecord } from "./records.js";
+import type { CommandFields } from "@ovation/core";
 
-/** The writable fields of a command. */
-export type CommandFields = Omit<CommandRecord, "id" | "user_id" | "created_at" | "updated_at">;
-
-/** The writable fields of a command-shaped value (a stored record, a validated command), nothing else. */
+/**
+ * The writable fields of a command-shaped value (a stored record, a validated command), nothing else.
+ * The commands module's routes copy the same list in core; the store keeps its own copy so a CLI
+ * command that opens the store does not load the `@ovation/core` barrel.
+ */
 export function commandFields(source: CommandFields): CommandFields {
   return {
     command: source.command,

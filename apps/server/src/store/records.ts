@@ -1,4 +1,4 @@
-import type { NotifySub } from "@ovation/core";
+import type { CommandFields, NotifySub } from "@ovation/core";
 
 /** A user account. `password_hash` null means a shadow account (created through a platform login). */
 export interface UserRecord {
@@ -72,21 +72,13 @@ export interface AlertSetRecord {
   updated_at: string;
 }
 
-/** A chat-bot command (docs/commands.md, "The command record"); `commands` is derived on output. */
-export interface CommandRecord {
+/**
+ * A chat-bot command (docs/commands.md, "The command record"): the commands module's writable fields
+ * with the store's id, owner and times; `commands` is derived on output.
+ */
+export interface CommandRecord extends CommandFields {
   id: number;
   user_id: number;
-  command: string;
-  command_aliases: string[];
-  response: string;
-  command_regex: string | null;
-  permissions: number;
-  price: number;
-  send_as: string;
-  enable_when: string;
-  user_cooldown: number;
-  global_cooldown: number;
-  is_visible: boolean;
   created_at: string;
   updated_at: string;
 }
