@@ -131,6 +131,8 @@ describe("dashboard pages (issue 18)", () => {
     expect(await card.locator("input.source-url").inputValue()).not.toContain(oldToken);
     await card.getByRole("button", { name: "New address…" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    // Closed before the keyboard part: an Enter while it is still closing would go to the old dialog.
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
     expect(await card.locator("input.source-url").getAttribute("data-url")).toBe(before);
     // Keyboard only: Enter on the focused button opens the dialog, Escape closes it and focus comes back.
     await card.getByRole("button", { name: "New address…" }).focus();
