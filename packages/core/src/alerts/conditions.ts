@@ -208,8 +208,25 @@ function createEngine(): LogicEngine {
       { deterministic: true },
     );
   }
+  // `+` and `*` as json-logic-js computes them: every operand through parseFloat, so null, "" and
+  // true are NaN (false in a condition) where the engine's Number() makes them 0 or 1.
+  for (const [operator, method] of Object.entries(ARITHMETIC)) {
+    engine.addMethod(operator, { method } as Parameters<LogicEngine["addMethod"]>[1], { deterministic: true });
+  }
   return engine;
 }
+
+const parse = (value: unknown): number => parseFloat(value as string);
+
+/** json-logic-js's `+` (a sum from 0 of parseFloat'd operands) and `*` (a product of them; one operand is answered as it is). */
+const ARITHMETIC: Readonly<Record<"+" | "*", (args: unknown) => unknown>> = {
+  "+": (args) => (Array.isArray(args) ? args : [args]).reduce((sum: number, value) => sum + parse(value), 0),
+  "*": (args) => {
+    const list = Array.isArray(args) ? args : [args];
+    if (list.length === 0) return NaN;
+    return list.slice(1).reduce((product: unknown, value) => parse(product) * parse(value), list[0]);
+  },
+};
 
 /** JsonLogic truthiness: an empty array is false, everything else as in JavaScript. */
 function truthy(value: unknown): boolean {

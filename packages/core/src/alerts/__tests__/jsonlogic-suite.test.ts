@@ -91,6 +91,23 @@ describe("jsonlogic.com tests.json against json-logic-js", () => {
     );
   });
 
+  it("adds and multiplies as json-logic-js does: each operand through parseFloat (null, empty and true are NaN)", () => {
+    const cases: [unknown, unknown][] = [
+      [{ "+": [{ var: "a" }, 1] }, { a: null }],
+      [{ "+": [null, 1] }, {}],
+      [{ "+": ["", 1] }, {}],
+      [{ "+": [true, 1] }, {}],
+      [{ "+": ["3px", 1] }, {}],
+      [{ "+": ["0"] }, {}],
+      [{ "*": [null, 1] }, {}],
+      [{ "*": ["2", "3"] }, {}],
+      [{ "*": ["a"] }, {}],
+      // Found by the property below: a reduce with no start value sums from null.
+      [{ and: [{ and: [{ filter: [{ var: "integers" }, { ">=": [{ var: "" }, 2] }] }, -1] }, { reduce: [{ var: "integers" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, { var: "start_with" }] }] }, { integers: [1, 2, 3] }],
+    ];
+    for (const [rule, data] of cases) expect(ours(rule, data), JSON.stringify(rule)).toBe(reference(rule, data));
+  });
+
   it("examples of the issue: comparisons over all and missing", () => {
     expect(ours({ "==": [{ all: [{ var: "items" }, { ">": [{ var: "qty" }, 0] }] }, false] }, { items: [] })).toBe(true);
     expect(ours({ "==": [{ missing: ["a"] }, 1] }, {})).toBe(false);
