@@ -1,8 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +14,7 @@ import { hashPassword } from "../../../server/src/identity/accounts/passwords.js
 import { startSmtp } from "../../../server/src/identity/__tests__/harness.js";
 import { oncePerRun } from "../../../server/src/__tests__/services/shared-service.js";
 import { CHROMIUM_PATH, launchChromium } from "../../../server/src/__tests__/services/chromium.js";
+import { freePort } from "../../../server/src/__tests__/services/free-port.js";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -46,13 +45,6 @@ export function buildAssets(): void {
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A JSON call to the API as the test user's personal access token. */
 export type ApiCall = <T = Record<string, unknown>>(method: string, route: string, body?: unknown) => Promise<{ status: number; body: T }>;

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -82,12 +81,4 @@ export function useTwoUserApp(setup?: (fixture: TwoUserApp) => Promise<void>): T
   return fixture;
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (for servers started in child processes). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+export { freePort } from "./services/free-port.js";

@@ -1,6 +1,4 @@
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { definePlugin } from "@ovation/core/contracts";
 import type { PluginContext } from "@ovation/core/contracts";
@@ -13,14 +11,8 @@ import { hashPassword } from "../identity/accounts/passwords.js";
 import { loadConfig } from "../config.js";
 import { startServer } from "../start-server.js";
 import { tempDataDir, testConfig } from "./helpers.js";
+import { freePort } from "./services/free-port.js";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A program's own plugin: it keeps the context so the test can emit a follow. */
 function ownPlugin(probe: { context: PluginContext | null }) {

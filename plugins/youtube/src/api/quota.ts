@@ -184,6 +184,9 @@ export class ProjectQuota {
   #channels = 0;
   #recordedAt = 0;
   #recording = false;
+  #unanswered = 0;
+  #calls = 0;
+  #waiting: Array<() => void> = [];
 
   constructor(options: { dailyUnits: number; shared: SharedCounts; now?: () => number }) {
     this.dailyUnits = options.dailyUnits;
@@ -215,13 +218,33 @@ export class ProjectQuota {
   charge(units: number): void {
     const day = this.#roll();
     this.#used += units;
+    this.#unanswered += units;
+    this.#calls++;
     this.#shared.count(`youtube:units:${day}`, units, DAY_TTL_MS).then(
       (total) => {
-        if (this.#day === day) this.#used = Math.max(this.#used, total);
+        this.#unanswered -= units;
+        // The counter answers in order: its total holds this call and every earlier one, not the
+        // units charged here since (still unanswered), which this node knows it spent.
+        if (this.#day === day) this.#used = Math.max(this.#used, total + this.#unanswered);
+        this.#answered();
       },
-      () => undefined,
+      () => {
+        this.#unanswered -= units;
+        this.#answered();
+      },
     );
     if (this.#now() - this.#recordedAt >= CHANNELS_REFRESH_MS) this.served(this.#local);
+  }
+
+  /** Resolves once the counter answered every charge made so far (or failed to). */
+  settled(): Promise<void> {
+    if (this.#calls === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #answered(): void {
+    if (--this.#calls > 0) return;
+    for (const resolve of this.#waiting.splice(0)) resolve();
   }
 
   /** The installation's channel count as last learned (at least this node's). */

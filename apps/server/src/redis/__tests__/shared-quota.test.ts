@@ -85,8 +85,9 @@ describe("SharedQuota: a sliding-window limit shared by every node", () => {
         budget.charge("liveChatMessages.list");
         spent += 5;
       }
-      // The calls take a while: the counter's answers arrive meanwhile.
-      await new Promise((r) => setTimeout(r, 20));
+      // The calls take a while: the counter's answers arrive meanwhile (awaited, not slept for:
+      // under load a 20 ms sleep let two rounds go out before any answer and overshot).
+      await Promise.all([a.settled(), b.settled()]);
     }
     // Every node stopped near the quota; over it by at most one round of calls (those made before the last total arrived).
     expect(spent).toBeGreaterThanOrEqual(DAILY - 5 * budgets.length);
