@@ -53,6 +53,40 @@ describe("@ovation/core entry points (built dist)", () => {
     expect(names).toEqual(Object.keys(alertsSource).sort());
   });
 
+  test("the built entry's conditions, with json-logic-engine inside the file and run on the first compile, answer as the sources do", () => {
+    // Comparisons and + with jsonlogic.com's semantics, an array operator, var defaults, in, a mask.
+    const conditions: unknown[] = [
+      { and: [{ ">=": [{ var: "amount" }, 10] }, { in: ["a", { var: "name" }] }] },
+      { "!": [{ ">=": ["abc", 5] }] },
+      { "===": [{ "+": [null, 1] }, 1] },
+      { "<": [1, { var: "amount" }, 100] },
+      { some: [{ var: "items" }, { ">": [{ var: "" }, 2] }] },
+      { "==": [{ var: ["missing", "fallback"] }, "fallback"] },
+      { or: [{ "===": [{ var: "platform" }, "kick"] }, { "!!": [{ var: "items" }] }] },
+    ];
+    const contexts = [
+      { amount: 12, name: "bab", items: [1, 3], platform: "twitch" },
+      { amount: 9, name: "a", items: [], platform: "kick" },
+      { amount: 100, name: null, items: [2], platform: "youtube" },
+    ];
+    const answers = (compile: typeof alertsSource.compileCondition, mask: typeof alertsSource.compileConditionMask) => ({
+      single: conditions.map((condition) => contexts.map((context) => compile(condition)(context))),
+      masks: contexts.map((context) => mask(conditions)(context)),
+    });
+    const built = runModule<ReturnType<typeof answers>>(`
+      const { compileCondition, compileConditionMask } = await import("@ovation/core/alerts");
+      const conditions = ${JSON.stringify(conditions)}, contexts = ${JSON.stringify(contexts)};
+      console.log(JSON.stringify({
+        single: conditions.map((condition) => contexts.map((context) => compileCondition(condition)(context))),
+        masks: contexts.map((context) => compileConditionMask(conditions)(context)),
+      }));
+    `);
+    const fromSource = answers(alertsSource.compileCondition, alertsSource.compileConditionMask);
+    expect(built).toEqual(fromSource);
+    // The answers are not all alike, so the comparison can fail.
+    expect(new Set(fromSource.single.flat())).toEqual(new Set([true, false]));
+  });
+
   test("the entries that use the alert engine share its instances (one schema, one error class)", () => {
     const same = runModule<Record<string, boolean>>(`
       const alerts = await import("@ovation/core/alerts");

@@ -1,6 +1,7 @@
-import { LogicEngine } from "json-logic-engine";
+import type { LogicEngine } from "json-logic-engine";
 import * as z from "zod";
 import { ALERT_LIMITS } from "./limits.js";
+import { newLogicEngine } from "./logic-engine.js";
 
 /**
  * JsonLogic operators a variation condition may use: every operator of jsonlogic.com (logic,
@@ -180,7 +181,7 @@ interface BuildState {
  * The comparisons still compile inline (`(a >= b)`), so they cost nothing over the originals.
  */
 function createEngine(): LogicEngine {
-  const engine = new LogicEngine();
+  const engine = newLogicEngine();
   for (const [operator, compare] of Object.entries(COMPARISONS)) {
     const between = operator === "<" || operator === "<=";
     engine.addMethod(
