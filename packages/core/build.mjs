@@ -52,7 +52,6 @@ async function bundleAlertsEntry() {
     format: "esm",
     platform: "neutral",
     target: "es2022",
-    // "neutral" reads no main fields of its own; json-logic-engine's exports map gives its ES module.
     minifyWhitespace: true,
     minifySyntax: true,
     banner: { js: logicEngineNotice() },
@@ -63,8 +62,11 @@ async function bundleAlertsEntry() {
       {
         name: "alerts-modules",
         setup(esbuild) {
+          // Packages stay imports; json-logic-engine comes in through the replaced logic-engine.ts only.
           esbuild.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
-          esbuild.onLoad({ filter: /\/logic-engine\.ts$/ }, (args) => (basename(args.path) === LOGIC_ENGINE_MODULE ? { contents: lazyLogicEngineModule(), loader: "js" } : undefined));
+          esbuild.onLoad({ filter: /\/logic-engine\.ts$/ }, (args) =>
+            args.path === join(srcDir, LOGIC_ENGINE_MODULE) ? { contents: lazyLogicEngineModule(), loader: "js" } : undefined,
+          );
           // The sources import "./x.js" meaning "./x.ts": a module of the bundle is read from src, any
           // other relative import stays as written (dist/ mirrors src/, so the path holds from dist/alerts/).
           esbuild.onResolve({ filter: /^\.\.?\// }, (args) => {
@@ -78,7 +80,9 @@ async function bundleAlertsEntry() {
     ],
   });
   const output = readFileSync(join(distDir, "index.js"), "utf8");
-  if (output.includes(`"${LOGIC_ENGINE_PACKAGE}"`)) throw new Error(`dist/alerts/index.js imports ${LOGIC_ENGINE_PACKAGE}: create engines with newLogicEngine() (src/alerts/${LOGIC_ENGINE_MODULE})`);
+  if (output.includes(`"${LOGIC_ENGINE_PACKAGE}"`)) {
+    throw new Error(`dist/alerts/index.js imports ${LOGIC_ENGINE_PACKAGE}: create engines with newLogicEngine() (src/alerts/${LOGIC_ENGINE_MODULE})`);
+  }
   const bundleExports = new Set(Object.values(result.metafile.outputs).find((output) => output.entryPoint)?.exports ?? []);
   for (const file of bundled) {
     const stem = file.replace(/\.ts$/, "");
@@ -107,7 +111,11 @@ async function bundleAlertsEntry() {
  */
 function lazyLogicEngineModule() {
   const [output] = buildSync({
-    stdin: { contents: `export { LogicEngine } from "${LOGIC_ENGINE_PACKAGE}";`, resolveDir: fileURLToPath(new URL(".", import.meta.url)), loader: "js" },
+    stdin: {
+      contents: `export { LogicEngine } from "${LOGIC_ENGINE_PACKAGE}";`,
+      resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+      loader: "js",
+    },
     bundle: true,
     write: false,
     format: "esm",
@@ -123,7 +131,10 @@ function lazyLogicEngineModule() {
   const exported = /export\s*\{\s*(\w+)(?:\s+as\s+LogicEngine)?\s*\};?\s*$/.exec(code);
   const body = exported ? code.slice(0, exported.index) : "";
   if (!exported || /(^|[;\n}])\s*(import|export)\b|\bimport\s*\(|import\.meta/.test(body)) {
-    throw new Error(`${LOGIC_ENGINE_PACKAGE} bundled alone should be code without imports ending in one export of LogicEngine; it changed shape, so ${LOGIC_ENGINE_MODULE} cannot be made lazy`);
+    throw new Error(
+      `${LOGIC_ENGINE_PACKAGE} bundled alone should be code without imports ending in one export of LogicEngine; ` +
+        `it changed shape, so ${LOGIC_ENGINE_MODULE} cannot be made lazy`,
+    );
   }
   return [
     "let engineClass;",
@@ -138,7 +149,11 @@ function logicEngineNotice() {
   const dir = packageDir(LOGIC_ENGINE_PACKAGE);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const declared = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).dependencies[LOGIC_ENGINE_PACKAGE];
-  if (declared !== pkg.version) throw new Error(`${LOGIC_ENGINE_PACKAGE} is bundled into the alerts entry, so package.json must pin it exactly (it declares ${declared}, ${pkg.version} is installed)`);
+  if (declared !== pkg.version) {
+    throw new Error(
+      `${LOGIC_ENGINE_PACKAGE} is bundled into the alerts entry, so package.json must pin it exactly (it declares ${declared}, ${pkg.version} is installed)`,
+    );
+  }
   const copyright = readFileSync(join(dir, "LICENSE"), "utf8").split("\n").find((line) => line.startsWith("Copyright"));
   return `/*! Bundles ${LOGIC_ENGINE_PACKAGE} ${pkg.version} (${pkg.license} License, ${copyright}): ${pkg.repository?.url ?? pkg.homepage} */`;
 }
@@ -159,7 +174,9 @@ function checkLogicEngineUnshared() {
   for (const file of files) {
     const code = readFileSync(join(distDir, file), "utf8");
     if (code.includes(`from "${LOGIC_ENGINE_PACKAGE}"`) || code.includes(`import("${LOGIC_ENGINE_PACKAGE}")`)) {
-      throw new Error(`dist/${file} imports ${LOGIC_ENGINE_PACKAGE}, which the alerts entry bundles: create engines with newLogicEngine() in src/alerts/`);
+      throw new Error(
+        `dist/${file} imports ${LOGIC_ENGINE_PACKAGE}, which the alerts entry bundles: create engines with newLogicEngine() in src/alerts/`,
+      );
     }
   }
 }
