@@ -130,7 +130,7 @@ export class BotModulesHost {
       }),
       timers: new TimersBotModule({ timers: this.timers, records: timerRecords(repos.timers) }),
       goalBars,
-      giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
+      giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)), persisted: () => repos.store.persisted() }),
       system: new SystemBotModule({
         system: this.system,
         stored: (channel) => repos.botState.settings(Number(channel)),
