@@ -107,7 +107,11 @@ export class BotModulesHost {
       commands: (channel) => runtime.commands(channel),
       onChange: (channel, settings) => {
         repos.botState.saveSettings(Number(channel), settings);
-        this.#events?.overlaySettings(Number(channel), settings);
+        // The browser sources hear of a change once it is stored, never of one the store could not write.
+        repos.store.persisted().then(
+          () => this.#events?.overlaySettings(Number(channel), settings),
+          (err: unknown) => logger.error({ err, channel }, "bot settings not stored; browser sources not told"),
+        );
       },
     });
     const goalBarStore = goalBarRecords(repos);

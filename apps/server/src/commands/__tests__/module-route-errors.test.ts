@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join as joinPath } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OvationApp } from "../../app.js";
 import { seedUser, tempDataDir, testApp } from "../../__tests__/helpers.js";
-import { listen } from "../../__tests__/socket-helpers.js";
+import { connect, join, listen, nextEvent } from "../../__tests__/socket-helpers.js";
 import { STORE_DIR } from "../../store/file-backend.js";
 import { TestConsole } from "./console-harness.js";
 
@@ -169,9 +169,18 @@ describe("the moved module routes answer exactly the error statuses their OpenAP
     const drawn = (await send(op("POST", "/v1/bots/{user}/giveaways/draw"), { body: {} })).body as { winners: { platform: string; user_platform_id: string; username: string }[] };
     await streamer.heard(`@${drawn.winners[0]?.username ?? ""}`);
     const saidBefore = streamer.said.length;
+    // A browser source of the streamer, to hear overlay switches (the system module's settings).
+    const user = app.ovation.repos.users.get(owner.userId);
+    const source = await connect(url, { token: owner.token });
+    const room = `${user?.uuid ?? ""}.ovation.${owner.userId}`;
+    expect(await join(source, room)).toEqual({ joined: room });
+    const switches: unknown[] = [];
+    source.on("overlay-settings", (payload) => void switches.push(payload));
+    const systemSettings = (body: unknown) =>
+      fetch(`${url}/v1/bots/@me/system-commands`, { method: "PUT", headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
 
     // The store's directory becomes a file: every write fails (even as root), as on a full or read-only disk.
-    const storeDir = join(data.dir, STORE_DIR);
+    const storeDir = joinPath(data.dir, STORE_DIR);
     renameSync(storeDir, `${storeDir}.away`);
     writeFileSync(storeDir, "not a directory");
     const failing: Array<[Operation, { body?: unknown; id?: string }]> = [
@@ -205,6 +214,8 @@ describe("the moved module routes answer exactly the error statuses their OpenAP
         const answer = await send(o, options);
         expect([answer.status, answer.code], key(o)).toEqual([503, "OVATION_ERR_STORE_WRITE_FAILED"]);
       }
+      const switched = await systemSettings({ sounds: false });
+      expect([switched.status, ((await switched.json()) as { code: string }).code]).toEqual([503, "OVATION_ERR_STORE_WRITE_FAILED"]);
       // A dry run changes nothing: it does not wait for the store and answers while the store fails.
       expect((await send(op("POST", "/v1/bots/{user}/moderation/test"), { body: { message: "hello" } })).status).toBe(200);
       expect((await send(op("POST", "/v1/bots/{user}/commands/test"), { body: { message: "!hi" } })).status).toBe(200);
@@ -213,6 +224,12 @@ describe("the moved module routes answer exactly the error statuses their OpenAP
       renameSync(`${storeDir}.away`, storeDir);
       mkdirSync(storeDir, { recursive: true });
     }
+    // The store writes again: the browser source hears the next switch, not the one that failed.
+    const heard = nextEvent(source, "overlay-settings");
+    expect((await systemSettings({ visuals: false })).status).toBe(200);
+    expect(await heard).toEqual({ visuals: false, effects: true, sounds: true });
+    expect(switches).toEqual([{ visuals: false, effects: true, sounds: true }]);
+    source.close();
     // The store writes again: the next giveaway step is announced; none of the failed ones was.
     expect((await send(op("POST", "/v1/bots/{user}/giveaways/close"))).status).toBe(200);
     await streamer.heard("The giveaway is closed");
