@@ -11,7 +11,7 @@ const CHANNEL = "chan-1";
 function bot() {
   const events: string[] = [];
   const logged: string[] = [];
-  const goals: StoredGoalBar[] = [
+  const goals: { -readonly [K in keyof StoredGoalBar]: StoredGoalBar[K] }[] = [
     { id: 1, kind: "followers", counter: null, ends_at: null, current: 0 },
     { id: 2, kind: "counter", counter: "deaths", ends_at: null, current: 0 },
   ];
