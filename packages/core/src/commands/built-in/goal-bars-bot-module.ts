@@ -47,7 +47,11 @@ export class GoalBarsBotModule<G extends StoredGoalBar = StoredGoalBar> implemen
     for (const channel of this.#options.store.channels()) await this.refreshCounters(channel, ctx);
   }
 
-  /** Brings the channel's counter goals in line with their counters; tells of the ones that moved. */
+  /**
+   * Brings the channel's counter goals in line with their counters; tells of the ones that moved
+   * once the store has them, without waiting for that (a command's chat answer does not wait for
+   * the goal bars' write).
+   */
   async refreshCounters(channel: string, ctx: Pick<BotModuleContext, "store" | "now" | "log">): Promise<void> {
     const moved: G[] = [];
     for (const goal of this.#options.store.list(channel)) {
@@ -57,7 +61,7 @@ export class GoalBarsBotModule<G extends StoredGoalBar = StoredGoalBar> implemen
       const updated = this.#options.store.setCurrent(channel, goal.id, () => value);
       if (updated) moved.push(updated);
     }
-    await this.#tell(channel, moved, ctx.log);
+    void this.#tell(channel, moved, ctx.log);
   }
 
   /**

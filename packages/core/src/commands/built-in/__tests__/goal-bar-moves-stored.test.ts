@@ -51,6 +51,19 @@ describe("goal bars moved by an alert or a counter are told to the browser sourc
     expect(events).toEqual(["stored", "told 1 1"]);
   });
 
+  it("a counter goal: the refresh returns at once (a chat answer does not wait), the browser sources hear of it after the write", async () => {
+    const { module, kv, context, events, setPersisted } = bot();
+    let release: () => void = () => {};
+    setPersisted(() => new Promise<void>((resolve) => (release = () => (events.push("stored"), resolve()))));
+    await new KeyValueCounters(kv).put(CHANNEL, { name: "deaths", keyword: null, value: 4, active: true });
+    await module.refreshCounters(CHANNEL, context);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([]);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(["stored", "told 2 4"]);
+  });
+
   it("a failed write: logged, never told; the next move that is stored is told", async () => {
     const { module, kv, context, events, logged, follow, setPersisted } = bot();
     setPersisted(async () => {
@@ -59,6 +72,7 @@ describe("goal bars moved by an alert or a counter are told to the browser sourc
     await follow();
     await new KeyValueCounters(kv).put(CHANNEL, { name: "deaths", keyword: null, value: 4, active: true });
     await module.refreshCounters(CHANNEL, context);
+    await new Promise((resolve) => setImmediate(resolve)); // the refresh does not wait for the write it tells after
     expect(events).toEqual([]);
     expect(logged).toEqual(["goal bar progress not stored; browser sources not told", "goal bar progress not stored; browser sources not told"]);
     setPersisted(async () => void events.push("stored"));
