@@ -90,10 +90,10 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
  * The error statuses a module route can answer, for its OpenAPI operation: 401/403/429 from the
  * bearer token's check (and its rate limits), 422 when a path parameter, the query or the body is
  * validated, 400 for a body that is not JSON (every method but GET reads one), 503 for a change the
- * store could not write (every method but GET, unless `readOnly`) and for an owner-elevated route's identity check,
- * and the statuses the route says its handler throws (`errors`).
+ * store could not write (every method but GET, unless `readOnly`) and for an owner-elevated
+ * route's identity check, and the statuses the route says its handler throws (`errors`).
  */
-export function errorStatuses(route: BotModuleRoute, params: z.ZodObject): number[] {
+function errorStatuses(route: BotModuleRoute, params: z.ZodObject): number[] {
   const statuses = new Set<number>([401, 403, 429, ...(route.errors ?? [])]);
   if (Object.keys(params.shape).length > 0 || route.query !== undefined || route.body !== undefined) statuses.add(422);
   if (route.method !== "GET") statuses.add(400);
