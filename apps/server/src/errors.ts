@@ -1,4 +1,4 @@
-import { COMMANDS_ERROR_CODES, COUNTERS_ERROR_CODES, GIVEAWAYS_ERROR_CODES, GOAL_BARS_ERROR_CODES, TIMERS_ERROR_CODES } from "@ovation/core";
+import { BOT_ROUTE_ERROR_CODES, COMMANDS_ERROR_CODES, COUNTERS_ERROR_CODES, GIVEAWAYS_ERROR_CODES, GOAL_BARS_ERROR_CODES, TIMERS_ERROR_CODES } from "@ovation/core";
 import { httpErrorClassFor } from "./http-error.js";
 import type { ErrorCodeEntry } from "./http-error.js";
 
@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   ...TIMERS_ERROR_CODES,
   ...GIVEAWAYS_ERROR_CODES,
   ...GOAL_BARS_ERROR_CODES,
+  ...BOT_ROUTE_ERROR_CODES,
   OVATION_ERR_ALERTS_DATA_TOO_LARGE: { status: 422, message: "The data field is too large.", description: "Alert `data` larger than 32 KiB of JSON (`USER_CAPS.alertDataBytes`)." },
   OVATION_ERR_REALTIME_UNAUTHENTICATED: { status: 401, message: "Unauthenticated.", description: "Socket handshake without a valid bearer token, browser-source token or session." },
   OVATION_ERR_REALTIME_ROOM_INVALID: { status: 422, message: "The room id is not valid.", description: "A `room` event whose argument is not `<uuid>.<platform>.<platform_user_id>[.chat]`." },

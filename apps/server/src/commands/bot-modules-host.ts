@@ -107,7 +107,11 @@ export class BotModulesHost {
       commands: (channel) => runtime.commands(channel),
       onChange: (channel, settings) => {
         repos.botState.saveSettings(Number(channel), settings);
-        this.#events?.overlaySettings(Number(channel), settings);
+        // The browser sources hear of a change once it is stored, never of one the store could not write.
+        repos.store.persisted().then(
+          () => this.#events?.overlaySettings(Number(channel), settings),
+          (err: unknown) => logger.error({ err, channel }, "bot settings not stored; browser sources not told"),
+        );
       },
     });
     const goalBarStore = goalBarRecords(repos);
@@ -130,7 +134,7 @@ export class BotModulesHost {
       }),
       timers: new TimersBotModule({ timers: this.timers, records: timerRecords(repos.timers) }),
       goalBars,
-      giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)) }),
+      giveaways: new GiveawaysBotModule({ giveaways: this.giveaways, stored: (channel) => repos.botState.giveaway(Number(channel)), persisted: () => repos.store.persisted() }),
       system: new SystemBotModule({
         system: this.system,
         stored: (channel) => repos.botState.settings(Number(channel)),

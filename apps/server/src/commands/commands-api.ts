@@ -11,7 +11,7 @@ import type { CommandHost } from "./command-host.js";
  * declares): the commands repository and the signing secrets by user id (channel = the user's id),
  * the per-user cap, the command host's reload after a change, and the chat message of a dry run in
  * the user's channel.
- * `countersChanged` moves the user's counter goal bars.
+ * `countersChanged` moves the user's counter goal bars, once the store has the change (`persisted`).
  */
 export function commandsApi(repos: Repositories, host: CommandHost, countersChanged: CustomCommandsApi["countersChanged"]): CustomCommandsApi {
   return {
@@ -34,5 +34,6 @@ export function commandsApi(repos: Repositories, host: CommandHost, countersChan
       return dryRunChatEvent(repos, user, message, event);
     },
     countersChanged,
+    persisted: () => repos.store.persisted(),
   };
 }

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { botUserParam } from "@ovation/core/api";
-import { BotRouteError, definedKeys } from "@ovation/core";
+import { BotRouteError, definedKeys, storedOrRouteError } from "@ovation/core";
 import type { BotModuleRoute } from "@ovation/core";
 import { resolveUserParam } from "../authenticate.js";
 import { channelUserOf } from "../channel-routes.js";
-import { authErrorResponses, errorBodySchema } from "../types.js";
+import { errorBodySchema } from "../types.js";
 import type { ZodApp } from "../types.js";
 
 /**
@@ -13,8 +13,9 @@ import type { ZodApp } from "../types.js";
  * `/v1/<path>` for the caller too when the route says `callerPath`): the bearer
  * token needs the route's scope, `{user}` is the caller or a channel they manage with a role covering
  * that scope, params/query/body are validated with the route's zod schemas, a change is answered
- * once the store has it on disk, and a thrown `BotRouteError` answers `{message, code, errors?}`
- * with its status.
+ * once the store has it on disk (503 `OVATION_ERR_STORE_WRITE_FAILED` when that write failed), and a
+ * thrown `BotRouteError` answers `{message, code, errors?}` with its status. The OpenAPI document
+ * lists the error statuses each route can answer ({@link errorStatuses}).
  */
 export async function botModuleRoutes(app: ZodApp): Promise<void> {
   for (const module of app.ovation.botModules.runtime.modules()) {
@@ -38,8 +39,8 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
   const userParam = route.userParam ?? "user";
   const status = route.status ?? 200;
   const ownerOnly = route.access === "owner-elevated";
-  const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, ...authErrorResponses };
-  if (ownerOnly) response[503] = errorBodySchema; // the identity host did not answer the elevated-token check
+  const response: Record<number, z.ZodType> = { [status]: status === 204 ? z.null() : (route.response ?? z.unknown()) };
+  for (const error of errorStatuses(route, params)) response[error] = errorBodySchema;
   const auth = app.ovation.authenticate(route.scope);
   // An owner-only route refuses a manager before any elevated-token check.
   const owner = async (request: FastifyRequest): Promise<void> => {
@@ -64,16 +65,18 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
       // On the `/v1/bots/{user}/` form `{user}` is resolved (403 for a stranger, a role short of the
       // scope, or a manager on an owner-only route); on a `callerPath` form the route acts on the caller.
       const channel = String(user === undefined ? channelUserOf(request) : resolveUserParam(request, user, { ownerOnly }));
+      const context = app.ovation.botModules.runtime.context;
+      // A change is answered once it is stored, as the host's own routes do (503 when it could not be).
+      const stored = () => (route.method === "GET" || route.readOnly === true ? undefined : storedOrRouteError(app.ovation.repos.store.persisted(), request.log, { route: `${route.method} ${url}`, channel }));
       try {
-        const context = app.ovation.botModules.runtime.context;
         const result = await route.handle({ channel, params: rest as Record<string, string>, query: (request.query ?? {}) as Record<string, string | undefined>, body: request.body, context });
-        // A change is answered once it is stored, as the host's own routes do.
-        if (route.method !== "GET") await app.ovation.repos.store.persisted();
+        await stored();
         return status === 204 ? reply.code(204).send(null) : reply.code(status).send(result);
-      } catch (error) {
-        if (!(error instanceof BotRouteError)) throw error;
+      } catch (caught) {
+        if (!(caught instanceof BotRouteError)) throw caught;
+        let error = caught;
         // What the route changed before it failed is on disk before the answer too.
-        if (route.method !== "GET") await app.ovation.repos.store.persisted();
+        if (error.status !== 503) await stored()?.catch((failed: unknown) => void (error = failed as BotRouteError));
         return reply
           .code(error.status)
           .type("application/json")
@@ -81,4 +84,20 @@ function mountAt(app: ZodApp, moduleName: string, route: BotModuleRoute, { url, 
       }
     },
   });
+}
+
+/**
+ * The error statuses a module route can answer, for its OpenAPI operation: 401/403/429 from the
+ * bearer token's check (and its rate limits), 422 when a path parameter, the query or the body is
+ * validated, 400 for a body that is not JSON (every method but GET reads one), 503 for a change the
+ * store could not write (every method but GET, unless `readOnly`) and for an owner-elevated
+ * route's identity check, and the statuses the route says its handler throws (`errors`).
+ */
+function errorStatuses(route: BotModuleRoute, params: z.ZodObject): number[] {
+  const statuses = new Set<number>([401, 403, 429, ...(route.errors ?? [])]);
+  if (Object.keys(params.shape).length > 0 || route.query !== undefined || route.body !== undefined) statuses.add(422);
+  if (route.method !== "GET") statuses.add(400);
+  if (route.method !== "GET" && route.readOnly !== true) statuses.add(503);
+  if (route.access === "owner-elevated") statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
 }

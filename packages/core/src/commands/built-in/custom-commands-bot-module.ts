@@ -27,6 +27,8 @@ export interface CustomCommandsBotModuleOptions {
 export interface CustomCommandsApi extends Omit<CommandRoutesOptions, "runtime"> {
   /** After a change of the channel's counters through the API (the server brings counter goal bars in line). */
   countersChanged?: CounterRoutesOptions["changed"];
+  /** Settles once the store has the changes made so far (counter goal bars move after it). */
+  persisted?: CounterRoutesOptions["persisted"];
 }
 
 /**
@@ -50,7 +52,7 @@ export class CustomCommandsBotModule implements BotModule {
         ? []
         : [
             ...commandRoutes({ ...api, runtime: options.runtime }),
-            ...counterRoutes({ commandNames: (channel) => api.records.list(channel).flatMap((c) => [c.command, ...c.command_aliases]), changed: api.countersChanged }),
+            ...counterRoutes({ commandNames: (channel) => api.records.list(channel).flatMap((c) => [c.command, ...c.command_aliases]), changed: api.countersChanged, persisted: api.persisted }),
           ];
   }
 

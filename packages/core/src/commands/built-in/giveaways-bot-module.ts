@@ -10,6 +10,12 @@ export interface GiveawaysBotModuleOptions {
   giveaways: GiveawayModule;
   /** A channel's stored giveaway (what {@link GiveawaysBotModule.load} loads), or null. */
   stored?(channel: string): unknown;
+  /**
+   * Settles once the giveaway changes made so far (through the giveaway module's `onChange`) are
+   * stored, and rejects when that write failed: a route announces a step only after it. Without it
+   * changes count as stored at once.
+   */
+  persisted?(channel: string): Promise<void>;
 }
 
 /**
@@ -24,10 +30,12 @@ export class GiveawaysBotModule implements BotModule {
   readonly giveaways: GiveawayModule;
   readonly routes: readonly BotModuleRoute[];
   readonly #stored: ((channel: string) => unknown) | undefined;
+  readonly #persisted: ((channel: string) => Promise<void>) | undefined;
 
   constructor(options: GiveawaysBotModuleOptions) {
     this.giveaways = options.giveaways;
     this.#stored = options.stored;
+    this.#persisted = options.persisted;
     this.routes = giveawayRoutes(this);
   }
 
@@ -49,6 +57,11 @@ export class GiveawaysBotModule implements BotModule {
 
   forget(channel: string): void {
     this.giveaways.removeChannel(channel);
+  }
+
+  /** Settles once the channel's giveaway changes so far are stored (the host's `persisted` option). */
+  async persisted(channel: string): Promise<void> {
+    await this.#persisted?.(channel);
   }
 
   /** Announces a giveaway change in the channel's language, when the giveaway says to. */

@@ -2,7 +2,7 @@
 // a class with no I/O of its own (the host stores and sends), so each can be used and tested alone.
 export { BOT_MODULE_ERROR_CODES, BotModuleError } from "./module-error.js";
 export type { BotModuleErrorCode } from "./module-error.js";
-export { routeError } from "./route-errors.js";
+export { BOT_ROUTE_ERROR_CODES, routeError, storedOrRouteError } from "./route-errors.js";
 export type { BotRouteErrorEntry } from "./route-errors.js";
 export { VIEWER_GROUPS, isInGroups, viewerGroupsOf, viewerGroupsSchema } from "./exemptions.js";
 export type { ViewerGroup } from "./exemptions.js";

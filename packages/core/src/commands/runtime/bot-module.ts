@@ -144,19 +144,32 @@ export interface BotModuleRoute {
    * the host asks for one (the bot's signing secret). By default the scope and a manager's role decide.
    */
   readonly access?: "owner-elevated";
+  /**
+   * The statuses of the {@link BotRouteError}s `handle` throws (404 for an unknown id, 409 for a
+   * state conflict, 422 for checks beyond the schemas...), listed in the OpenAPI document with the
+   * ones the host derives itself: 401/403/429 (auth), 422 (params/query/body), 400 (an unreadable
+   * JSON body), 503 (a change the store could not write; owner-elevated: the identity host).
+   */
+  readonly errors?: readonly BotRouteError["status"][];
+  /**
+   * The route changes nothing though its method is not GET (a dry run): its answer does not wait
+   * for the store, so it never answers the store's 503.
+   */
+  readonly readOnly?: boolean;
   /** `ctx` is the runtime's context: the same store, clock and outputs the module's chat side uses. */
   handle(request: BotRouteRequest): Promise<unknown> | unknown;
 }
 
 /**
  * An error a module route answers with: `status`, a stable `code` and a message (422: field errors).
- * Non-empty `details` are answered too (a template error's `{field, line, column}`).
+ * Non-empty `details` are answered too (a template error's `{field, line, column}`). 503: a change
+ * the store could not write (`storedOrRouteError`).
  */
 export class BotRouteError extends OvationError {
   override readonly name = "BotRouteError";
 
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 422 | 429,
+    readonly status: 400 | 403 | 404 | 409 | 422 | 429 | 503,
     code: string,
     message: string,
     readonly errors?: Readonly<Record<string, string[]>>,

@@ -189,6 +189,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
     {
       method: "POST",
       path: "commands/test",
+      readOnly: true,
       scope: COMMANDS_SCOPE,
       summary: "Dry-run a chat message against the commands",
       description:
@@ -236,6 +237,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       path: "commands/:id",
       scope: COMMANDS_SCOPE,
       summary: "Get a command",
+      errors: [404],
       params: itemParams,
       response: commandViewSchema,
       handle: ({ channel, params }) => {
@@ -249,6 +251,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       path: "commands/:id",
       scope: COMMANDS_SCOPE,
       summary: "Replace a command",
+      errors: [404],
       params: itemParams,
       body: botCommandSchema,
       response: commandViewSchema,
@@ -266,6 +269,7 @@ export function commandRoutes(options: CommandRoutesOptions): BotModuleRoute[] {
       path: "commands/:id",
       scope: COMMANDS_SCOPE,
       summary: "Delete a command",
+      errors: [404],
       params: itemParams,
       status: 204,
       handle: ({ channel, params }) => {

@@ -12,7 +12,7 @@ import {
 import type { CountersErrorCode } from "./counter-record.js";
 import { CounterRangeError, KeyValueCounters } from "./key-value-counters.js";
 import type { Counter } from "./key-value-counters.js";
-import { routeError } from "../route-errors.js";
+import { routeError, storedOrRouteError } from "../route-errors.js";
 
 /** Collects per-item problems as Laravel `errors` keyed `<index>.<field>`; throws them all at once. */
 class ItemProblems {
@@ -62,8 +62,13 @@ function checkKeywords(problems: ItemProblems, commandNames: ReadonlySet<string>
 export interface CounterRoutesOptions {
   /** The names and aliases of the channel's commands (a counter keyword may not be one of them). */
   commandNames(channel: string): readonly string[];
-  /** After a change of the channel's counters (the host brings its counter goal bars in line). */
+  /** After a change of the channel's counters is stored (the host brings its counter goal bars in line). */
   changed?(channel: string, ctx: BotModuleContext): Promise<void> | void;
+  /**
+   * Settles once the changes made so far are stored; rejects when the write failed (then `changed`
+   * is not called and the route answers 503). Without it a change counts as stored at once.
+   */
+  persisted?(): Promise<void>;
 }
 
 const tag = "counters";
@@ -88,8 +93,9 @@ export function counterRoutes(options: CounterRoutesOptions): BotModuleRoute[] {
     problems.throwIfAny();
     return current;
   };
-  /** Moves the channel's counter goal bars with a change (the host answers once it is on disk). */
+  /** Moves the channel's counter goal bars with a change, once the change is stored (never one that was not). */
   const settled = async (request: BotRouteRequest) => {
+    await storedOrRouteError(options.persisted?.(), request.context.log, { channel: request.channel, what: "counters" });
     await options.changed?.(request.channel, request.context);
   };
   /** Route fields of a changing call: `chatbot:manage`, a list body, the list answer. */

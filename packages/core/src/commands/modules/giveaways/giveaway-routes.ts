@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { BotModuleContext, BotModuleRoute } from "../../runtime/bot-module.js";
 import { BOT_MODULE_ERROR_CODES, BotModuleError } from "../module-error.js";
 import { fieldsRouteError } from "../field-errors.js";
-import { routeError } from "../route-errors.js";
+import { routeError, storedOrRouteError } from "../route-errors.js";
 import { GIVEAWAYS_ERROR_CODES, GIVEAWAY_LIMITS, giveawaySettingsSchema } from "./giveaway-record.js";
 import type { GiveawayState } from "./giveaway-record.js";
 import type { GiveawayModule } from "./giveaway-module.js";
@@ -51,6 +51,8 @@ export type GiveawayNews = "opened" | "closed" | "winners";
 /** What the giveaway routes ask of the giveaways module (`GiveawaysBotModule` fits). */
 export interface GiveawayRoutesTarget {
   readonly giveaways: Pick<GiveawayModule, "get" | "open" | "close" | "draw" | "reroll">;
+  /** Settles once the channel's giveaway changes so far are stored; rejects when the write failed. */
+  persisted(channel: string): Promise<void>;
   /** Tells chat about a change in the channel's language, when the giveaway says to. */
   announce(channel: string, state: GiveawayState, what: GiveawayNews, winners: readonly string[], ctx: BotModuleContext): Promise<void>;
 }
@@ -82,12 +84,18 @@ function step<T>(run: () => T): T {
  * The giveaway API (docs/giveaways.md), mounted at `/v1/bots/{user}/giveaways` (scope
  * `chatbot:manage:giveaways`): open one, read it, close it, draw winners (crypto randomness,
  * weighted by tickets), reroll a winner. Each step is announced in chat when the giveaway's
- * `announce` is on. The module stores each change (and each entry as it comes) through its own
- * options, so entries survive restarts.
+ * `announce` is on, once the step is stored: a step the store could not write answers 503
+ * `OVATION_ERR_STORE_WRITE_FAILED` and is not announced. The module stores each change (and each
+ * entry as it comes) through its own options, so entries survive restarts.
  */
 export function giveawayRoutes(target: GiveawayRoutesTarget): BotModuleRoute[] {
   const { giveaways } = target;
   const current = (channel: string) => giveaways.get(channel) as GiveawayState;
+  /** Announces a step once the store has it (never a step that was not stored). */
+  const announceStored = async (channel: string, state: GiveawayState, what: GiveawayNews, winners: readonly string[], context: BotModuleContext) => {
+    await storedOrRouteError(target.persisted(channel), context.log, { channel, giveaway: state.id, step: what });
+    await target.announce(channel, state, what, winners, context);
+  };
   return [
     {
       method: "GET",
@@ -107,11 +115,12 @@ export function giveawayRoutes(target: GiveawayRoutesTarget): BotModuleRoute[] {
       summary: "Open a giveaway",
       description: "Viewers enter by writing `keyword` as the first word of a chat message. 409 while another giveaway is open.",
       body: giveawaySettingsSchema,
+      errors: [409],
       response: giveawayViewSchema,
       status: 201,
       async handle({ channel, body, context }) {
         const state = step(() => giveaways.open(channel, giveawaySettingsSchema.parse(body)));
-        await target.announce(channel, state, "opened", [], context);
+        await announceStored(channel, state, "opened", [], context);
         return present(state);
       },
     },
@@ -121,9 +130,10 @@ export function giveawayRoutes(target: GiveawayRoutesTarget): BotModuleRoute[] {
       scope: GIVEAWAYS_SCOPE,
       summary: "Close the open giveaway (no more entries)",
       response: giveawayViewSchema,
+      errors: [409],
       async handle({ channel, context }) {
         const state = step(() => giveaways.close(channel));
-        await target.announce(channel, state, "closed", [], context);
+        await announceStored(channel, state, "closed", [], context);
         return present(state);
       },
     },
@@ -135,10 +145,11 @@ export function giveawayRoutes(target: GiveawayRoutesTarget): BotModuleRoute[] {
       description: "Draws `count` winners among entrants not drawn before, with crypto.randomInt, each ticket equally likely. Works on an open or closed giveaway.",
       body: giveawayDrawBodySchema,
       response: giveawayDrawSchema,
+      errors: [409],
       async handle({ channel, body, context }) {
         const winners = step(() => giveaways.draw(channel, giveawayDrawBodySchema.parse(body).count));
         const state = current(channel);
-        await target.announce(channel, state, "winners", winners.map((w) => w.username), context);
+        await announceStored(channel, state, "winners", winners.map((w) => w.username), context);
         return { winners, giveaway: present(state) };
       },
     },
@@ -149,10 +160,11 @@ export function giveawayRoutes(target: GiveawayRoutesTarget): BotModuleRoute[] {
       summary: "Replace a winner with a new draw",
       body: giveawayRerollBodySchema,
       response: giveawayRerollSchema,
+      errors: [409],
       async handle({ channel, body, context }) {
         const winner = step(() => giveaways.reroll(channel, giveawayRerollBodySchema.parse(body)));
         const state = current(channel);
-        await target.announce(channel, state, "winners", [winner.username], context);
+        await announceStored(channel, state, "winners", [winner.username], context);
         return { winner, giveaway: present(state) };
       },
     },

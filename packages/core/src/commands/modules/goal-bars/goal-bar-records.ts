@@ -21,6 +21,11 @@ export interface GoalBarStore<G extends StoredGoalBar = StoredGoalBar> {
   setCurrent(channel: string, id: number, next: (current: number) => number): G | null;
   /** Every channel that may have goal bars (the tick brings their counter goals in line). */
   channels(): Iterable<string>;
+  /**
+   * Settles once every change made so far is stored; rejects when the write failed. With it a moved
+   * goal bar is told to the browser sources only after its write (never one that was not stored).
+   */
+  persisted?(): Promise<void>;
 }
 
 /** A stored goal bar: its configuration, its progress (`current`), id and times (ISO 8601). */

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { goalBarSchema } from "../../../goals/goal-bar.js";
 import type { GoalBar } from "../../../goals/goal-bar.js";
 import { BotRouteError } from "../../runtime/bot-module.js";
-import type { BotModuleContext, BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
+import type { BotModuleContext, BotModuleLog, BotModuleRoute, BotRouteRequest } from "../../runtime/bot-module.js";
 import { counterValue } from "../counters/key-value-counters.js";
 import { routeValidationError } from "../field-errors.js";
+import { storedOrRouteError } from "../route-errors.js";
 import { GOAL_BARS_ERROR_CODES, GOAL_BAR_LIMITS } from "./goal-bar-records.js";
 import type { GoalBarRecords, SavedGoalBar } from "./goal-bar-records.js";
 import { goalBarProgressBodySchema, goalBarViewSchema, presentGoalBar } from "./goal-bar-view.js";
@@ -24,14 +25,14 @@ function notFound(): BotRouteError {
  * for the caller and at `/v1/bots/{user}/goal-bars...` for a channel the caller manages (scope
  * `widgets:manage`, tag `goal bars`). Progress moves with matching notifications or a counter (the
  * module) and can be set by hand here; every change is stored before `changed` tells the browser
- * sources and the answer goes out.
+ * sources and the answer goes out (a change the store could not write answers 503 and is not told).
  */
 export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G>, changed: (channel: string, goal: G) => void): BotModuleRoute[] {
   const route = { scope: GOAL_BARS_SCOPE, tag: "goal bars", callerPath: true } as const;
   const idOf = (request: BotRouteRequest) => idParams.parse(request.params).id;
-  const stored = async (channel: string, goal: G | null) => {
+  const stored = async (channel: string, goal: G | null, log: BotModuleLog) => {
     if (goal === null) throw notFound();
-    await records.persisted();
+    await storedOrRouteError(records.persisted(), log, { channel, goalBar: goal.id });
     changed(channel, goal);
     return presentGoalBar(goal);
   };
@@ -64,7 +65,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
           throw routeValidationError({ title: [message] });
         }
         const goal = goalBarSchema.parse(body);
-        return stored(channel, records.create(channel, { ...goal, current: await startingValue(channel, goal, context) }));
+        return stored(channel, records.create(channel, { ...goal, current: await startingValue(channel, goal, context) }), context.log);
       },
     },
     {
@@ -72,6 +73,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
       method: "GET",
       path: "goal-bars/:id",
       summary: "Get a goal bar",
+      errors: [404],
       params: idParams,
       response: goalBarViewSchema,
       handle(request) {
@@ -85,6 +87,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
       method: "PUT",
       path: "goal-bars/:id",
       summary: "Replace a goal bar's configuration",
+      errors: [404],
       description: "Progress is kept; a new start_value moves it by the difference. Changing kind or counter starts progress again.",
       params: idParams,
       body: goalBarSchema,
@@ -96,7 +99,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
         const goal = goalBarSchema.parse(request.body);
         const restart = goal.kind !== old.kind || goal.counter !== old.counter;
         const current = restart ? await startingValue(channel, goal, context) : Math.max(0, old.current + goal.start_value - old.start_value);
-        return stored(channel, records.replace(channel, old.id, { ...goal, current }));
+        return stored(channel, records.replace(channel, old.id, { ...goal, current }), context.log);
       },
     },
     {
@@ -104,6 +107,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
       method: "POST",
       path: "goal-bars/:id/progress",
       summary: "Set or move a goal bar's progress by hand",
+      errors: [404],
       params: idParams,
       body: goalBarProgressBodySchema,
       response: goalBarViewSchema,
@@ -113,7 +117,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
           const next = operation === "set" ? value : operation === "increment" ? current + value : current - value;
           return Math.min(GOAL_BAR_LIMITS.progress, Math.max(0, next));
         });
-        return stored(request.channel, goal);
+        return stored(request.channel, goal, request.context.log);
       },
     },
     {
@@ -121,6 +125,7 @@ export function goalBarsRoutes<G extends SavedGoalBar>(records: GoalBarRecords<G
       method: "DELETE",
       path: "goal-bars/:id",
       summary: "Delete a goal bar",
+      errors: [404],
       params: idParams,
       status: 204,
       handle(request) {

@@ -62,6 +62,7 @@ export function moderationRoutes(module: ModerationRoutesModule, port: Moderatio
     {
       method: "POST",
       path: "moderation/test",
+      readOnly: true,
       scope,
       summary: "Test a chat message against the auto-moderation rules",
       description:

@@ -97,6 +97,7 @@ export function pointsRoutes(points: PointsRoutesTarget): BotModuleRoute[] {
     {
       method: "GET",
       path: "points/viewers/:viewer",
+      errors: [404],
       scope: POINTS_SCOPE,
       summary: "One viewer's balance (viewer = account:<id> or <platform>:<platform user id>)",
       params: viewerParams,
@@ -109,6 +110,7 @@ export function pointsRoutes(points: PointsRoutesTarget): BotModuleRoute[] {
     {
       method: "POST",
       path: "points/viewers/:viewer/adjust",
+      errors: [404],
       scope: POINTS_SCOPE,
       summary: "Add points to a viewer (a negative amount takes them; balances stay within 0 and the limit)",
       params: viewerParams,

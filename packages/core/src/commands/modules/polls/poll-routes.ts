@@ -50,6 +50,7 @@ export function pollRoutes(polls: PollRoutesTarget): BotModuleRoute[] {
       path: "polls",
       scope: SCOPE,
       summary: "Start a poll: the platform's own where it can (Twitch), chat votes (!vote 1) elsewhere",
+      errors: [409],
       description: "409 `OVATION_ERR_POLLS_ALREADY_OPEN` while another poll is open.",
       body: pollInputSchema,
       response: pollViewSchema,
@@ -63,6 +64,7 @@ export function pollRoutes(polls: PollRoutesTarget): BotModuleRoute[] {
     {
       method: "POST",
       path: "polls/end",
+      errors: [404],
       scope: SCOPE,
       summary: "End the open poll now (the platforms' own polls too) and announce the result",
       description: "404 `OVATION_ERR_POLLS_NONE_OPEN` when no poll is open.",

@@ -67,6 +67,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
     {
       method: "POST",
       path: "queue/pick",
+      errors: [409],
       scope: SCOPE,
       summary: "Pick the next viewers in line, or at random; they leave the queue",
       description: "409 `OVATION_ERR_QUEUE_EMPTY` when nobody is waiting.",
@@ -86,6 +87,7 @@ export function queueRoutes(queue: QueueRoutesTarget): BotModuleRoute[] {
     {
       method: "DELETE",
       path: "queue/entries/:platform/:user_platform_id",
+      errors: [404],
       scope: SCOPE,
       summary: "Take one viewer out of the queue",
       description: "404 `OVATION_ERR_QUEUE_NOT_IN_QUEUE` when that viewer is not waiting.",

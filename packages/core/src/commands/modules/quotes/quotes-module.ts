@@ -115,6 +115,7 @@ function quoteRoutes(): BotModuleRoute[] {
       path: "quotes/:id",
       scope: QUOTES_SCOPE,
       summary: "One quote",
+      errors: [404],
       params: idParams,
       response: quoteSchema,
       handle: (request) => found(request.context.store, request.channel, Number(request.params["id"])),
@@ -124,6 +125,7 @@ function quoteRoutes(): BotModuleRoute[] {
       path: "quotes/:id",
       scope: QUOTES_SCOPE,
       summary: "Edit a quote's text, game, title or date (said_at left out keeps the date)",
+      errors: [404],
       params: idParams,
       body: quoteInputSchema,
       response: quoteSchema,
@@ -148,6 +150,7 @@ function quoteRoutes(): BotModuleRoute[] {
       path: "quotes/:id",
       scope: QUOTES_SCOPE,
       summary: "Delete a quote (its number is not given to another one)",
+      errors: [404],
       params: idParams,
       status: 204,
       async handle(request) {

@@ -39,6 +39,7 @@ export function shoutoutRoutes(shoutouts: ShoutoutRoutesTarget): BotModuleRoute[
       path: "shoutouts",
       scope: SCOPE,
       summary: "Give a shoutout on a platform: the chat message there, and the platform's own shoutout where it has one",
+      errors: [404, 429],
       description:
         "429 `OVATION_ERR_SHOUTOUTS_COOLDOWN` while a cooldown runs; 404 `OVATION_ERR_SHOUTOUTS_UNKNOWN_USER` when the platform " +
         "knows no such streamer; 422 for a name that is not a login.",

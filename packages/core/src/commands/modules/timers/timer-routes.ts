@@ -138,6 +138,7 @@ export function timerRoutes(target: TimerRoutesTarget, records: TimerRecords): B
       path: "timers/:id",
       scope: TIMERS_SCOPE,
       summary: "Get a timer",
+      errors: [404],
       params: itemParams,
       response: timerViewSchema,
       handle(request) {
@@ -151,6 +152,7 @@ export function timerRoutes(target: TimerRoutesTarget, records: TimerRecords): B
       path: "timers/:id",
       scope: TIMERS_SCOPE,
       summary: "Replace a timer",
+      errors: [404],
       params: itemParams,
       body: timerSchema,
       response: timerViewSchema,
@@ -167,6 +169,7 @@ export function timerRoutes(target: TimerRoutesTarget, records: TimerRecords): B
       path: "timers/:id",
       scope: TIMERS_SCOPE,
       summary: "Delete a timer",
+      errors: [404],
       params: itemParams,
       status: 204,
       handle(request) {
