@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { applyAlertLogEvent } from "./alert-log-events.js";
+import { applyAlertLogEvent, findBySeq } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, RemoteChange, SharedStoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
 import { mergeDocument } from "./merge.js";
@@ -192,7 +192,10 @@ export class NodeSync {
     if (this.store.closed()) return;
     const alertLog: RemoteStoreChange["alertLog"] = [];
     const apply = (userId: number, event: AlertLogEvent) => {
-      applyAlertLogEvent((this.store.data.alert_log[String(userId)] ??= []), event);
+      const entries = (this.store.data.alert_log[String(userId)] ??= []);
+      // An acknowledgement this node's log already holds (or of an entry it no longer keeps) changes nothing: not reported again.
+      if (event.t === "ack" && findBySeq(entries, event.seq)?.acked_by.includes(event.bs) !== false) return;
+      applyAlertLogEvent(entries, event);
       alertLog.push({ userId, event });
     };
     for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) apply(e.user_id, { t: "add", e });
