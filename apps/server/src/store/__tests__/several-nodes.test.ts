@@ -152,6 +152,44 @@ describe("several nodes on one PostgreSQL database", () => {
     expect(a.repos.alertLog.find(user.id, "c2")?.acked_by).toEqual([s3, s1]);
   });
 
+  test("the other node's listeners hear of each alert logged and each acknowledgement once, however the writes and reads interleave", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const user = a.repos.users.create({ name: "Streamer" });
+    const [s1, s2] = [1, 2].map((i) => a.repos.browserSources.findOrCreate(user.id, "alerts", `s${i}`).record.id) as [number, number];
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(user.id) !== null, 10_000, "node B to see the user");
+    const heard: string[] = [];
+    b.store.onRemoteChange(({ alertLog }) => {
+      for (const { event } of alertLog) {
+        if (event.t === "add") heard.push(`logged ${event.e.notification.notification.id}`);
+        if (event.t === "ack") heard.push(`acked ${b.repos.alertLog.findBySeq(user.id, event.seq)?.notification.notification.id ?? "?"} by ${event.bs}`);
+      }
+    });
+    const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: id } });
+    // Logged and acknowledged in one write: node B reads the entry after the commit, acknowledgement and all.
+    a.repos.alertLog.append(user.id, note("one-write"), false);
+    a.repos.alertLog.acknowledge(user.id, s1, "one-write");
+    await a.store.persisted();
+    // Logged, then acknowledged by two sources in the writes that follow, without waiting for node B:
+    // its read of the entry may come before or after each acknowledgement.
+    a.repos.alertLog.append(user.id, note("two-writes"), false);
+    await a.store.persisted();
+    a.repos.alertLog.acknowledge(user.id, s1, "two-writes");
+    await a.store.persisted();
+    a.repos.alertLog.acknowledge(user.id, s2, "two-writes");
+    await a.store.persisted();
+    // Node B applies announcements in order: once it heard of a later alert, any repeat would be in.
+    a.repos.alertLog.append(user.id, note("marker"), false);
+    await a.store.persisted();
+    await waitFor(() => heard.includes("logged marker"), 10_000, "node B to hear of the last alert");
+    expect(heard.filter((h) => h.includes("one-write")).sort()).toEqual([`acked one-write by ${s1}`, "logged one-write"]);
+    expect(heard.filter((h) => h.includes("two-writes")).sort()).toEqual([`acked two-writes by ${s1}`, `acked two-writes by ${s2}`, "logged two-writes"]);
+    // Logged comes before its acknowledgements.
+    expect(heard.indexOf("logged two-writes")).toBeLessThan(heard.indexOf(`acked two-writes by ${s1}`));
+    expect(b.repos.alertLog.find(user.id, "one-write")?.acked_by).toEqual([s1]);
+  });
+
   test("concurrent changes of one document and one counter on both nodes lose nothing", async () => {
     const url = await freshDatabase();
     const [a, b] = [await node(url), await node(url)];
