@@ -192,7 +192,10 @@ export class NodeSync {
     if (this.store.closed()) return;
     const alertLog: RemoteStoreChange["alertLog"] = [];
     const entriesOf = (userId: number) => (this.store.data.alert_log[String(userId)] ??= []);
-    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) takeRemoteEntry(entriesOf(e.user_id), e, alertLog);
+    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) {
+      const entries = entriesOf(e.user_id);
+      takeRemoteEntry(entries, e, alertLog, findBySeq(entries, e.seq));
+    }
     for (const { userId, seq, bs } of change.acks) {
       const entries = entriesOf(userId);
       // An acknowledgement this node's log already holds (or of an entry it no longer keeps) changes
@@ -249,7 +252,7 @@ export class NodeSync {
  * announcements that follow are then skipped as held (`#applyRemote`), so every node's listeners
  * (the dashboards' alert-log updates) hear of each acknowledgement exactly once.
  */
-function takeRemoteEntry(entries: AlertLogEntry[], e: AlertLogEntry, report: RemoteStoreChange["alertLog"], mine = findBySeq(entries, e.seq)): void {
+function takeRemoteEntry(entries: AlertLogEntry[], e: AlertLogEntry, report: RemoteStoreChange["alertLog"], mine: AlertLogEntry | undefined): void {
   const userId = e.user_id;
   if (!mine) {
     applyAlertLogEvent(entries, { t: "add", e });
