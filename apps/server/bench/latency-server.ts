@@ -6,7 +6,7 @@
 // join that installation instead of creating its user.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,16 +32,55 @@ function send(message: Record<string, unknown>): void {
   process.send?.(message);
 }
 
+const env = process.env;
+
 // Event-loop delay since the last `delay` request (diagnosis: a blocked loop delays every emit).
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
-function delay(): { p50: number; p99: number; max: number } {
+
+// With BENCH_DIAG (diag-two-nodes.ts): what the loop did meanwhile, to tell a stall's cause. GC
+// pauses (count, total, longest, and the longest major one), the CPU time used, and the longest
+// stalls seen by a 5 ms timer with when they began, so a stall can be matched with a GC pause.
+const diagnose = env["BENCH_DIAG"] === "1";
+const gcs = { count: 0, totalMs: 0, maxMs: 0, major: 0, majorMaxMs: 0 };
+const gcLog: Array<{ at: number; ms: number; kind: number }> = [];
+const stalls: Array<{ at: number; ms: number }> = [];
+let cpuFrom = process.cpuUsage();
+if (diagnose) {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e.detail as { kind?: number } | undefined)?.kind ?? 0;
+      gcs.count++;
+      gcs.totalMs += e.duration;
+      gcs.maxMs = Math.max(gcs.maxMs, e.duration);
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        gcs.major++;
+        gcs.majorMaxMs = Math.max(gcs.majorMaxMs, e.duration);
+      }
+      if (e.duration >= 5) gcLog.push({ at: e.startTime, ms: e.duration, kind });
+    }
+  }).observe({ entryTypes: ["gc"] });
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > 25) stalls.push({ at: last, ms: now - last - 5 });
+    last = now;
+  }, 5).unref();
+}
+function delay(): Record<string, unknown> {
   const r = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   loopDelay.reset();
-  return r;
+  if (!diagnose) return r;
+  const cpu = process.cpuUsage(cpuFrom);
+  cpuFrom = process.cpuUsage();
+  const top = stalls.sort((a, b) => b.ms - a.ms).slice(0, 4).map((s) => ({ ...s, gc: gcLog.filter((g) => g.at + g.ms >= s.at && g.at <= s.at + s.ms + 5) }));
+  const out = { ...r, gc: { ...gcs }, cpuMs: (cpu.user + cpu.system) / 1000, stalls: top, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
+  Object.assign(gcs, { count: 0, totalMs: 0, maxMs: 0, major: 0, majorMaxMs: 0 });
+  gcLog.length = 0;
+  stalls.length = 0;
+  return out;
 }
 
-const env = process.env;
 
 async function ovation(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "ovation-bench-"));

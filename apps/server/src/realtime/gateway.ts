@@ -6,6 +6,7 @@ import { ApiError } from "../errors.js";
 import type { SharedAcknowledgements } from "../redis/shared-acknowledgements.js";
 import type { SharedNotificationIds } from "../redis/shared-notification-ids.js";
 import type { Repositories } from "../store/repositories.js";
+import type { RemoteStoreChange } from "../store/store.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
 import { timestamp } from "../store/records.js";
 import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
@@ -139,7 +140,23 @@ export class RealtimeGateway {
         arrived.push({ userId, id: event.e.notification.notification.id });
       }
       if (this.#heldAcks.size > 0 && arrived.length > 0) setImmediate(() => this.#applyHeldAcks(arrived));
+      this.#relayRemoteLog(alertLog);
     });
+  }
+
+  /**
+   * Tells this node's dashboard sockets what another node logged or had acknowledged. With a shared
+   * store each node tells its own sockets of every change to the log as it applies it (see
+   * `#logUpdate`), so these updates cost no emit through Redis.
+   */
+  #relayRemoteLog(alertLog: RemoteStoreChange["alertLog"]): void {
+    if (!this.#io) return;
+    for (const { userId, event } of alertLog) {
+      if (event.t === "add") this.#logUpdate(userId, { kind: "logged", entry: presentLogEntry(event.e) });
+      if (event.t !== "ack") continue;
+      const entry = this.repos.alertLog.findBySeq(userId, event.seq);
+      if (entry) this.#logUpdate(userId, { kind: "acknowledged", notification_id: entry.notification.notification.id, browser_source_id: event.bs });
+    }
   }
 
   #holdAck(userId: number, browserSourceId: number, notificationId: string): void {
@@ -345,10 +362,20 @@ export class RealtimeGateway {
     return notification;
   }
 
-  /** Tells the user's sockets in a private room, except browser sources, that the log or queue changed. */
+  /**
+   * Tells the user's sockets in a private room, except browser sources, that the log or queue
+   * changed. With a store several nodes share, an alert logged or acknowledged is told to this
+   * node's sockets only: every node tells its own as the change reaches its copy of the log
+   * (`#relayRemoteLog`). Through the Redis adapter these were two more stream entries per alert
+   * (`logged` on the node that took the alert, `acknowledged` on the one the source is on), each
+   * written by one node and read and decoded by all of them.
+   */
   #logUpdate(userId: number, update: AlertLogUpdate): void {
-    const rooms = this.#io ? this.#rooms(userId) : [];
-    if (rooms.length > 0) this.#io?.to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", update);
+    if (!this.#io) return;
+    const rooms = this.#rooms(userId);
+    if (rooms.length === 0) return;
+    const local = this.repos.store.shared && (update.kind === "logged" || update.kind === "acknowledged");
+    (local ? this.#io.local : this.#io).to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", update);
   }
 
   /** Tells the user's browser sources to reload their configuration. */

@@ -16,6 +16,21 @@ export type AlertLogEvent =
   | { t: "clear"; upTo: number };
 
 /**
+ * The bytes of JSON of each log's entries as of the last entry added, kept so that adding one does
+ * not sum the whole log (up to 500 entries, once per alert on every node). Acknowledgements and
+ * clears do not change it; a log changed any other way (its length differs) is summed again.
+ */
+const knownLogBytes = new WeakMap<readonly AlertLogEntry[], { bytes: number; length: number }>();
+
+function logBytes(entries: readonly AlertLogEntry[]): number {
+  const known = knownLogBytes.get(entries);
+  if (known !== undefined && known.length === entries.length) return known.bytes;
+  let bytes = 0;
+  for (const entry of entries) bytes += alertLogEntryBytes(entry);
+  return bytes;
+}
+
+/**
  * Applies an event to a user's entries (oldest first) in place; the one definition used both when
  * a change is made and when the log is read back. Adding beyond the count limit or the byte cap
  * (`USER_CAPS.alertLogBytes`) drops the oldest.
@@ -23,14 +38,18 @@ export type AlertLogEvent =
 export function applyAlertLogEvent(entries: AlertLogEntry[], event: AlertLogEvent): void {
   switch (event.t) {
     case "add": {
+      let bytes = logBytes(entries);
+      const before = entries.length;
       insertInTimeOrder(entries, event.e);
-      if (entries.length > ALERT_LOG_LIMIT_PER_USER) entries.splice(0, entries.length - ALERT_LOG_LIMIT_PER_USER);
+      if (entries.length > before) bytes += alertLogEntryBytes(event.e);
+      if (entries.length > ALERT_LOG_LIMIT_PER_USER) {
+        for (const dropped of entries.splice(0, entries.length - ALERT_LOG_LIMIT_PER_USER)) bytes -= alertLogEntryBytes(dropped);
+      }
       // And by bytes (USER_CAPS.alertLogBytes): the oldest go first, the new entry stays.
-      let bytes = 0;
-      for (const entry of entries) bytes += alertLogEntryBytes(entry);
       let drop = 0;
       while (bytes > USER_CAPS.alertLogBytes && drop < entries.length - 1) bytes -= alertLogEntryBytes(entries[drop++] as AlertLogEntry);
       if (drop > 0) entries.splice(0, drop);
+      knownLogBytes.set(entries, { bytes, length: entries.length });
       return;
     }
     case "ack": {

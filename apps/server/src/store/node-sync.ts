@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
-import { applyAlertLogEvent } from "./alert-log-events.js";
+import { applyAlertLogEvent, findBySeq } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, RemoteChange, SharedStoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
 import { mergeDocument } from "./merge.js";
 import { documentBody, replaceDocument } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
-import type { StoreData } from "./records.js";
+import type { AlertLogEntry, StoreData } from "./records.js";
 
 /**
  * What another node changed, once applied to this node's memory: documents replaced (or deleted)
@@ -191,13 +191,25 @@ export class NodeSync {
     const [docs, added] = await Promise.all([this.backend.fetchDocuments(newer), this.backend.fetchAlertEntries(change.added)]);
     if (this.store.closed()) return;
     const alertLog: RemoteStoreChange["alertLog"] = [];
-    const apply = (userId: number, event: AlertLogEvent) => {
-      applyAlertLogEvent((this.store.data.alert_log[String(userId)] ??= []), event);
+    const entriesOf = (userId: number) => (this.store.data.alert_log[String(userId)] ??= []);
+    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) {
+      const entries = entriesOf(e.user_id);
+      takeRemoteEntry(entries, e, alertLog, findBySeq(entries, e.seq));
+    }
+    for (const { userId, seq, bs } of change.acks) {
+      const entries = entriesOf(userId);
+      // An acknowledgement this node's log already holds (or of an entry it no longer keeps) changes
+      // nothing and was reported already (the entry read for its announcement may have carried it).
+      if (findBySeq(entries, seq)?.acked_by.includes(bs) !== false) continue;
+      const event: AlertLogEvent = { t: "ack", seq, bs };
+      applyAlertLogEvent(entries, event);
       alertLog.push({ userId, event });
-    };
-    for (const e of added.sort((a, b) => a.logged_at - b.logged_at || a.seq - b.seq)) apply(e.user_id, { t: "add", e });
-    for (const a of change.acks) apply(a.userId, { t: "ack", seq: a.seq, bs: a.bs });
-    for (const c of change.clears) apply(c.userId, { t: "clear", upTo: c.upTo });
+    }
+    for (const { userId, upTo } of change.clears) {
+      const event: AlertLogEvent = { t: "clear", upTo };
+      applyAlertLogEvent(entriesOf(userId), event);
+      alertLog.push({ userId, event });
+    }
     this.#emit({ documents: this.#applyDocuments(docs), alertLog });
   }
 
@@ -215,21 +227,7 @@ export class NodeSync {
     for (const [userId, stored] of logs) {
       const entries = (this.store.data.alert_log[String(userId)] ??= []);
       const bySeq = new Map(entries.map((e) => [e.seq, e]));
-      for (const e of stored) {
-        const mine = bySeq.get(e.seq);
-        if (!mine) {
-          const event: AlertLogEvent = { t: "add", e };
-          applyAlertLogEvent(entries, event);
-          alertLog.push({ userId, event });
-          continue;
-        }
-        for (const bs of e.acked_by) {
-          if (mine.acked_by.includes(bs)) continue;
-          mine.acked_by.push(bs);
-          alertLog.push({ userId, event: { t: "ack", seq: e.seq, bs } });
-        }
-        if (e.cleared) mine.cleared = true;
-      }
+      for (const e of stored) takeRemoteEntry(entries, e, alertLog, bySeq.get(e.seq));
     }
     this.#emit({ documents: this.#applyDocuments(docs), alertLog });
   }
@@ -244,4 +242,28 @@ export class NodeSync {
     }
     return doc;
   }
+}
+
+/**
+ * Takes an entry another node stored into this node's log and reports what changed: `add` for an
+ * entry the log did not hold, then `ack` for each acknowledgement it carries that this node's copy
+ * lacks. The entry is read from the database after its announcement, so it may already carry
+ * acknowledgements made since (on any node); those are reported here, once, and the `ack`
+ * announcements that follow are then skipped as held (`#applyRemote`), so every node's listeners
+ * (the dashboards' alert-log updates) hear of each acknowledgement exactly once.
+ */
+function takeRemoteEntry(entries: AlertLogEntry[], e: AlertLogEntry, report: RemoteStoreChange["alertLog"], mine: AlertLogEntry | undefined): void {
+  const userId = e.user_id;
+  if (!mine) {
+    applyAlertLogEvent(entries, { t: "add", e });
+    report.push({ userId, event: { t: "add", e } });
+    for (const bs of e.acked_by) report.push({ userId, event: { t: "ack", seq: e.seq, bs } });
+    return;
+  }
+  for (const bs of e.acked_by) {
+    if (mine.acked_by.includes(bs)) continue;
+    mine.acked_by.push(bs);
+    report.push({ userId, event: { t: "ack", seq: e.seq, bs } });
+  }
+  if (e.cleared) mine.cleared = true;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import type { Generated, Transaction } from "kysely";
+import type { Generated, RawBuilder, Transaction } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import pg from "pg";
@@ -258,42 +258,67 @@ export class PostgresBackend implements StoreBackend {
     const logs = batch.alertLogs.map(({ userId, events, entries }) => ({
       userId,
       oldest: entries[0] ? { at: entries[0].logged_at, seq: entries[0].seq } : null,
-      events: events.map((e): AlertLogEvent | { t: "add"; seq: number; json: string } => (e.t === "add" ? { t: "add", seq: e.e.seq, json: JSON.stringify(e.e) } : e)),
+      events: events.map((e): LogChange => (e.t === "add" ? { t: "add", seq: e.e.seq, json: JSON.stringify(e.e) } : e)),
     }));
     const announced: RemoteChange = { documents: [], added: [], acks: [], clears: [] };
+    // Each statement is a round trip, and a node may take 200 alerts a second: the usual write
+    // (alerts added, or acknowledgements, and nothing else) is one statement, which PostgreSQL
+    // runs atomically without a transaction around it.
+    const single = documents.length === 0 && logs.every(({ events }) => !events.some((e) => e.t === "clear") && !(events.some((e) => e.t === "add") && events.some((e) => e.t === "ack")));
+    if (single) {
+      const parts: RawBuilder<unknown>[] = [];
+      logs.forEach(({ userId, oldest, events }, i) => {
+        const adds = events.filter((e): e is Added => e.t === "add");
+        const acks = events.filter((e): e is Acked => e.t === "ack");
+        if (adds.length > 0) parts.push(sql`${sql.raw(`added_${i}`)} as (${insertEntries(userId, adds)})`);
+        if (acks.length > 0) parts.push(sql`${sql.raw(`acked_${i}`)} as (${acknowledgeEntries(userId, acks)})`);
+        if (oldest !== null) parts.push(sql`${sql.raw(`trimmed_${i}`)} as (${trimLog(userId, oldest)})`);
+        for (const a of adds) announced.added.push({ userId, seq: a.seq });
+        for (const a of acks) announced.acks.push({ userId, seq: a.seq, bs: a.bs });
+      });
+      const notify = sql`select pg_notify(${CHANGES_CHANNEL}, p) from unnest(${announcements(this.node, announced)}::text[]) as p`;
+      await (parts.length > 0 ? sql`with ${sql.join(parts)} ${notify}` : notify).execute(this.#db);
+      return { written: [], conflicts: [] };
+    }
     const conflicted: DocumentKey[] = [];
-    const outcome = await this.#db.transaction().execute(async (trx) => {
+    return this.#db.transaction().execute(async (trx) => {
       for (const d of documents) {
         const version = await writeDocument(trx, d.key, d.json, d.base);
         if (version === null) conflicted.push(d.key);
         else if (version !== undefined) announced.documents.push({ key: d.key, version });
       }
       for (const { userId, oldest, events } of logs) {
+        // The alerts added since the last clear in one insert; every acknowledgement in one update
+        // at the end (an acknowledgement only adds a source to `acked_by`: it commutes with the
+        // inserts and clears, and comes after the insert of its entry).
+        let adds: Added[] = [];
+        const acks: Acked[] = [];
+        const insertAdds = async () => {
+          if (adds.length === 0) return;
+          await insertEntries(userId, adds).execute(trx);
+          for (const a of adds) announced.added.push({ userId, seq: a.seq });
+          adds = [];
+        };
         for (const event of events) {
-          if (event.t === "add" && "json" in event) {
-            await trx
-              .insertInto("ovation_alert_log")
-              .values({ user_id: userId, seq: event.seq, entry: sql`${event.json}::jsonb` })
-              .onConflict((oc) => oc.columns(["user_id", "seq"]).doNothing())
-              .execute();
-            announced.added.push({ userId, seq: event.seq });
-          } else if (event.t === "ack") {
-            await sql`update ovation_alert_log set entry = jsonb_set(entry, '{acked_by}', (entry->'acked_by') || to_jsonb(${event.bs}::int))
-              where user_id = ${userId} and seq = ${event.seq} and not (entry->'acked_by' @> to_jsonb(${event.bs}::int))`.execute(trx);
-            announced.acks.push({ userId, seq: event.seq, bs: event.bs });
-          } else if (event.t === "clear") {
+          if (event.t === "add") adds.push(event);
+          else if (event.t === "ack") acks.push(event);
+          else {
+            await insertAdds();
             await sql`update ovation_alert_log set entry = jsonb_set(entry, '{cleared}', 'true')
               where user_id = ${userId} and seq <= ${event.upTo} and entry->>'cleared' = 'false'`.execute(trx);
             announced.clears.push({ userId, upTo: event.upTo });
           }
         }
-        // Bounded like the embedded log: rows logged before the user's oldest kept entry go.
-        if (oldest !== null) await sql`delete from ovation_alert_log where user_id = ${userId} and ((entry->>'logged_at')::bigint, seq) < (${oldest.at}::bigint, ${oldest.seq}::bigint)`.execute(trx);
+        await insertAdds();
+        if (acks.length > 0) {
+          await acknowledgeEntries(userId, acks).execute(trx);
+          for (const a of acks) announced.acks.push({ userId, seq: a.seq, bs: a.bs });
+        }
+        if (oldest !== null) await trimLog(userId, oldest).execute(trx);
       }
       for (const payload of announcements(this.node, announced)) await sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`.execute(trx);
       return { written: announced.documents, conflicts: await this.#fetchDocuments(trx, conflicted) };
     });
-    return outcome;
   }
 
   async replaceAll(store: LoadedStore): Promise<void> {
@@ -331,6 +356,36 @@ export class PostgresBackend implements StoreBackend {
       this.#onClose?.();
     }
   }
+}
+
+/** An alert added to the log, serialised. */
+type Added = { t: "add"; seq: number; json: string };
+/** An acknowledgement of a logged alert by a browser source. */
+type Acked = Extract<AlertLogEvent, { t: "ack" }>;
+/** One change of a user's alert log as a write sends it. */
+type LogChange = Added | Acked | Extract<AlertLogEvent, { t: "clear" }>;
+
+/** Inserts a user's new log entries (one row each; one already stored is left as it is). */
+function insertEntries(userId: number, adds: readonly Added[]): RawBuilder<unknown> {
+  return sql`insert into ovation_alert_log (user_id, seq, entry)
+    select ${userId}::int, t.seq, t.entry from unnest(${adds.map((a) => a.seq)}::bigint[], ${adds.map((a) => a.json)}::jsonb[]) as t(seq, entry)
+    on conflict (user_id, seq) do nothing`;
+}
+
+/** Adds each browser source to `acked_by` of the acknowledged entries: once per entry, in the order acknowledged. */
+function acknowledgeEntries(userId: number, acks: readonly Acked[]): RawBuilder<unknown> {
+  const rows = JSON.stringify(acks.map((a, i) => ({ seq: a.seq, bs: a.bs, i })));
+  return sql`with v as (select * from jsonb_to_recordset(${rows}::jsonb) as v(seq bigint, bs int, i int))
+    update ovation_alert_log l set entry = jsonb_set(l.entry, '{acked_by}', (l.entry->'acked_by') || (
+      select jsonb_agg(n.bs order by n.i) from (
+        select v.bs, min(v.i) as i from v where v.seq = l.seq and not (l.entry->'acked_by' @> to_jsonb(v.bs)) group by v.bs) n))
+    where l.user_id = ${userId} and l.seq in (select seq from v)
+      and exists (select 1 from v where v.seq = l.seq and not (l.entry->'acked_by' @> to_jsonb(v.bs)))`;
+}
+
+/** Bounded like the embedded log: the rows logged before the user's oldest kept entry go. */
+function trimLog(userId: number, oldest: { at: number; seq: number }): RawBuilder<unknown> {
+  return sql`delete from ovation_alert_log where user_id = ${userId} and ((entry->>'logged_at')::bigint, seq) < (${oldest.at}::bigint, ${oldest.seq}::bigint)`;
 }
 
 /**

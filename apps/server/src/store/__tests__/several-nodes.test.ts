@@ -98,6 +98,98 @@ describe("several nodes on one PostgreSQL database", () => {
     expect(ids(b.repos)).toEqual(ids(a.repos));
   });
 
+  test("alerts, acknowledgements and a clear written in one batch are stored as they were made, each acknowledgement once", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const user = a.repos.users.create({ name: "Streamer" });
+    const sources = [1, 2, 3].map((i) => a.repos.browserSources.findOrCreate(user.id, "alerts", `s${i}`).record.id);
+    const [s1, s2, s3] = sources as [number, number, number];
+    await a.store.persisted();
+    // Made synchronously, so one write carries them all: 3 alerts, a clear, 2 more, acknowledgements of
+    // old and new entries (two sources on one entry), and node B's acknowledgement of an entry node A acknowledges too.
+    // Names with quotes, backslashes, braces and characters beyond ASCII: the entries travel as an array of JSON texts.
+    const name = (id: string) => `${id} "quoted" \\ back\\slash {x: [1]} é 😀`;
+    const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: name(id) } });
+    for (const id of ["a1", "a2", "a3"]) a.repos.alertLog.append(user.id, note(id), false);
+    await a.store.persisted();
+    await waitFor(() => b.repos.alertLog.find(user.id, "a3") !== undefined, 10_000, "node B to log the first alerts");
+    expect(b.repos.alertLog.acknowledge(user.id, s3, "a1")).toBe(true);
+    await b.store.persisted();
+    a.repos.alertLog.append(user.id, note("b1"), false);
+    a.repos.alertLog.clear(user.id);
+    a.repos.alertLog.append(user.id, note("c1"), false);
+    a.repos.alertLog.append(user.id, note("c2"), false);
+    expect(a.repos.alertLog.acknowledge(user.id, s2, "c1")).toBe(true);
+    expect(a.repos.alertLog.acknowledge(user.id, s1, "c1")).toBe(true);
+    expect(a.repos.alertLog.acknowledge(user.id, s1, "a2")).toBe(true);
+    // Node A may not have applied node B's acknowledgement yet: its own of a1 by s3 is then in this batch too.
+    a.repos.alertLog.acknowledge(user.id, s3, "a1");
+    await a.store.persisted();
+    const rows = await query<{ entry: { notification: NotifySub; acked_by: number[]; cleared: boolean } }>(url, "select entry from ovation_alert_log where user_id = $1 order by seq", [user.id]);
+    expect(rows.map((r) => r.entry.notification.event)).toEqual(["a1", "a2", "a3", "b1", "c1", "c2"].map((id) => ({ name: name(id) })));
+    const stored = Object.fromEntries(rows.map((r) => [r.entry.notification.notification.id, { acked_by: r.entry.acked_by, cleared: r.entry.cleared }]));
+    expect(stored).toEqual({
+      a1: { acked_by: [s3], cleared: true },
+      a2: { acked_by: [s1], cleared: true },
+      a3: { acked_by: [], cleared: true },
+      b1: { acked_by: [], cleared: true },
+      c1: { acked_by: [s2, s1], cleared: false },
+      c2: { acked_by: [], cleared: false },
+    });
+    // Node B applies the same, and its log matches what is stored.
+    await waitFor(() => b.repos.alertLog.find(user.id, "c1")?.acked_by.length === 2 && b.repos.alertLog.find(user.id, "a2")?.acked_by.length === 1, 10_000, "node B to apply the batch");
+    const view = (r: Repositories) => Object.fromEntries(r.alertLog.recent(user.id, 10).map((e) => [e.notification.notification.id, { acked_by: e.acked_by, cleared: e.cleared }]));
+    expect(view(b.repos)).toEqual(stored);
+    expect(view(a.repos)).toEqual(stored);
+    // A write of acknowledgements only (one statement): two sources on one entry, each stored once.
+    expect(b.repos.alertLog.acknowledge(user.id, s3, "c2")).toBe(true);
+    expect(b.repos.alertLog.acknowledge(user.id, s1, "c2")).toBe(true);
+    expect(b.repos.alertLog.acknowledge(user.id, s1, "c1")).toBe(false);
+    await b.store.persisted();
+    const c2 = await query<{ entry: { acked_by: number[] } }>(url, "select entry from ovation_alert_log where user_id = $1 and entry->'notification'->'notification'->>'id' in ('c1', 'c2') order by seq", [user.id]);
+    expect(c2.map((r) => r.entry.acked_by)).toEqual([[s2, s1], [s3, s1]]);
+    await waitFor(() => a.repos.alertLog.find(user.id, "c2")?.acked_by.length === 2, 10_000, "node A to apply the acknowledgements");
+    expect(a.repos.alertLog.find(user.id, "c2")?.acked_by).toEqual([s3, s1]);
+  });
+
+  test("the other node's listeners hear of each alert logged and each acknowledgement once, however the writes and reads interleave", async () => {
+    const url = await freshDatabase();
+    const [a, b] = [await node(url), await node(url)];
+    const user = a.repos.users.create({ name: "Streamer" });
+    const [s1, s2] = [1, 2].map((i) => a.repos.browserSources.findOrCreate(user.id, "alerts", `s${i}`).record.id) as [number, number];
+    await a.store.persisted();
+    await waitFor(() => b.repos.users.get(user.id) !== null, 10_000, "node B to see the user");
+    const heard: string[] = [];
+    b.store.onRemoteChange(({ alertLog }) => {
+      for (const { event } of alertLog) {
+        if (event.t === "add") heard.push(`logged ${event.e.notification.notification.id}`);
+        if (event.t === "ack") heard.push(`acked ${b.repos.alertLog.findBySeq(user.id, event.seq)?.notification.notification.id ?? "?"} by ${event.bs}`);
+      }
+    });
+    const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: id } });
+    // Logged and acknowledged in one write: node B reads the entry after the commit, acknowledgement and all.
+    a.repos.alertLog.append(user.id, note("one-write"), false);
+    a.repos.alertLog.acknowledge(user.id, s1, "one-write");
+    await a.store.persisted();
+    // Logged, then acknowledged by two sources in the writes that follow, without waiting for node B:
+    // its read of the entry may come before or after each acknowledgement.
+    a.repos.alertLog.append(user.id, note("two-writes"), false);
+    await a.store.persisted();
+    a.repos.alertLog.acknowledge(user.id, s1, "two-writes");
+    await a.store.persisted();
+    a.repos.alertLog.acknowledge(user.id, s2, "two-writes");
+    await a.store.persisted();
+    // Node B applies announcements in order: once it heard of a later alert, any repeat would be in.
+    a.repos.alertLog.append(user.id, note("marker"), false);
+    await a.store.persisted();
+    await waitFor(() => heard.includes("logged marker"), 10_000, "node B to hear of the last alert");
+    expect(heard.filter((h) => h.includes("one-write")).sort()).toEqual([`acked one-write by ${s1}`, "logged one-write"]);
+    expect(heard.filter((h) => h.includes("two-writes")).sort()).toEqual([`acked two-writes by ${s1}`, `acked two-writes by ${s2}`, "logged two-writes"]);
+    // Logged comes before its acknowledgements.
+    expect(heard.indexOf("logged two-writes")).toBeLessThan(heard.indexOf(`acked two-writes by ${s1}`));
+    expect(b.repos.alertLog.find(user.id, "one-write")?.acked_by).toEqual([s1]);
+  });
+
   test("concurrent changes of one document and one counter on both nodes lose nothing", async () => {
     const url = await freshDatabase();
     const [a, b] = [await node(url), await node(url)];
