@@ -439,6 +439,9 @@ export class TwitchPlugin implements PlatformPlugin {
     // Without EventSub, chat is all the plugin has: losing it is disconnected, not "partly working".
     client.on("disconnected", (reason) => context.setStatus(this.#eventSubLive ? "degraded" : "disconnected", `Twitch chat disconnected: ${reason}; reconnecting`));
     client.on("connected", () => {
+      // A JOIN sent while the connection was down (or before it first came up) was lost: tmi.js
+      // joins again only what it had joined, so every linked channel not joined yet is queued again.
+      for (const linked of this.#linked.values()) if (!linked.joined) this.#joinQueue?.add(linked.login);
       if ([...this.#configured].every((login) => this.#joined.has(login))) context.setStatus("connected", null);
     });
     // Linked channels are joined through the queue (Twitch's join rate), several per JOIN line.
