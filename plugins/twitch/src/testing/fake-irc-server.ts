@@ -61,6 +61,11 @@ export class FakeIrcServer {
     for (const c of targets) c.ws.send(`${line}\r\n`);
   }
 
+  /** Makes a channel exist from now on (a JOIN of it is answered with its ROOMSTATE). */
+  addRoom(channel: string, roomId: string): void {
+    this.#roomIds.set(channel, roomId);
+  }
+
   /** Asks every connection to reconnect (Twitch's RECONNECT) and stops routing to them. */
   reconnect(): void {
     for (const c of this.connections) {
