@@ -169,7 +169,9 @@ export class FakeIrcServer {
         return;
       }
       case "PING":
-        this.#send(c, ":tmi.twitch.tv PONG tmi.twitch.tv :tmi.twitch.tv");
+        // Twitch answers a client PING as "PONG :tmi.twitch.tv" (no prefix); tmi.js counts only that as
+        // the answer, else its ping times out and it reconnects every 70 s.
+        this.#send(c, "PONG :tmi.twitch.tv");
         return;
       default:
         return;
