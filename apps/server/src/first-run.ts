@@ -68,10 +68,16 @@ export type BootstrapResult = SeededBootstrap | SkippedBootstrap;
 export function bootstrap(repos: Repositories, options: { catalog?: readonly CatalogAlertType[] } = {}): BootstrapResult {
   const marks = { ...((repos.store.data.meta["bootstrap"] as BootstrapMarks | undefined) ?? {}) };
   const created: string[] = [];
+  // Only the meta document changes: an update that names nothing would rewrite every document,
+  // at every start (with several nodes on one database, hundreds of users' documents written in
+  // one batch that conflicts with the other nodes' writes and holds the start until it lands).
   const remember = () =>
-    repos.store.update((data) => {
-      data.meta["bootstrap"] = marks;
-    });
+    repos.store.update(
+      (data) => {
+        data.meta["bootstrap"] = marks;
+      },
+      { meta: true },
+    );
 
   let user = marks.user_id === undefined ? null : repos.users.get(marks.user_id);
   if (!user) {

@@ -75,6 +75,8 @@ interface Linked {
   sticky: { state: ChannelState; detail: string | null; missing: readonly string[] } | null;
   eventSubLive: boolean;
   onJoined?: () => void;
+  /** Asks for the JOIN again while the channel is not joined (see `#retryJoin`). */
+  retry?: NodeJS.Timeout;
 }
 
 /** Makes bot output safe for one IRC line: no line breaks, no leading command character, at most 500 chars. */
@@ -221,14 +223,17 @@ export class TwitchPlugin implements PlatformPlugin {
     const linked: Linked = { served, login, joined: false, broadcaster: null, sticky: null, eventSubLive: false };
     this.#linked.set(served.connection_id, linked);
     this.#channels.set(login, { id: served.id, platform_id: served.platform_user_id, username: login, avatar_url: served.avatar_url.slice(0, 2048) });
+    const joinTimeoutMs = this.#options.joinTimeoutMs ?? 10_000;
     const joined = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.#options.joinTimeoutMs ?? 10_000);
+      const timer = setTimeout(resolve, joinTimeoutMs);
       linked.onJoined = () => {
         clearTimeout(timer);
+        if (linked.retry) clearTimeout(linked.retry);
         resolve();
       };
     });
     this.#joinQueue?.add(login);
+    this.#retryJoin(linked, joinTimeoutMs);
     const tokens = this.#hooks.credentials?.tokens(served.connection_id) ?? null;
     const clientId = this.#options.clientId;
     if (tokens?.access_token && clientId && (this.#options.eventsub?.enabled ?? true)) {
@@ -264,12 +269,27 @@ export class TwitchPlugin implements PlatformPlugin {
     const linked = this.#linked.get(connectionId);
     if (!linked) return;
     this.#linked.delete(connectionId);
+    if (linked.retry) clearTimeout(linked.retry);
     linked.broadcaster?.stop();
     if ([...this.#linked.values()].some((l) => l.login === linked.login) || this.#configured.has(linked.login)) return;
     this.#channels.delete(linked.login);
     this.#joined.delete(linked.login);
     this.#joinQueue?.remove(linked.login);
     await this.#client?.part(linked.login).catch(() => undefined);
+  }
+
+  /**
+   * A JOIN Twitch left unanswered, or one lost with the chat connection, is asked again every
+   * `everyMs` (the join timeout) until the channel is joined or released: a channel waiting to join
+   * would otherwise wait for ever, its chat unheard.
+   */
+  #retryJoin(linked: Linked, everyMs: number): void {
+    linked.retry = setTimeout(() => {
+      if (linked.joined || this.#linked.get(linked.served.connection_id) !== linked) return;
+      this.#joinQueue?.add(linked.login);
+      this.#retryJoin(linked, everyMs);
+    }, everyMs);
+    linked.retry.unref?.();
   }
 
   /** Validates every linked channel's token now (each is also validated hourly). */
@@ -439,6 +459,9 @@ export class TwitchPlugin implements PlatformPlugin {
     // Without EventSub, chat is all the plugin has: losing it is disconnected, not "partly working".
     client.on("disconnected", (reason) => context.setStatus(this.#eventSubLive ? "degraded" : "disconnected", `Twitch chat disconnected: ${reason}; reconnecting`));
     client.on("connected", () => {
+      // A JOIN sent while the connection was down (or before it first came up) was lost: tmi.js
+      // joins again only what it had joined, so every linked channel not joined yet is queued again.
+      for (const linked of this.#linked.values()) if (!linked.joined) this.#joinQueue?.add(linked.login);
       if ([...this.#configured].every((login) => this.#joined.has(login))) context.setStatus("connected", null);
     });
     // Linked channels are joined through the queue (Twitch's join rate), several per JOIN line.

@@ -68,6 +68,8 @@ export class YouTubePlugin implements PlatformPlugin {
   readonly #channel: ChatChannel;
   readonly #malformedKinds = new Set<string>();
   #malformedCount = 0;
+  /** When the plugin was asked to connect: chat published before it is history, after it is answered (even before the first poll). */
+  #connectedAt = 0;
   #api: DataApiClient | null = null;
   #context: PluginContext | null = null;
   #queue: SendQueue;
@@ -120,6 +122,7 @@ export class YouTubePlugin implements PlatformPlugin {
 
   async connect(context: PluginContext): Promise<void> {
     this.#context = context;
+    this.#connectedAt = Date.now();
     const o = this.#options;
     if (!o.tokens) throw new YouTubeError(YOUTUBE_ERROR_CODES.unauthorized, `No Google tokens for YouTube: ${REVOKED_FIX}`);
     this.#queue = new SendQueue({ limit: o.sendQueueLimit, gapMs: o.sendGapMs });
@@ -269,7 +272,7 @@ export class YouTubePlugin implements PlatformPlugin {
       liveChatId: broadcast.snippet.liveChatId,
       since: broadcast.snippet.actualStartTime ? Date.parse(broadcast.snippet.actualStartTime) || now : now,
       pageToken: undefined,
-      skipBefore: atConnect ? now : 0,
+      skipBefore: atConnect ? this.#connectedAt : 0,
     };
     const id = `online-${broadcast.id}`;
     if (this.#seen.add(id)) {

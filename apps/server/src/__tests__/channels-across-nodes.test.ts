@@ -63,7 +63,7 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
   } catch (error) {
     // Which lines, and who serves their channels now: a lost line and a slow one look different.
     const missing = unanswered();
-    throw new Error(`${(error as Error).message}: ${missing.length} unanswered: ${missing.slice(0, 20).join(", ")}; channels serving by node: ${JSON.stringify(await install.servedByNode().catch(() => null))}`, { cause: error });
+    throw new Error(`${(error as Error).message}: ${missing.length} unanswered: ${missing.slice(0, 20).join(", ")}; channels serving by node: ${JSON.stringify(await install.servedByNode().catch(() => null))}; by state: ${JSON.stringify(await install.statesByNode().catch(() => null))}`, { cause: error });
   }
   for (const [tag, account] of tags) {
     const found = install.answers(tag);

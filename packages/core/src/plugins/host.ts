@@ -250,10 +250,14 @@ export class PluginHost {
   }
 
   async #serve(entry: Entry, channel: ServedChannel, signal: AbortSignal): Promise<void> {
+    // The host's own "starting": a plugin that said nothing else while serving is serving once it
+    // resolves; one that said "starting" itself (a Twitch chat not joined yet) is not, until it says so.
+    const starting = entry.channelStates.get(channel.connection_id);
     try {
       await entry.plugin.serveChannel?.(channel);
       if (signal.aborted || entry.wanted.get(channel.connection_id) !== channel) return;
-      if (entry.channelStates.get(channel.connection_id)?.state === "starting") this.#setChannel(entry, channel, "serving", null);
+      const now = entry.channelStates.get(channel.connection_id);
+      if (now?.state === "starting" && now === starting) this.#setChannel(entry, channel, "serving", null);
     } catch (cause) {
       if (signal.aborted || entry.wanted.get(channel.connection_id) !== channel) return;
       const message = cause instanceof Error ? cause.message : String(cause);

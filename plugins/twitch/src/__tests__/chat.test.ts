@@ -178,4 +178,49 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
       await late.close();
     }
   }, 30_000);
+
+  it("a linked channel served while the chat connection is down is joined once it is up, and is starting, not serving, until then (issue 25/29)", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const chat: ChatEvent[] = [];
+    const host = new PluginHost({ logger, alerts: () => undefined, chatRoom: (event) => void (event.event === "message" && chat.push(event.payload)) });
+    host.register(new TwitchPlugin({ channels: [], username: "ovationbot", token: "oauth:abc", irc: { server: "127.0.0.1", port, secure: false }, ircReconnectMs: 50, joinTimeoutMs: 300 }));
+    await host.connect("twitch");
+    expect(host.health()[0]?.status).toBe("disconnected");
+    // The JOIN of this channel is tried while nothing listens.
+    await host.serveChannel("twitch", { id: "owner-9", connection_id: 9, platform_user_id: "999", username: "dallas", avatar_url: "", scopes: [] });
+    expect(host.channelStatus("twitch")[0]).toMatchObject({ state: "starting", detail: expect.stringContaining("waiting to join") });
+    const late = await FakeIrcServer.start({ dallas: "999" }, port);
+    try {
+      await until(() => (host.channelStatus("twitch")[0]?.state === "serving" ? true : undefined), "the channel joined once the server answers", 20_000);
+      expect(late.received).toContain("JOIN #dallas");
+      late.publish("dallas", privmsgLine("dallas", "999", "m-late-1", "hello after the outage"));
+      await until(() => chat.find((e) => e.message === "hello after the outage"), "its chat");
+    } finally {
+      await host.stop();
+      await late.close();
+    }
+  }, 30_000);
+
+  it("a JOIN Twitch left unanswered is asked again until the channel is joined (issue 25/29)", async () => {
+    const chat: ChatEvent[] = [];
+    const host = new PluginHost({ logger, alerts: () => undefined, chatRoom: (event) => void (event.event === "message" && chat.push(event.payload)) });
+    host.register(new TwitchPlugin({ channels: [], username: "ovationbot", token: "oauth:abc", irc: { server: "127.0.0.1", port: server.port, secure: false }, ircReconnectMs: 50, joinTimeoutMs: 300 }));
+    try {
+      await host.connect("twitch");
+      const before = server.received.length;
+      // No ROOMSTATE answers the first JOIN (the channel is unknown to the server yet).
+      await host.serveChannel("twitch", { id: "owner-7", connection_id: 7, platform_user_id: "777", username: "latecomer", avatar_url: "", scopes: [] });
+      expect(host.channelStatus("twitch")[0]).toMatchObject({ state: "starting" });
+      server.addRoom("latecomer", "777");
+      await until(() => (host.channelStatus("twitch")[0]?.state === "serving" ? true : undefined), "joined on a later JOIN", 10_000);
+      expect(server.received.slice(before).filter((l) => l === "JOIN #latecomer").length).toBeGreaterThanOrEqual(2);
+      server.publish("latecomer", privmsgLine("latecomer", "777", "m-late-2", "heard at last"));
+      await until(() => chat.find((e) => e.message === "heard at last"), "its chat");
+    } finally {
+      await host.stop();
+    }
+  }, 30_000);
 });

@@ -61,6 +61,11 @@ export class FakeIrcServer {
     for (const c of targets) c.ws.send(`${line}\r\n`);
   }
 
+  /** Makes a channel exist from now on (a JOIN of it is answered with its ROOMSTATE). */
+  addRoom(channel: string, roomId: string): void {
+    this.#roomIds.set(channel, roomId);
+  }
+
   /** Asks every connection to reconnect (Twitch's RECONNECT) and stops routing to them. */
   reconnect(): void {
     for (const c of this.connections) {
@@ -164,7 +169,9 @@ export class FakeIrcServer {
         return;
       }
       case "PING":
-        this.#send(c, ":tmi.twitch.tv PONG tmi.twitch.tv :tmi.twitch.tv");
+        // Twitch answers a client PING as "PONG :tmi.twitch.tv" (no prefix); tmi.js counts only that as
+        // the answer, else its ping times out and it reconnects every 70 s.
+        this.#send(c, "PONG :tmi.twitch.tv");
         return;
       default:
         return;

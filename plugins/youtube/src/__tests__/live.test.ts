@@ -130,6 +130,23 @@ describe("YouTube plugin against a loopback fake of Google", () => {
     expect(plugin.malformedCount).toBe(2);
   });
 
+  it("skips the live chat's history from before it started, but reads a message sent after it started and before it found the broadcast", { timeout: 20_000 }, async () => {
+    google.live = true;
+    const old = chatMessage("text");
+    (old.snippet as Record<string, unknown>).publishedAt = new Date(Date.now() - 60_000).toISOString();
+    (old.snippet as Record<string, unknown>).displayMessage = "from before";
+    ((old.snippet as Record<string, unknown>).textMessageDetails as Record<string, unknown>).messageText = "from before";
+    google.publish(old, true);
+    // Its first broadcast lookup fails: the plugin has started (the host may call the channel
+    // served) but finds the broadcast only after a backoff.
+    google.fail("liveBroadcasts.list", "backendError", 1);
+    await start({ backoffMs: { min: 400, max: 400 } });
+    expect(plugin.liveChatId).toBeNull();
+    google.publish(chatMessage("text"));
+    await until(() => chat.find((e) => e.message === "hello everyone"), "the message sent before the broadcast was found");
+    expect(chat.map((e) => e.message)).not.toContain("from before");
+  });
+
   it("waits out 429 rate limits and recovers, refreshes an expired access token, and shows quota exhaustion", { timeout: 20_000 }, async () => {
     google.live = true;
     await start();
