@@ -28,7 +28,8 @@ export class MiniTwitchChat {
             send(`@room-id=${roomId} :tmi.twitch.tv ROOMSTATE #${channel}`);
             this.#joined.add(ws);
           } else if (line.startsWith("PING")) {
-            send(":tmi.twitch.tv PONG tmi.twitch.tv :tmi.twitch.tv");
+            // As plugins/twitch's fake: no prefix, the answer tmi.js counts (else it reconnects every 70 s).
+            send("PONG :tmi.twitch.tv");
           }
         }
       });
