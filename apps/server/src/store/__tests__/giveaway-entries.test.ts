@@ -1,52 +1,13 @@
 import { GiveawayModule } from "@ovation/core";
 import type { ChatEvent } from "@ovation/core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDataDir } from "../../__tests__/helpers.js";
-import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
-import type { StoreBackend, StoreBatch } from "../backend.js";
+import { describe, expect, test } from "vitest";
 import { CHUNK_ITEMS } from "../chunked-list.js";
-import { FileBackend } from "../file-backend.js";
-import { PostgresBackend } from "../postgres-backend.js";
 import { createRepositories } from "../repositories.js";
 import type { Repositories } from "../repositories.js";
 import { Store } from "../store.js";
+import { spiedStore, storeImplementations } from "./backends.js";
 
-interface Implementation {
-  name: string;
-  place(): Promise<string>;
-  backend(place: string): Promise<StoreBackend>;
-}
-
-const dirs: Array<{ remove(): void }> = [];
-beforeAll(() => sharedPostgres(), 120_000);
-afterAll(() => dirs.forEach((d) => d.remove()));
-
-const implementations: Implementation[] = [
-  {
-    name: "embedded files",
-    place: async () => {
-      const d = tempDataDir();
-      dirs.push(d);
-      return d.dir;
-    },
-    backend: (dir) => FileBackend.open(dir),
-  },
-  { name: "PostgreSQL", place: () => freshDatabase(), backend: (url) => PostgresBackend.open(url) },
-];
-
-/** A store whose backend records every batch. */
-async function spied(backend: StoreBackend): Promise<{ store: Store; batches: StoreBatch[] }> {
-  const batches: StoreBatch[] = [];
-  const spy: StoreBackend = {
-    description: backend.description,
-    load: () => backend.load(),
-    write: (batch) => (batches.push(batch), backend.write(batch)),
-    replaceAll: (s) => backend.replaceAll(s),
-    close: () => backend.close(),
-    ...(backend.shared ? { shared: backend.shared } : {}),
-  };
-  return { store: await Store.fromBackend(spy), batches };
-}
+const implementations = storeImplementations();
 
 /** A giveaway module stored the way the server's bot modules store it. */
 function giveaways(repos: Repositories): GiveawayModule {
@@ -74,7 +35,7 @@ function entry(channel: number, viewer: number, message = "!join"): ChatEvent {
 describe.each(implementations)("giveaway entries on $name", (impl) => {
   test("an entry writes one chunk of at most 100 entries, never the giveaway's other entries or state", async () => {
     const place = await impl.place();
-    const { store, batches } = await spied(await impl.backend(place));
+    const { store, batches } = await spiedStore(await impl.backend(place));
     const repos = createRepositories(store);
     const user = repos.users.create({ name: "Streamer" });
     const module = giveaways(repos);
@@ -117,7 +78,7 @@ describe.each(implementations)("giveaway entries on $name", (impl) => {
 
   test("a follow writes one bucket of followers, not the user's other followers; they survive a reopen", async () => {
     const place = await impl.place();
-    const { store, batches } = await spied(await impl.backend(place));
+    const { store, batches } = await spiedStore(await impl.backend(place));
     const repos = createRepositories(store);
     const user = repos.users.create({ name: "Followed" });
     for (let i = 0; i < 3_000; i++) repos.botState.addFollower(user.id, "twitch", `f${i}`);
@@ -156,9 +117,9 @@ describe.each(implementations)("giveaway entries on $name", (impl) => {
 });
 
 test("entries and followers stored inside the bot state by earlier versions move out at start", async () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  const store = await Store.open(d.dir);
+  // A data directory of the embedded-files backend, removed after the file like the others.
+  const dir = await implementations[0]!.place();
+  const store = await Store.open(dir);
   const repos = createRepositories(store);
   const user = repos.users.create({ name: "Old" });
   const entries = Array.from({ length: CHUNK_ITEMS + 5 }, (_, i) => ({ platform: "kick", user_platform_id: `v${i}`, username: `v${i}`, weight: 1, entered_at: i }));
@@ -167,7 +128,7 @@ test("entries and followers stored inside the bot state by earlier versions move
   store.update((data) => void (data.extensions[`bot_state.${user.id}`] = { giveaway, followers }), { extensions: [`bot_state.${user.id}`] });
   await store.close();
 
-  const again = await Store.open(d.dir);
+  const again = await Store.open(dir);
   const moved = createRepositories(again);
   await again.persisted();
   expect(again.data.extensions[`bot_state.${user.id}`]).toMatchObject({ giveaway: { entries: [] }, followers: {} });
