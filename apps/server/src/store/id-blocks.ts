@@ -1,11 +1,17 @@
 import type { Logger } from "pino";
+import { ApiError } from "../errors.js";
 
 /** Reserves the ids `[last - size + 1, last]` of a sequence, all above `floor`, never handed out before. */
 export type ReserveIds = (sequence: string, size: number, floor: number) => Promise<{ last: number }>;
 
-/** The first block size of a sequence; a block used up within {@link FAST_BLOCK_MS} doubles the next. */
-const FIRST_BLOCK: Record<string, number> = { alert_log: 1_000 };
-const DEFAULT_FIRST_BLOCK = 100;
+/**
+ * The first block size of a sequence; a block used up within {@link FAST_BLOCK_MS} doubles the next.
+ * Ids are not scarce (a block a node does not finish is only skipped), so the first block is large
+ * enough that a burst of creations (a node's first minutes, a batch of sign-ups) does not outrun the
+ * database's answer to the refill asked for at half a block: with 100, 50 creations on a loaded
+ * machine could use the rest of a block before that answer came, and the 51st failed.
+ */
+const DEFAULT_FIRST_BLOCK = 1_000;
 const MAX_BLOCK = 65_536;
 const FAST_BLOCK_MS = 5_000;
 
@@ -32,9 +38,11 @@ interface SequenceState {
 export class IdBlocks {
   readonly #sequences = new Map<string, SequenceState>();
 
+  /** `firstBlock` overrides the first block size of every sequence (tests use small blocks). */
   constructor(
     private readonly reserve: ReserveIds,
     private readonly logger: Logger | undefined,
+    private readonly firstBlock = DEFAULT_FIRST_BLOCK,
   ) {}
 
   /** Reserves the first block of each sequence (ids above `floors[name]`); call before `next`. */
@@ -47,7 +55,7 @@ export class IdBlocks {
   #state(name: string, floor = 0): SequenceState {
     let state = this.#sequences.get(name);
     if (!state) {
-      state = { name, blocks: [], size: FIRST_BLOCK[name] ?? DEFAULT_FIRST_BLOCK, startedAt: Date.now(), refilling: null, floor };
+      state = { name, blocks: [], size: this.firstBlock, startedAt: Date.now(), refilling: null, floor };
       this.#sequences.set(name, state);
     }
     return state;
@@ -67,9 +75,9 @@ export class IdBlocks {
   }
 
   /**
-   * The next id of `name`. Throws when the node has no reserved id left (the database was
-   * unreachable while a whole block was used up); a sequence never prepared gets its first block
-   * in the background and throws meanwhile.
+   * The next id of `name`. Throws the 503 `OVATION_ERR_STORE_IDS_UNAVAILABLE` when the node has no
+   * reserved id left (the database did not answer while half a block was used up); a sequence never
+   * prepared gets its first block in the background and throws meanwhile.
    */
   next(name: string): number {
     const state = this.#state(name);
@@ -82,7 +90,7 @@ export class IdBlocks {
     }
     if (!block) {
       void this.#refill(state);
-      throw new Error(`no ${name} id is reserved yet (the database did not answer in time); try again`);
+      throw new ApiError("OVATION_ERR_STORE_IDS_UNAVAILABLE", { message: `No ${name} id is reserved yet (the database did not answer in time); try again.` });
     }
     const id = block.next++;
     const left = block.last - block.next + 1 + state.blocks.slice(1).reduce((n, b) => n + b.last - b.next + 1, 0);

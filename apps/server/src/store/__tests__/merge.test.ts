@@ -43,7 +43,7 @@ describe("id blocks", () => {
       last = Math.max(last, floor) + size;
       reserved.push([last - size + 1, last]);
       return { last };
-    }, undefined);
+    }, undefined, 100);
     await blocks.prepare({ users: 10 });
     const ids: number[] = [];
     for (let i = 0; i < 400; i++) {
@@ -56,10 +56,29 @@ describe("id blocks", () => {
     expect(reserved.length).toBeGreaterThan(1);
   });
 
-  test("a sequence with no reserved id left throws (and reserves one for the next call)", async () => {
+  test("a sequence with no reserved id left throws a 503 (and reserves one for the next call)", async () => {
     const blocks = new IdBlocks(async (_name, size) => ({ last: size }), undefined);
-    expect(() => blocks.next("commands")).toThrow(/no commands id is reserved yet/);
+    expect(() => blocks.next("commands")).toThrow(expect.objectContaining({ code: "OVATION_ERR_STORE_IDS_UNAVAILABLE", status: 503, message: expect.stringMatching(/No commands id is reserved yet/) }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(blocks.next("commands")).toBe(1);
+  });
+
+  test("a burst of creations while the database is slow to answer is served from the first block", async () => {
+    // The refill asked for at half a block is answered only after the burst: 600 creations in a row
+    // (a node's first sign-ups while PostgreSQL is busy) must not run out. With 100-id first blocks
+    // the 101st creation failed.
+    let answer: (() => void) | undefined;
+    let calls = 0;
+    const blocks = new IdBlocks((_name, size, floor) => {
+      calls++;
+      const last = floor + calls * size;
+      return calls === 1 ? Promise.resolve({ last }) : new Promise((resolve) => (answer = () => resolve({ last })));
+    }, undefined);
+    await blocks.prepare({ users: 0 });
+    const ids = Array.from({ length: 600 }, () => blocks.next("users"));
+    expect(ids[0]).toBe(1);
+    expect(ids.at(-1)).toBe(600);
+    expect(calls).toBe(2); // the refill was asked for, and not answered yet
+    answer?.();
   });
 });
