@@ -5,8 +5,13 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
-/** Debian's Chromium, which CI installs when missing (.ci/run). */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/**
+ * Debian's Chromium, which CI installs when missing (.ci/run): OVATION_TEST_CHROMIUM when set, else
+ * its headless shell (package chromium-headless-shell) when installed, else the full browser; the
+ * same choice as apps/server/src/__tests__/services/chromium.ts, whose CHROMIUM_PATH says why.
+ */
+export const CHROMIUM_PATH =
+  process.env["OVATION_TEST_CHROMIUM"] || (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -87,7 +92,7 @@ async function workerBrowser(): Promise<Browser> {
  */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
+    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium chromium-headless-shell), as .ci/run does`);
   }
   mkdirSync(TEST_RESULTS_DIR, { recursive: true });
   const browser = await workerBrowser();

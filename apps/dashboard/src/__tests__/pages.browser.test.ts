@@ -182,6 +182,37 @@ describe("dashboard pages (issue 18)", () => {
     await context.close();
   }, 120_000);
 
+  it("keeps a resume made elsewhere when the answer to the page's own Pause arrives after it", async () => {
+    // The alerts source an earlier test made (one of its own when this test runs alone).
+    const source =
+      (await h.api<{ data: Array<{ id: number; browser_source_type: string }> }>("GET", "/v1/browser-source")).body.data.find((s) => s.browser_source_type === "alerts") ??
+      (await h.api<{ id: number }>("POST", "/v1/browser-source/generate", { browser_source_type: "alerts" })).body;
+    const { context, page, errors } = await h.open();
+    await h.signIn(page, "/alert-log");
+    await expect.poll(() => page.locator(".live-status").getAttribute("data-live"), { timeout: 30_000 }).toBe("live");
+    // The Pause answer is held (a slow network) until the pause and a resume made through the API
+    // have both reached the page live; a loaded machine delivered it that late once.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/v1/alerts/queue/pause", async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    const row = page.locator(`li.queue-row[data-source="${source.id}"]`);
+    await row.getByRole("button", { name: /^Pause / }).click();
+    await expect.poll(() => row.getAttribute("data-paused"), { timeout: 30_000 }).toBe("true");
+    await h.api("POST", "/v1/alerts/queue/resume", { browser_source_id: source.id });
+    await expect.poll(() => row.getAttribute("data-paused"), { timeout: 30_000 }).toBe("false");
+    release();
+    await page.locator(".toast-success").filter({ hasText: "Paused" }).waitFor({ timeout: 30_000 });
+    // The toast comes with the answer's handling: the row shows what the page made of it.
+    expect(await row.getAttribute("data-paused")).toBe("false");
+    expect((await h.api<{ paused_sources: number[] }>("GET", "/v1/alerts/log")).body.paused_sources).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("changes a counter and creates a personal access token behind the EAT prompt (shown once, and it works)", async () => {
     const { context, page, errors } = await h.open();
     await h.signIn(page, "/counters");

@@ -1,6 +1,6 @@
 import type { BrowserSource } from "@ovation/client";
 import type { AlertLogEntryView, AlertLogUpdate, QueueStateView } from "@ovation/core/contracts";
-import { useCallback, useState } from "preact/hooks";
+import { useCallback, useRef, useState } from "preact/hooks";
 import { messageOf } from "../ui/errors.js";
 import { useConfirm } from "../ui/confirm.js";
 import { useToast } from "../ui/toast.js";
@@ -107,7 +107,15 @@ export default function AlertLog() {
       sources: sources.data.filter((s) => s.browser_source_type === "alerts" || s.browser_source_type === "effect-alerts"),
     };
   }, []);
-  const onUpdate = useCallback((update: AlertLogUpdate) => loaded.set((view) => (view === null ? view : applyUpdate(view, update))), [loaded.set]);
+  /** Queue updates heard live so far: an action's answer that arrives after a newer live update is older than it. */
+  const queueUpdates = useRef(0);
+  const onUpdate = useCallback(
+    (update: AlertLogUpdate) => {
+      if (update.kind === "queue") queueUpdates.current += 1;
+      loaded.set((view) => (view === null ? view : applyUpdate(view, update)));
+    },
+    [loaded.set],
+  );
   const live = useAlertLogUpdates(onUpdate, () => void loaded.reload());
   const [replaying, setReplaying] = useState<string | null>(null);
 
@@ -115,8 +123,14 @@ export default function AlertLog() {
     const name = source === null ? "every browser source" : sourceName(source);
     if (action === "clear" && !(await confirm({ title: "Clear the queue?", message: `Alerts waiting on ${name} are dropped and not shown again when a source reconnects.`, confirmLabel: "Clear", danger: true }))) return;
     try {
+      const heard = queueUpdates.current;
       const answer = await client.alerts.queue(action, source === null ? {} : { browserSourceId: source.id });
-      loaded.set((view) => (view === null ? view : applyUpdate(view, { kind: "queue", action, browser_source_id: source?.id ?? null, state: { paused: answer.paused, paused_sources: answer.paused_sources } })));
+      // The queue's state in the answer is applied only when no queue update was heard live
+      // meanwhile: the live updates carry this action's state too, and one heard before this answer
+      // arrived may be newer (a resume made elsewhere), which the answer must not undo.
+      if (queueUpdates.current === heard) {
+        loaded.set((view) => (view === null ? view : applyUpdate(view, { kind: "queue", action, browser_source_id: source?.id ?? null, state: { paused: answer.paused, paused_sources: answer.paused_sources } })));
+      }
       toast("success", { skip: `Skipped the alert on ${name}.`, pause: `Paused ${name}.`, resume: `Resumed ${name}.`, clear: `Cleared ${answer.cleared ?? 0} alert(s) on ${name}.` }[action]);
     } catch (error) {
       toast("error", messageOf(error));

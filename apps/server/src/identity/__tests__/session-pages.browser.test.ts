@@ -43,7 +43,8 @@ describe("identity sessions and pages in Chromium (issue 20)", () => {
     h = await startHarness();
     const client = await h.client({ redirectUris: [REDIRECT] });
     config = await discover(h.base, client.client_id, client.client_secret);
-    browser = await launchChromium();
+    // The full browser: the redirect to the client's redirect URI is answered by a route (see launchChromium).
+    browser = await launchChromium({ fullBrowser: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

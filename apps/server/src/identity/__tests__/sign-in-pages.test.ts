@@ -15,7 +15,8 @@ describe("sign-in and consent pages in a real browser", () => {
   beforeAll(async () => {
     h = await startHarness();
     await h.createUser({ name: "quinn", email: "quinn@example.com", password: "quinn's long passphrase" });
-    browser = await launchChromium();
+    // The full browser: the redirect to the client's redirect URI is answered by a route (see launchChromium).
+    browser = await launchChromium({ fullBrowser: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

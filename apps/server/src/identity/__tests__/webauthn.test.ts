@@ -71,7 +71,8 @@ describe("hardware keys (WebAuthn) with Chromium's virtual authenticator", () =>
     h = await startHarness({ hostname: "localhost" });
     const created = await h.createUser({ name: "pia", email: "pia@example.com" });
     user = { id: created.id, password: created.password, token: h.repos.tokens.create({ user_id: created.id, name: "t", scopes: ["*"] }).token };
-    browser = await launchChromium();
+    // The full browser: the redirect to the client's redirect URI is answered by a route (see launchChromium).
+    browser = await launchChromium({ fullBrowser: true });
     const context = await browser.newContext();
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
