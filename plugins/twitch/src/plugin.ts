@@ -74,7 +74,8 @@ interface Linked {
   /** A state of the link that chat joining does not clear (needs reconnecting, missing scope). */
   sticky: { state: ChannelState; detail: string | null; missing: readonly string[] } | null;
   eventSubLive: boolean;
-  onJoined?: () => void;
+  /** Ends `serveChannel`'s wait for the join: called when the channel is joined, or released while waiting. */
+  endWait?: () => void;
   /** Asks for the JOIN again while the channel is not joined (see `#retryJoin`). */
   retry?: NodeJS.Timeout;
 }
@@ -125,6 +126,8 @@ export class TwitchPlugin implements PlatformPlugin {
   readonly #configured = new Set<string>();
   /** Linked channels by connection id. */
   readonly #linked = new Map<number, Linked>();
+  /** The latest `serveChannel` call of each connection (an older one still releasing stops there). */
+  readonly #attempts = new Map<number, symbol>();
   readonly #hooks: TwitchPluginHooks;
   #joinQueue: JoinQueue | null = null;
 
@@ -214,7 +217,11 @@ export class TwitchPlugin implements PlatformPlugin {
   async serveChannel(served: ServedChannel): Promise<void> {
     const context = this.#context;
     if (!context) throw new TwitchError(TWITCH_ERROR_CODES.chat, "The Twitch plugin is not connected");
-    await this.releaseChannel(served.connection_id);
+    // A later call for the same connection (served again, new tokens) supersedes this one.
+    const attempt = Symbol(served.username);
+    this.#attempts.set(served.connection_id, attempt);
+    await this.#release(served.connection_id);
+    if (this.#attempts.get(served.connection_id) !== attempt) return;
     const login = served.username.toLowerCase();
     if (this.#configured.has(login)) {
       context.setChannelStatus(served.connection_id, "serving", "served as configured by the operator");
@@ -226,7 +233,7 @@ export class TwitchPlugin implements PlatformPlugin {
     const joinTimeoutMs = this.#options.joinTimeoutMs ?? 10_000;
     const joined = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, joinTimeoutMs);
-      linked.onJoined = () => {
+      linked.endWait = () => {
         clearTimeout(timer);
         if (linked.retry) clearTimeout(linked.retry);
         resolve();
@@ -261,15 +268,24 @@ export class TwitchPlugin implements PlatformPlugin {
       await broadcaster.start();
     }
     await joined;
+    // Released (or served again) while waiting: the connection's state is no longer this link's to
+    // report; a stale "starting" here would stand over the newer link's "serving" for good.
+    if (this.#linked.get(served.connection_id) !== linked) return;
     this.#channelStatus(context, linked, null);
   }
 
   /** Plugin API 1.1: stops serving a linked channel: its EventSub session closes and the bot parts its chat. */
   async releaseChannel(connectionId: number): Promise<void> {
+    // A serveChannel still parting the previous link must not join it after this.
+    this.#attempts.delete(connectionId);
+    await this.#release(connectionId);
+  }
+
+  async #release(connectionId: number): Promise<void> {
     const linked = this.#linked.get(connectionId);
     if (!linked) return;
     this.#linked.delete(connectionId);
-    if (linked.retry) clearTimeout(linked.retry);
+    linked.endWait?.();
     linked.broadcaster?.stop();
     if ([...this.#linked.values()].some((l) => l.login === linked.login) || this.#configured.has(linked.login)) return;
     this.#channels.delete(linked.login);
@@ -389,7 +405,7 @@ export class TwitchPlugin implements PlatformPlugin {
         for (const linked of this.#linked.values()) {
           if (linked.login !== outcome.login || linked.joined) continue;
           linked.joined = true;
-          linked.onJoined?.();
+          linked.endWait?.();
           this.#channelStatus(context, linked, null);
         }
         if ([...this.#configured].every((login) => this.#joined.has(login))) this.#onJoined?.();

@@ -30,6 +30,23 @@ let install: KickInstallation;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * For a failure: each node's channels by state, and the first channels not serving with how long
+ * they have been so; for a Twitch channel also every JOIN and PART the fake IRC server answered for
+ * it, by connection ("JOIN?": no such room, left unanswered).
+ */
+async function stateReport(): Promise<string> {
+  const now = Date.now();
+  const stuck = await install.notServing().catch(() => []);
+  const ago = (at: number) => `${((now - at) / 1000).toFixed(1)} s`;
+  const lines = stuck.slice(0, 15).map((c) => {
+    const irc = c.plugin === "twitch" ? install.irc?.membership.filter((m) => m.channel === c.username) ?? [] : [];
+    const heard = irc.length > 0 ? `; fake IRC: ${irc.map((m) => `${m.command}${m.command === "JOIN" && !m.joined ? "?" : ""} c${m.connection} ${ago(m.at)} ago`).join(", ")}` : "";
+    return `${c.node} ${c.plugin} ${c.username} ${c.state} for ${ago(c.since)} (${c.detail ?? ""})${heard}`;
+  });
+  return `by state: ${JSON.stringify(await install.statesByNode().catch(() => null))}; ${stuck.length} not serving${lines.length > 0 ? `: ${lines.join(" | ")}` : ""}`;
+}
+
 /** Waits until every channel is served, by exactly `nodes` nodes, each serving some. */
 async function spread(nodes: number, timeoutMs: number, what: string): Promise<Record<string, number>> {
   let counts: Record<string, number> = {};
@@ -40,7 +57,7 @@ async function spread(nodes: number, timeoutMs: number, what: string): Promise<R
       return total(counts) === CHANNELS && Object.keys(counts).length === nodes && Object.values(counts).every((n) => n > 0);
     }, timeoutMs, what);
   } catch (error) {
-    throw new Error(`${(error as Error).message}; channels serving by node: ${JSON.stringify(counts)}; by state: ${JSON.stringify(await install.statesByNode().catch(() => null))}`, { cause: error });
+    throw new Error(`${(error as Error).message}; channels serving by node: ${JSON.stringify(counts)}; ${await stateReport()}`, { cause: error });
   }
   return counts;
 }
@@ -63,7 +80,7 @@ async function everyChannelAnsweredOnce(via: readonly NodeProcess[]): Promise<vo
   } catch (error) {
     // Which lines, and who serves their channels now: a lost line and a slow one look different.
     const missing = unanswered();
-    throw new Error(`${(error as Error).message}: ${missing.length} unanswered: ${missing.slice(0, 20).join(", ")}; channels serving by node: ${JSON.stringify(await install.servedByNode().catch(() => null))}; by state: ${JSON.stringify(await install.statesByNode().catch(() => null))}`, { cause: error });
+    throw new Error(`${(error as Error).message}: ${missing.length} unanswered: ${missing.slice(0, 20).join(", ")}; channels serving by node: ${JSON.stringify(await install.servedByNode().catch(() => null))}; ${await stateReport()}`, { cause: error });
   }
   for (const [tag, account] of tags) {
     const found = install.answers(tag);

@@ -65,6 +65,8 @@ export interface KickInstallation {
   servedByNode(via?: NodeProcess): Promise<Record<string, number>>;
   /** How many channels each node has in each plugin and state (`kick serving`: 40), from `GET /v1/plugins` of the first live node. */
   statesByNode(): Promise<Record<string, Record<string, number>>>;
+  /** The channels each live node lists in another state than serving, from the statuses the nodes wrote to Redis. */
+  notServing(): Promise<Array<{ node: string; plugin: string; username: string; state: string; detail: string | null; since: number }>>;
   /** The Kick accounts a node serves, from the status it wrote to Redis. */
   servedBy(node: string): Promise<KickAccount[]>;
   /** The Twitch accounts a node serves, from the status it wrote to Redis. */
@@ -290,6 +292,16 @@ export async function startKickInstallation(options: KickInstallationOptions): P
         const res = await fetch(`${live()[0]!.url}/v1/plugins`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
         const body = (await res.json()) as { nodes?: Array<{ node: string; channel_counts: Record<string, Record<string, number>> }> };
         return Object.fromEntries((body.nodes ?? []).map((n) => [n.node, Object.fromEntries(Object.entries(n.channel_counts).flatMap(([plugin, states]) => Object.entries(states).map(([state, count]) => [`${plugin} ${state}`, count])))]));
+      },
+      async notServing() {
+        if (reader.status === "wait") await reader.connect();
+        const found: Array<{ node: string; plugin: string; username: string; state: string; detail: string | null; since: number }> = [];
+        for (const node of live()) {
+          const raw = await reader.get(NODE_STATUS_PREFIX + node.name);
+          if (raw === null) continue;
+          for (const c of (JSON.parse(raw) as NodeStatus).channels) if (c.state !== "serving") found.push({ node: node.name, plugin: c.plugin, username: c.username, state: c.state, detail: c.detail, since: c.since });
+        }
+        return found;
       },
       async servedBy(node) {
         const names = await serving(node, "kick");

@@ -28,7 +28,8 @@ export async function startNodeProcess(name: string, env: Record<string, string>
   // With --no-node-snapshot the CLI runs in this process instead of re-executing node, so a signal
   // (SIGKILL included) reaches the server itself.
   const child = spawn(process.execPath, ["--no-node-snapshot", bin, "start"], {
-    env: { ...process.env, OVATION_LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), OVATION_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
+    // OVATION_TEST_NODE_LOG_LEVEL=info (with OVATION_TEST_NODE_LOGS): each channel's state changes in the logs, for a diagnosis.
+    env: { ...process.env, OVATION_LOG_LEVEL: process.env["OVATION_TEST_NODE_LOG_LEVEL"] ?? "warn", HOST: "127.0.0.1", PORT: String(port), OVATION_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   process.once("exit", () => child.kill("SIGKILL"));

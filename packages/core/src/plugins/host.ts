@@ -97,6 +97,11 @@ interface Entry {
   detail: string | null;
   since: number;
   controller: AbortController | null;
+  /**
+   * The plugin's connect() resolved (under the current controller): channels wanted before that are
+   * served once it does. Not the status, which the plugin may set to connected while still connecting.
+   */
+  ready: boolean;
   counters: PluginCounters;
   chatIds: RecentIds;
   notificationIds: RecentIds;
@@ -162,6 +167,7 @@ export class PluginHost {
       detail: null,
       since: Date.now(),
       controller: null,
+      ready: false,
       counters: { chat: 0, notifications: 0, moderation: 0, duplicates: 0, rejected: 0, sent: 0, sendFailures: 0 },
       chatIds: new RecentIds(capacity),
       notificationIds: new RecentIds(capacity),
@@ -193,10 +199,13 @@ export class PluginHost {
     if (entry.controller && !entry.controller.signal.aborted) return;
     const controller = new AbortController();
     entry.controller = controller;
+    entry.ready = false;
     this.#setStatus(entry, "connecting", null);
     try {
       await entry.plugin.connect(this.#context(entry, controller.signal));
       if (entry.status === "connecting") this.#setStatus(entry, "connected", null);
+      // Every channel wanted so far is served here, once: serveChannel held back until now (see there).
+      entry.ready = !controller.signal.aborted;
       for (const channel of entry.wanted.values()) void this.#serve(entry, channel, controller.signal);
     } catch (cause) {
       controller.abort();
@@ -227,8 +236,11 @@ export class PluginHost {
     }
     entry.wanted.set(channel.connection_id, channel);
     this.#setChannel(entry, channel, "starting", null);
+    // Not before the plugin's connect() resolved, which serves every wanted channel: a plugin that
+    // reports itself connected while its connect() still runs (Twitch) would otherwise be asked to
+    // serve a channel twice, the second call superseding the first while its chat join waits.
     const signal = entry.controller?.signal;
-    if (signal && !signal.aborted && entry.status !== "connecting") await this.#serve(entry, channel, signal);
+    if (signal && !signal.aborted && entry.ready) await this.#serve(entry, channel, signal);
   }
 
   /** Stops serving the channel of a connection (unlinked, bot switched off, account deleted). */
@@ -302,6 +314,7 @@ export class PluginHost {
     if (!entry.controller) return;
     entry.controller.abort();
     entry.controller = null;
+    entry.ready = false;
     try {
       await entry.plugin.disconnect();
     } catch (err) {

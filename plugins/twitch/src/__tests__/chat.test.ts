@@ -223,4 +223,46 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
       await host.stop();
     }
   }, 30_000);
+
+  it("a channel released or served again while its JOIN waits ends serving once joined, and a channel released meanwhile is not joined (issue 25)", async () => {
+    // The channel assignment of several nodes releases a channel and takes it again, or serves it
+    // again with new tokens, while the first JOIN still waits for its answer (a loaded node).
+    const joinTimeoutMs = 3_000;
+    const chat: ChatEvent[] = [];
+    const host = new PluginHost({ logger, alerts: () => undefined, chatRoom: (event) => void (event.event === "message" && chat.push(event.payload)) });
+    host.register(new TwitchPlugin({ channels: [], username: "ovationbot", token: "oauth:abc", irc: { server: "127.0.0.1", port: server.port, secure: false }, ircReconnectMs: 50, joinTimeoutMs }));
+    const served = (connection: number, username: string) => ({ id: `owner-${connection}`, connection_id: connection, platform_user_id: String(connection * 111), username, avatar_url: "", scopes: [] });
+    const state = (connection: number) => host.channelStatus("twitch").find((c) => c.connection_id === connection)?.state;
+    try {
+      await host.connect("twitch");
+      const before = server.received.length;
+      const sent = (line: string) => server.received.slice(before).includes(line);
+      const startedAt = Date.now();
+      // None of the three rooms exists yet: each first JOIN goes unanswered.
+      const firsts = [host.serveChannel("twitch", served(1, "movedback")), host.serveChannel("twitch", served(2, "relinked")), host.serveChannel("twitch", served(3, "unlinked"))];
+      await until(() => (["movedback", "relinked", "unlinked"].every((l) => sent(`JOIN #${l}`)) ? true : undefined), "the first JOINs");
+      // 1 is released and taken again; 2 is served again (new tokens); 3 is served again and released while that call still parts it.
+      await host.releaseChannel("twitch", 1);
+      const again3 = host.serveChannel("twitch", served(3, "unlinked"));
+      await host.releaseChannel("twitch", 3);
+      for (const [login, connection] of [["movedback", 1], ["relinked", 2], ["unlinked", 3]] as const) server.addRoom(login, String(connection * 111));
+      await Promise.all([host.serveChannel("twitch", served(1, "movedback")), host.serveChannel("twitch", served(2, "relinked")), again3]);
+      await until(() => (state(1) === "serving" && state(2) === "serving" ? true : undefined), "both served channels joined", 10_000);
+      // Past the first calls' join timeout: what they say then must not undo the later calls' "serving".
+      await Promise.all(firsts);
+      await new Promise((r) => setTimeout(r, Math.max(0, startedAt + joinTimeoutMs + 500 - Date.now())));
+      expect([state(1), state(2), state(3)]).toEqual(["serving", "serving", undefined]);
+      // The released channel was not joined after its release: its chat is not heard (another node answers it).
+      const connection = [...server.connections].at(-1);
+      expect(connection?.joined.has("unlinked")).toBe(false);
+      server.publish("unlinked", privmsgLine("unlinked", "333", "m-released-1", "not for this node"));
+      server.publish("movedback", privmsgLine("movedback", "111", "m-moved-1", "heard after the move back"));
+      server.publish("relinked", privmsgLine("relinked", "222", "m-relinked-1", "heard after the new link"));
+      await until(() => (chat.length >= 2 ? true : undefined), "the served channels' chat");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(chat.map((e) => e.message).sort()).toEqual(["heard after the move back", "heard after the new link"]);
+    } finally {
+      await host.stop();
+    }
+  }, 30_000);
 });

@@ -78,6 +78,9 @@ export class FakeHelix {
 
   static async start(): Promise<FakeHelix> {
     const server = createServer();
+    // Real platforms keep an idle connection open for a minute or more; Node's 5 s default closes one
+    // the nodes are reusing when this (test) process stalls past it, losing the request on it.
+    server.keepAliveTimeout = 65_000;
     const helix = new FakeHelix(server);
     server.on("request", (req, res) => void helix.#handle(req, res));
     server.listen(0, "127.0.0.1");

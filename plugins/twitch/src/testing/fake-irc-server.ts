@@ -4,6 +4,8 @@ import { WebSocketServer } from "ws";
 import type { WebSocket } from "ws";
 
 interface Connection {
+  /** Numbered from 1 in the order the connections came. */
+  id: number;
   ws: WebSocket;
   nick: string | null;
   pass: string | null;
@@ -20,6 +22,8 @@ interface Connection {
 export class FakeIrcServer {
   readonly received: string[] = [];
   readonly connections = new Set<Connection>();
+  /** Every JOIN and PART of a channel, by connection, as answered (`joined` false: no such room, no ROOMSTATE). */
+  readonly membership: Array<{ at: number; connection: number; command: "JOIN" | "PART"; channel: string; joined: boolean }> = [];
   replayOnJoin = 0;
   /** Called with every line a client sends (benches time answers with it). */
   onLine: ((line: string) => void) | null = null;
@@ -91,9 +95,9 @@ export class FakeIrcServer {
   }
 
   #accept(ws: WebSocket): void {
-    const connection: Connection = { ws, nick: null, pass: null, joined: new Set() };
-    this.connections.add(connection);
     this.connectionCount++;
+    const connection: Connection = { id: this.connectionCount, ws, nick: null, pass: null, joined: new Set() };
+    this.connections.add(connection);
     ws.on("close", () => this.connections.delete(connection));
     ws.on("message", (data) => {
       for (const line of data.toString().split("\r\n")) {
@@ -146,6 +150,7 @@ export class FakeIrcServer {
             this.#send(c, `@badge-info=;badges=;color=;display-name=${nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE #${channel}`);
           }
           const roomId = this.#roomIds.get(channel);
+          this.membership.push({ at: Date.now(), connection: c.id, command: "JOIN", channel, joined: roomId !== undefined });
           // Twitch sends no ROOMSTATE for a channel that does not exist.
           if (roomId === undefined) continue;
           this.#send(c, `@emote-only=0;followers-only=-1;r9k=0;room-id=${roomId};slow=0;subs-only=0 :tmi.twitch.tv ROOMSTATE #${channel}`);
@@ -162,7 +167,9 @@ export class FakeIrcServer {
         // Twitch stops sending a channel's lines once the connection parted it.
         for (const target of argument.split(",")) {
           const channel = target.replace(/^#/, "");
-          if (!c.joined.delete(channel)) continue;
+          const was = c.joined.delete(channel);
+          this.membership.push({ at: Date.now(), connection: c.id, command: "PART", channel, joined: false });
+          if (!was) continue;
           const nick = c.nick ?? "justinfan1";
           this.#send(c, `:${nick}!${nick}@${nick}.tmi.twitch.tv PART #${channel}`);
         }

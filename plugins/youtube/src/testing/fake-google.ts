@@ -65,6 +65,9 @@ export class FakeGoogle {
         res.writeHead(500).end(String(err));
       });
     });
+    // Real platforms keep an idle connection open for a minute or more; Node's 5 s default closes one
+    // the nodes are reusing when this (test) process stalls past it, losing the request on it.
+    this.#server.keepAliveTimeout = 65_000;
   }
 
   /** Starts the fake on a free loopback port. */
