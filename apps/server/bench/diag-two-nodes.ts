@@ -2,7 +2,10 @@
 // latency-two-nodes.bench.ts at one size, with each server's event-loop delay over each phase, and
 // for the Ovation nodes what else happened meanwhile: GC pauses, CPU time, the longest stalls (with
 // the GC pauses they overlap), and the writes per alert (Redis commands, PostgreSQL transactions
-// and row changes of the alert log), which do not depend on how loaded the machine is.
+// and row changes of the alert log), which do not depend on how loaded the machine is; and CPU µs
+// per alert of each server. The servers run the BUILT server (apps/server/dist, as `npm run bench`
+// builds it first): after changing src, rebuild (`cd apps/server && npx tsc -p tsconfig.build.json`)
+// or this measures the old code.
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
