@@ -2,7 +2,10 @@
 // latency-two-nodes.bench.ts at one size, with each server's event-loop delay over each phase, and
 // for the Ovation nodes what else happened meanwhile: GC pauses, CPU time, the longest stalls (with
 // the GC pauses they overlap), and the writes per alert (Redis commands, PostgreSQL transactions
-// and row changes of the alert log), which do not depend on how loaded the machine is.
+// and row changes of the alert log), which do not depend on how loaded the machine is; and CPU µs
+// per alert of each server. The servers run the BUILT server (apps/server/dist, as `npm run bench`
+// builds it first): after changing src, rebuild (`cd apps/server && npx tsc -p tsconfig.build.json`)
+// or this measures the old code.
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
@@ -48,13 +51,36 @@ const g = (d: Delay) =>
   d.gc
     ? `gc ${d.gc.count} (${d.gc.totalMs.toFixed(0)} ms, max ${d.gc.maxMs.toFixed(1)}, major ${d.gc.major} max ${d.gc.majorMaxMs.toFixed(1)}) cpu ${d.cpuMs?.toFixed(0)} ms heap ${d.heapMb?.toFixed(0)} MB stalls ${(d.stalls ?? []).map((s) => `${s.ms.toFixed(0)}${s.gc.length ? `[gc ${s.gc.map((x) => `${x.kind}:${x.ms.toFixed(0)}`).join(",")}]` : ""}`).join(" ")}`
     : "";
+/**
+ * With BENCH_DIAG_MONITOR=1: Redis MONITOR over a phase, commands counted by name and key (the key
+ * with digits replaced by #), so a count per alert tells who writes what.
+ */
+const monitorOn = process.env["BENCH_DIAG_MONITOR"] === "1";
+async function monitored<T>(run: () => Promise<T>): Promise<{ result: T; byKey: Map<string, number> }> {
+  const byKey = new Map<string, number>();
+  if (!monitorOn) return { result: await run(), byKey };
+  const connection = counter.duplicate();
+  const monitor = await connection.monitor();
+  monitor.on("monitor", (_time: string, args: string[]) => {
+    const name = `${(args[0] ?? "").toLowerCase()} ${(args[1] ?? "").replace(/[0-9a-f]{8,}/g, "*").replace(/\d+/g, "#")}`;
+    byKey.set(name, (byKey.get(name) ?? 0) + 1);
+    if (name.startsWith("xadd") && (byKey.get(name) ?? 0) > 40 && (byKey.get(name) ?? 0) <= 46) console.log(`  xadd: ${args.slice(2).join(" ").slice(0, 300)}`);
+  });
+  try {
+    return { result: await run(), byKey };
+  } finally {
+    monitor.disconnect();
+    connection.disconnect();
+  }
+}
+
 for (let r = 0; r < rounds; r++) {
   await delays();
   const floor = await phase("bare", bareA.ready, n, [bareB.ready, bareA.ready]);
   const dFloor = await delays();
   const redisBefore = await redisCalls();
   const pgBefore = await pgCounts();
-  const ours = await phase("ovation", ovationA.ready, n, [ovationB.ready, ovationA.ready]);
+  const { result: ours, byKey } = await monitored(() => phase("ovation", ovationA.ready, n, [ovationB.ready, ovationA.ready]));
   const dOurs = await delays();
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const redisAfter = await redisCalls();
@@ -72,7 +98,10 @@ for (let r = 0; r < rounds; r++) {
   console.log(`  ovation A: ${g(dOurs["ovationA"]!)}`);
   console.log(`  ovation B: ${g(dOurs["ovationB"]!)}`);
   console.log(`  bare A: ${g(dFloor["bareA"]!)}`);
+  if (monitorOn) console.log(`  monitor per alert: ${[...byKey].filter(([, v]) => v / alerts >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / alerts).toFixed(2)}`).join(", ")}`);
+  const cpuPerAlert = (d: Delay) => `${(((d.cpuMs ?? 0) * 1000) / alerts).toFixed(0)}`;
   console.log(`  per alert (${alerts}): redis ${perAlert}; postgres ${pgPerAlert}`);
+  console.log(`  CPU µs per alert: ovation A ${cpuPerAlert(dOurs["ovationA"]!)} B ${cpuPerAlert(dOurs["ovationB"]!)} | bare A ${cpuPerAlert(dFloor["bareA"]!)} B ${cpuPerAlert(dFloor["bareB"]!)}`);
 }
 for (const s of Object.values(servers)) await stopServer(s.child);
 await counter.quit();

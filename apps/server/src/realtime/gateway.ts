@@ -375,7 +375,19 @@ export class RealtimeGateway {
     const rooms = this.#rooms(userId);
     if (rooms.length === 0) return;
     const local = this.repos.store.shared && (update.kind === "logged" || update.kind === "acknowledged");
+    // Told to this node's sockets only: nothing to do (not even encoding the packet, which the
+    // adapter does before it looks for sockets) when none of them but browser sources is in the rooms.
+    if (local && !this.#hasLocalListener(rooms)) return;
     (local ? this.#io.local : this.#io).to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", update);
+  }
+
+  /** Whether a socket of this node other than a browser source is in one of `rooms` (main namespace). */
+  #hasLocalListener(rooms: readonly string[]): boolean {
+    const joined = this.#io?.sockets.adapter.rooms;
+    if (!joined) return false;
+    const sources = joined.get(BROWSER_SOURCES_ROOM);
+    for (const room of rooms) for (const id of joined.get(room) ?? []) if (!sources?.has(id)) return true;
+    return false;
   }
 
   /** Tells the user's browser sources to reload their configuration. */

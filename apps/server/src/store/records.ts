@@ -147,5 +147,7 @@ export function emptyStoreData(): StoreData {
 
 /** A timestamp in the reference's format: ISO 8601 UTC with six fractional digits (`...41.000000Z`). */
 export function timestamp(date: Date = new Date()): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+  const iso = date.toISOString();
+  // `...sss` + `000Z`; a year beyond 9999 (`+0100...`) has the same tail.
+  return `${iso.slice(0, -1)}000Z`;
 }
