@@ -308,6 +308,31 @@ export class TwitchPlugin implements PlatformPlugin {
     linked.retry.unref?.();
   }
 
+  /**
+   * The chat connection is gone, and with it every channel's membership: each linked channel is
+   * `starting` again until Twitch confirms its new JOIN. Those JOINs go through the join queue, so
+   * they keep to the bot account's join limit (shared by every node): tmi.js would otherwise join
+   * again every channel it had joined, one per 300 ms, past the limit with more than 20 channels.
+   * The operator's configured channels stay tmi.js's to join again.
+   */
+  #lostChat(context: PluginContext, client: tmi.Client): void {
+    this.#joined.clear();
+    const linkedLogins = new Set<string>();
+    for (const linked of this.#linked.values()) {
+      linkedLogins.add(linked.login);
+      if (!linked.joined) continue;
+      linked.joined = false;
+      this.#channelStatus(context, linked, null);
+      if (linked.retry) clearTimeout(linked.retry);
+      this.#retryJoin(linked, this.#options.joinTimeoutMs ?? 10_000);
+    }
+    const rejoined = client.getChannels();
+    for (let i = rejoined.length - 1; i >= 0; i--) {
+      const login = (rejoined[i] ?? "").replace(/^#/, "");
+      if (linkedLogins.has(login) && !this.#configured.has(login)) rejoined.splice(i, 1);
+    }
+  }
+
   /** Validates every linked channel's token now (each is also validated hourly). */
   async validateAll(): Promise<void> {
     await Promise.all([...this.#linked.values()].map((l) => l.broadcaster?.validate()));
@@ -473,7 +498,10 @@ export class TwitchPlugin implements PlatformPlugin {
     this.#client = client;
     client.on("raw_message", (_cloned, message) => this.handleIrcMessage(message as IrcMessage));
     // Without EventSub, chat is all the plugin has: losing it is disconnected, not "partly working".
-    client.on("disconnected", (reason) => context.setStatus(this.#eventSubLive ? "degraded" : "disconnected", `Twitch chat disconnected: ${reason}; reconnecting`));
+    client.on("disconnected", (reason) => {
+      context.setStatus(this.#eventSubLive ? "degraded" : "disconnected", `Twitch chat disconnected: ${reason}; reconnecting`);
+      if (this.#client === client) this.#lostChat(context, client);
+    });
     client.on("connected", () => {
       // A JOIN sent while the connection was down (or before it first came up) was lost: tmi.js
       // joins again only what it had joined, so every linked channel not joined yet is queued again.

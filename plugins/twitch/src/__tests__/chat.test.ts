@@ -265,4 +265,56 @@ describe("Twitch chat over a fake IRC-over-WebSocket server", () => {
       await host.stop();
     }
   }, 30_000);
+
+  it("after the chat connection drops, linked channels are starting until joined again, and join again within the shared join limit, not by tmi.js's own rejoin (issue 25)", async () => {
+    // Several nodes share the bot account's join limit: every JOIN must be taken from it, including
+    // the ones after a reconnect (tmi.js would send one per channel it had joined, 300 ms apart).
+    const logins = ["dropone", "droptwo", "dropthree"];
+    logins.forEach((login, i) => server.addRoom(login, String(500 + i)));
+    let hold = false;
+    let granted = 0;
+    const quota = {
+      take: async (_name: string, wanted: number) => {
+        const units = hold ? 0 : wanted;
+        granted += units;
+        return units;
+      },
+      count: async () => 0,
+      sum: async (_name: string, value: number) => value,
+    };
+    const chat: ChatEvent[] = [];
+    const host = new PluginHost({ logger, alerts: () => undefined, chatRoom: (event) => void (event.event === "message" && chat.push(event.payload)) });
+    host.register(new TwitchPlugin({ channels: [], username: "ovationbot", token: "oauth:abc", irc: { server: "127.0.0.1", port: server.port, secure: false }, ircReconnectMs: 50, joinTimeoutMs: 300 }, { quota }));
+    const states = () => logins.map((login) => host.channelStatus("twitch").find((c) => c.username === login)?.state);
+    const joinsOf = (lines: string[]) => lines.filter((l) => l.startsWith("JOIN ")).flatMap((l) => l.slice(5).split(",")).filter((c) => logins.includes(c.replace(/^#/, "")));
+    try {
+      await host.connect("twitch");
+      await Promise.all(logins.map((username, i) => host.serveChannel("twitch", { id: `owner-d${i}`, connection_id: 40 + i, platform_user_id: String(500 + i), username, avatar_url: "", scopes: [] })));
+      expect(states()).toEqual(["serving", "serving", "serving"]);
+      hold = true;
+      const before = server.received.length;
+      const connectionsBefore = server.connectionCount;
+      server.reconnect();
+      await until(() => (states().every((s) => s === "starting") ? true : undefined), "every linked channel starting while it is not joined");
+      expect(host.channelStatus("twitch")[0]?.detail).toContain("waiting to join");
+      await until(() => (server.connectionCount > connectionsBefore && server.received.slice(before).some((l) => l.startsWith("NICK")) ? true : undefined), "the new chat connection");
+      await new Promise((r) => setTimeout(r, 800));
+      // Connected again, but the limit grants nothing yet: no JOIN of a linked channel was sent.
+      expect(joinsOf(server.received.slice(before))).toEqual([]);
+      expect(states()).toEqual(["starting", "starting", "starting"]);
+      const grantedBefore = granted;
+      hold = false;
+      await until(() => (states().every((s) => s === "serving") ? true : undefined), "every linked channel joined again", 10_000);
+      const rejoins = joinsOf(server.received.slice(before));
+      expect(rejoins.map((c) => c.replace(/^#/, "")).sort()).toEqual([...new Set(rejoins.map((c) => c.replace(/^#/, "")))].sort());
+      expect(new Set(rejoins).size).toBe(3);
+      expect(rejoins.length).toBeLessThanOrEqual(granted - grantedBefore);
+      server.publish("droptwo", privmsgLine("droptwo", "501", "m-drop-1", "heard after the drop"));
+      await until(() => chat.find((e) => e.message === "heard after the drop"), "chat after the rejoin");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(chat.filter((e) => e.message === "heard after the drop")).toHaveLength(1);
+    } finally {
+      await host.stop();
+    }
+  }, 30_000);
 });
