@@ -1,21 +1,16 @@
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshRedisUrl } from "../../__tests__/services/redis.js";
-import { closeRedis, openRedis } from "../connection.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useRedisClients } from "../../__tests__/services/redis.js";
 import { ACKNOWLEDGEMENTS_PREFIX, SharedAcknowledgements } from "../shared-acknowledgements.js";
 
 // Two "nodes" in one process, each with its own connection, sharing one real redis-server.
 describe("shared acknowledgements on a real redis-server", () => {
+  const clients = useRedisClients("node");
   let a: Redis;
   let b: Redis;
   beforeAll(async () => {
-    const url = await freshRedisUrl();
-    a = await openRedis(url, { name: "node-a", failFast: true });
-    b = await openRedis(url, { name: "node-b", failFast: true });
-  }, 120_000);
-  afterAll(async () => {
-    await closeRedis(a);
-    await closeRedis(b);
+    a = await clients.connect({ name: "node-a" });
+    b = await clients.connect({ name: "node-b" });
   });
 
   it("an acknowledgement recorded on one node is seen by the other, per browser source, with the key's expiry renewed", async () => {

@@ -1,8 +1,7 @@
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshRedisUrl } from "../../__tests__/services/redis.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useRedisClients } from "../../__tests__/services/redis.js";
 import { LoginThrottle, SIGN_IN_LIMITS } from "../../identity/accounts/login.js";
-import { closeRedis, openRedis } from "../connection.js";
 import { RedisCooldownStore } from "../cooldowns.js";
 import { RedisFailedAuthThrottle } from "../failed-auth.js";
 import { RedisTemplateCache } from "../template-cache.js";
@@ -13,16 +12,12 @@ import { waitFor } from "../../__tests__/socket-helpers.js";
 
 // Two "nodes" in one process: each has its own connection and its own instances, sharing one Redis.
 describe("shared counters on a real redis-server, seen by two nodes", () => {
+  const clients = useRedisClients("node");
   let a: Redis;
   let b: Redis;
   beforeAll(async () => {
-    const url = await freshRedisUrl();
-    a = await openRedis(url, { name: "node-a", failFast: true });
-    b = await openRedis(url, { name: "node-b", failFast: true });
-  }, 120_000);
-  afterAll(async () => {
-    await closeRedis(a);
-    await closeRedis(b);
+    a = await clients.connect({ name: "node-a" });
+    b = await clients.connect({ name: "node-b" });
   });
 
   it("failed authentications: failures on either node throttle the key on both, until the window ends", async () => {

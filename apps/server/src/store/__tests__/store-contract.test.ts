@@ -1,74 +1,36 @@
 import type { NotifySub } from "@ovation/core";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDataDir } from "../../__tests__/helpers.js";
-import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
+import { describe, expect, test } from "vitest";
+import { freshDatabase } from "../../__tests__/services/postgres.js";
 import { ALERT_LOG_LIMIT_PER_USER } from "../alert-log-events.js";
-import type { StoreBackend, StoreBatch } from "../backend.js";
 import { FileBackend } from "../file-backend.js";
 import { StoreKeyValueStore } from "../key-value.js";
 import { split } from "../partitions.js";
 import { PostgresBackend } from "../postgres-backend.js";
 import { createRepositories } from "../repositories.js";
 import { Store } from "../store.js";
+import { spiedStore, storeImplementations } from "./backends.js";
 
-/** The same contract, run on each backend: how to open a place, and a backend on it. */
-interface Implementation {
-  name: string;
-  /** A new, empty place (a data directory, a database). */
-  place(): Promise<string>;
-  backend(place: string): Promise<StoreBackend>;
-  /** What a second opening of the same place does while the first is open. */
-  second(place: string): Promise<void>;
-}
-
-const dirs: Array<{ remove(): void }> = [];
-beforeAll(() => sharedPostgres(), 120_000);
-afterAll(() => dirs.forEach((d) => d.remove()));
-
-const implementations: Implementation[] = [
-  {
-    name: "embedded files",
-    place: async () => {
-      const d = tempDataDir();
-      dirs.push(d);
-      return d.dir;
-    },
-    backend: (dir) => FileBackend.open(dir),
-    // One server per data directory.
-    second: (dir) => expect(FileBackend.open(dir)).rejects.toMatchObject({ code: "OVATION_ERR_STORE_LOCKED" }),
+/** What a second opening of the same place does while the first is open, per backend. */
+const secondOpening: Record<string, (place: string) => Promise<void>> = {
+  // One server per data directory.
+  "embedded files": (dir) => expect(FileBackend.open(dir)).rejects.toMatchObject({ code: "OVATION_ERR_STORE_LOCKED" }),
+  // Several nodes share a database; only a migration (exclusive) is refused while one runs.
+  PostgreSQL: async (url) => {
+    const node = await Store.fromBackend(await PostgresBackend.open(url));
+    await node.close();
+    await expect(PostgresBackend.open(url, { mode: "exclusive" })).rejects.toMatchObject({ code: "OVATION_ERR_STORE_LOCKED", message: expect.stringContaining("running Ovation server") });
   },
-  {
-    name: "PostgreSQL",
-    place: () => freshDatabase(),
-    backend: (url) => PostgresBackend.open(url),
-    // Several nodes share a database; only a migration (exclusive) is refused while one runs.
-    second: async (url) => {
-      const node = await Store.fromBackend(await PostgresBackend.open(url));
-      await node.close();
-      await expect(PostgresBackend.open(url, { mode: "exclusive" })).rejects.toMatchObject({ code: "OVATION_ERR_STORE_LOCKED", message: expect.stringContaining("running Ovation server") });
-    },
-  },
-];
+};
+
+/** The same contract, run on each backend. */
+const implementations = storeImplementations().map((impl) => ({ ...impl, second: secondOpening[impl.name]! }));
 
 function notification(id: string): NotifySub {
   return { notification: { id }, event: { data: { n: id } } } as unknown as NotifySub;
 }
 
 const command = (name: string) => ({ command: name, command_aliases: [], response: "hello", command_regex: null, permissions: 0, price: 0, send_as: "bot", enable_when: "always", user_cooldown: 0, global_cooldown: 0, is_visible: true });
-
-/** A store whose backend records every batch. */
-async function spied(backend: StoreBackend): Promise<{ store: Store; batches: StoreBatch[] }> {
-  const batches: StoreBatch[] = [];
-  const spy: StoreBackend = {
-    description: backend.description,
-    load: () => backend.load(),
-    write: (batch) => (batches.push(batch), backend.write(batch)),
-    replaceAll: (s) => backend.replaceAll(s),
-    close: () => backend.close(),
-  };
-  return { store: await Store.fromBackend(spy), batches };
-}
 
 describe.each(implementations)("store contract on $name", (impl) => {
   test("records of every kind survive a reopen; a second opening is refused or joins as another node", async () => {
@@ -101,7 +63,7 @@ describe.each(implementations)("store contract on $name", (impl) => {
 
   test("a write carries only the touched user's documents and one log event, whatever another user holds", async () => {
     const place = await impl.place();
-    const { store, batches } = await spied(await impl.backend(place));
+    const { store, batches } = await spiedStore(await impl.backend(place));
     const repos = createRepositories(store);
     const big = repos.users.create({ name: "Big" });
     const small = repos.users.create({ name: "Small" });
