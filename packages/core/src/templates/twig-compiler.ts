@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { definedKeys } from "../objects.js";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { RE2JS } from "re2js";
@@ -566,7 +567,7 @@ export function compileTwig(source: string): CompiledTwig {
     applyTwigTruthiness(ast);
     const compiler = new TwigCompiler("command", false);
     compiler.compile(njTransformer.transform(ast, []));
-    return { code: compiler.getCode(), functions: [...functions].sort(), variables, ...(leadingCall === undefined ? {} : { leadingCall }) };
+    return { code: compiler.getCode(), functions: [...functions].sort(), variables, ...definedKeys({ leadingCall }) };
   } catch (error) {
     throw toSyntaxError(error, source);
   }
