@@ -141,6 +141,8 @@ function cpuSeconds(sandboxPid: number | undefined): number {
 interface Figure {
   wall: number;
   cpu: number;
+  /** Messages of the round. */
+  sent: number;
   /** CPU microseconds per message by thread group (Linux), when the sandbox took part. */
   threads?: Threads;
 }
@@ -220,7 +222,7 @@ async function measure(
     const per = (key: keyof Threads) => ((end[key] - threadsStart[key]) * 1e6) / sent;
     threads = { hostMain: per("hostMain"), hostOther: per("hostOther"), sandboxMain: per("sandboxMain"), sandboxOther: per("sandboxOther") };
   }
-  return { wall: sent / elapsed, cpu: sent / cpu, ...(threads ? { threads } : {}) };
+  return { wall: sent / elapsed, cpu: sent / cpu, sent, ...(threads ? { threads } : {}) };
 }
 
 /**
@@ -241,7 +243,7 @@ async function measureFloor(url: string, body: string, concurrency: number): Pro
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - start) / 1000;
-  return { wall: sent / elapsed, cpu: sent / (cpuSeconds(undefined) - cpuStart) };
+  return { wall: sent / elapsed, cpu: sent / (cpuSeconds(undefined) - cpuStart), sent };
 }
 
 /** Reports per-round figures of one side: wall rate, and rate per CPU second. */
@@ -344,12 +346,26 @@ async function outboundSection(store: InMemoryKeyValueStore, sandbox: TemplateSa
   const balEvents = Array.from({ length: 1024 }, (_, i) => event(i, i % 2 === 0 ? "!bal" : "!$"));
   if ((await outbound.handle(balEvents[0] as ChatEvent))?.text !== "points: 42") throw new Error("proxy_pass did not answer the receiver's text");
   const body = await (await request(`http://127.0.0.1:${port}/last`)).body.text();
-  const e = await alternate(ROUNDS, { e: () => measure(outbound, balEvents, 64, true, pid), floor: () => measureFloor(url, body, 64) });
+  // Passes sent to the sandbox per message: 1 when the host makes the template's leading call before
+  // the render (docs/templates.md), 2 when a first pass has to stop at the call.
+  let passes = 0;
+  let messages = 0;
+  const e = await alternate(ROUNDS, {
+    e: async () => {
+      const before = (await sandbox.stats()).passes;
+      const figure = await measure(outbound, balEvents, 64, true, pid);
+      passes += (await sandbox.stats()).passes - before;
+      messages += figure.sent;
+      return figure;
+    },
+    floor: () => measureFloor(url, body, 64),
+  });
   reportSide("e", "(e) templates calling proxy_pass (loopback, allowlisted)", e.e, 5_000);
   reportSide("e-floor", "    floor: bare undici POST of the same body, same receiver", e.floor);
   reportRatio("e-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
   reportThreads("e", e.e, e.floor);
   console.log(`    (the body proxy_pass sends and the floor posts: ${body.length} bytes)`);
+  console.log(`    sandbox passes per (e) message: ${(passes / messages).toFixed(2)} (${passes.toLocaleString("en-US")} for ${messages.toLocaleString("en-US")} messages, warm-up rounds included)`);
 
   await http.close();
   server.kill();

@@ -11,6 +11,7 @@ import {
   DEFAULT_SANDBOX_LIMITS,
   FUNCTION_CALL_TIMEOUT_MS,
   MAX_BATCH_ITEMS,
+  MAX_FUNCTION_ARGUMENT_CHARS,
   MAX_FUNCTION_RESULT_CHARS,
   PROCESS_TEMPLATE_CACHE,
   HOST_COMPILE_CACHE,
@@ -23,6 +24,7 @@ import type { TemplateFunctionName } from "./function-names.js";
 import { TEMPLATE_FUNCTION_NAMES } from "./function-names.js";
 import { checkCompileBounds, checkCompiledCode } from "./compile-bounds.js";
 import { compileTwig, templateId } from "./twig-compiler.js";
+import type { LeadingCall } from "./twig-compiler.js";
 import type { AccessNeed } from "./variable-access.js";
 import { TEMPLATE_VARIABLES, prunedJson } from "./variable-access.js";
 
@@ -67,6 +69,12 @@ export interface TemplateSandboxStats {
    * `null` when no sandbox process runs (nothing rendered yet, or closed) or it ended before answering.
    */
   readonly isolates: IsolatePoolStats | null;
+  /**
+   * Passes of renders sent to the sandbox process since this sandbox was created: one per render,
+   * plus one per template-function call answered after a pass stopped at it (a call the template
+   * always makes first is made before its first pass and costs none).
+   */
+  readonly passes: number;
 }
 
 interface Job {
@@ -93,6 +101,8 @@ interface Job {
 
 const codeOf = new WeakMap<CompiledTemplate, string>();
 const accessOf = new WeakMap<CompiledTemplate, ReadonlyMap<string, AccessNeed>>();
+/** The call each render of a template makes first, made by the host before the first pass. */
+const leadingCallOf = new WeakMap<CompiledTemplate, LeadingCall>();
 
 /**
  * The JSON of the variables a template can read, and only those parts of them: a template that
@@ -161,6 +171,7 @@ export class TemplateSandbox {
   private closed = false;
   private startsWithoutProgress = 0;
   private restarts = 0;
+  private passes = 0;
 
   constructor(options: TemplateSandboxOptions = {}) {
     assertIsolatedVmInstalled();
@@ -205,7 +216,7 @@ export class TemplateSandbox {
       });
       isolates = json === null ? null : (JSON.parse(json) as IsolatePoolStats);
     }
-    return { sandboxPid: this.sandboxPid, restarts: this.restarts, isolates };
+    return { sandboxPid: this.sandboxPid, restarts: this.restarts, isolates, passes: this.passes };
   }
 
   private answerStats(id: number, json: string | null): void {
@@ -238,6 +249,7 @@ export class TemplateSandbox {
     });
     codeOf.set(template, compiled.code);
     accessOf.set(template, compiled.variables);
+    if (compiled.leadingCall !== undefined) leadingCallOf.set(template, compiled.leadingCall);
     this.compiledBySource.set(source, template);
     return template;
   }
@@ -264,7 +276,7 @@ export class TemplateSandbox {
       );
     }
     return new Promise<string>((resolve, reject) => {
-      this.enqueue({
+      const job: Job = {
         rid: this.nextRenderId++,
         channel: channelOf(variables),
         template,
@@ -278,7 +290,14 @@ export class TemplateSandbox {
         reject,
         reloads: 0,
         crashes: 0,
-      });
+      };
+      // A call the template always makes first is made now, not after a first pass that would only
+      // stop at it: one pass fewer (a round trip to the sandbox process and a render). The isolate
+      // replays it from the recorded answer like any other, and checks its name and arguments.
+      const leading = leadingCallOf.get(template);
+      if (leading !== undefined && this.limits.maxFunctionCalls > 0 && leading.argsJson.length <= MAX_FUNCTION_ARGUMENT_CHARS) {
+        this.callFunction(job, leading.name, leading.argsJson);
+      } else this.enqueue(job);
     });
   }
 
@@ -408,6 +427,7 @@ export class TemplateSandbox {
     }
     parts.push("]\n");
     this.inFlight.set(batchId, jobs);
+    this.passes += jobs.length;
     this.watchdogs.set(batchId, this.watchdog(process, batchId, jobs.length));
     process.write(parts.join(""));
     return batchId;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { definedKeys } from "../objects.js";
 import type { NjCompileFrame, NjNode, NjNodeList, NjTemplateError } from "./nunjucks-internals.js";
 import { childFields, isNode, njCompiler, njNodes, njTransformer, nodeField, setNodeField } from "./nunjucks-internals.js";
 import { RE2JS } from "re2js";
@@ -52,6 +53,18 @@ export interface CompiledTwig {
   readonly functions: readonly TemplateFunctionName[];
   /** What of each template variable the template can read (absent: never read). */
   readonly variables: ReadonlyMap<string, AccessNeed>;
+  /**
+   * The template-function call every render of the template makes first, before anything else can
+   * happen (see {@link leadingCallOf}); absent when there is none.
+   */
+  readonly leadingCall?: LeadingCall;
+}
+
+/** A template-function call with literal arguments that a template always makes first. */
+export interface LeadingCall {
+  readonly name: TemplateFunctionName;
+  /** The JSON of the arguments, exactly as the isolate computes it when the template makes the call. */
+  readonly argsJson: string;
 }
 
 const Compiler = njCompiler.Compiler as unknown as new (name: string, throwOnUndefined: boolean) => {
@@ -462,6 +475,41 @@ function checkNode(node: NjNode, functions: Set<TemplateFunctionName>, bound: Re
   }
 }
 
+/**
+ * The call a template makes before anything else, when there is one: the first node that is not
+ * plain text is `{{ name(literal, ...) }}`, a template function (not a name the template binds
+ * itself) called with string or number literals only. Every render then makes exactly this call
+ * first with exactly these arguments (only text comes before it, and text has no effects), so the
+ * host can make it before the first pass instead of after a pass that stops at it: the isolate
+ * still replays it from the recorded answer and checks name and arguments. Anything else (a filter
+ * on the call, an expression in an argument, a condition or `set` before it) gives none.
+ */
+function leadingCallOf(root: NjNodeList, bound: ReadonlySet<string>): LeadingCall | undefined {
+  const Output = nodeClass("Output");
+  const TemplateData = nodeClass("TemplateData");
+  const Literal = nodeClass("Literal");
+  for (const node of root.children) {
+    if (!isA(node, Output)) return undefined;
+    for (const child of (node as NjNodeList).children) {
+      if (isA(child, TemplateData)) continue;
+      const call = isA(child, PrintNode) ? (nodeField(child, "target") as NjNode) : null;
+      if (call === null || !isA(call, njNodes.FunCall) || testCalls.has(call) || lenientCalls.has(call)) return undefined;
+      const callee = nodeField(call, "name");
+      if (!isA(callee, njNodes.Symbol)) return undefined;
+      const name = String(nodeField(callee as NjNode, "value"));
+      if (!FUNCTION_NAMES.has(name) || bound.has(name)) return undefined;
+      const args: Array<string | number> = [];
+      for (const arg of (nodeField(call, "args") as NjNodeList).children) {
+        const value = isA(arg, Literal) ? nodeField(arg, "value") : undefined;
+        if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) args.push(value);
+        else return undefined;
+      }
+      return { name: name as TemplateFunctionName, argsJson: JSON.stringify(args) };
+    }
+  }
+  return undefined;
+}
+
 /** Wraps every condition in a Truthy node so `if`, `not`, `and`, `or` and `?:` follow Twig. */
 function applyTwigTruthiness(root: NjNode): void {
   const wrap = (node: NjNode, field: string): void => {
@@ -515,10 +563,11 @@ export function compileTwig(source: string): CompiledTwig {
     const bound = boundNames(ast);
     walk(ast, (node) => checkNode(node, functions, bound));
     const variables = variableAccess(ast);
+    const leadingCall = leadingCallOf(ast, bound);
     applyTwigTruthiness(ast);
     const compiler = new TwigCompiler("command", false);
     compiler.compile(njTransformer.transform(ast, []));
-    return { code: compiler.getCode(), functions: [...functions].sort(), variables };
+    return { code: compiler.getCode(), functions: [...functions].sort(), variables, ...definedKeys({ leadingCall }) };
   } catch (error) {
     throw toSyntaxError(error, source);
   }

@@ -67,7 +67,7 @@ describe("isolate replacement after a limit", () => {
 
   it("reports no isolates before the first render and after close", async () => {
     const idle = new TemplateSandbox();
-    expect(await idle.stats()).toEqual({ sandboxPid: undefined, restarts: 0, isolates: null });
+    expect(await idle.stats()).toEqual({ sandboxPid: undefined, restarts: 0, isolates: null, passes: 0 });
     expect(await idle.render(idle.compile("{{ 1 + 1 }}"), vars, recordingFunctions())).toBe("2");
     expect((await isolatesOf(idle)).live).toEqual([1, 2]);
     await idle.close();
