@@ -1,8 +1,8 @@
 // Diagnosis of the two-node latency at 1 client (not part of `npm run bench`): the phases of
 // latency-two-nodes.bench.ts at one size, with each server's event-loop delay over each phase, and
 // for the Ovation nodes what else happened meanwhile: GC pauses, CPU time, the longest stalls (with
-// the GC pauses they overlap), and the writes per alert (Redis commands, PostgreSQL transactions
-// and row changes of the alert log), which do not depend on how loaded the machine is; and CPU µs
+// the GC pauses they overlap), and the writes per alert (Redis commands, PostgreSQL transactions,
+// statements each node sent, and row changes of the alert log), which do not depend on how loaded the machine is; and CPU µs
 // per alert of each server. The servers run the BUILT server (apps/server/dist, as `npm run bench`
 // builds it first): after changing src, rebuild (`cd apps/server && npx tsc -p tsconfig.build.json`)
 // or this measures the old code.
@@ -19,10 +19,11 @@ const database = await freshDatabase();
 const shared = { BENCH_REDIS_URL: redis.url, BENCH_DIAG: "1" };
 const ovationA = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-a" });
 const ovationB = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b", BENCH_JOIN: JSON.stringify(ovationA.ready) });
+if (ovationB.ready.port === ovationA.ready.port) throw new Error("node B reported node A's port: its clients would be on node A");
 const bareA = await startServer("bare", shared);
 const bareB = await startServer("bare", shared);
 const servers = { ovationA, ovationB, bareA, bareB };
-type Delay = { p50: number; p99: number; max: number; gc?: { count: number; totalMs: number; maxMs: number; major: number; majorMaxMs: number }; cpuMs?: number; heapMb?: number; stalls?: Array<{ ms: number; gc: Array<{ ms: number; kind: number }> }> };
+type Delay = { p50: number; p99: number; max: number; gc?: { count: number; totalMs: number; maxMs: number; major: number; majorMaxMs: number }; cpuMs?: number; heapMb?: number; pgQueries?: number; stalls?: Array<{ ms: number; gc: Array<{ ms: number; kind: number }> }> };
 const delays = async () => Object.fromEntries(await Promise.all(Object.entries(servers).map(async ([k, s]) => [k, await ask<Delay>(s.child, "delay")]))) as Record<string, Delay>;
 
 const counter = new Redis(redis.url);
@@ -101,6 +102,7 @@ for (let r = 0; r < rounds; r++) {
   if (monitorOn) console.log(`  monitor per alert: ${[...byKey].filter(([, v]) => v / alerts >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / alerts).toFixed(2)}`).join(", ")}`);
   const cpuPerAlert = (d: Delay) => `${(((d.cpuMs ?? 0) * 1000) / alerts).toFixed(0)}`;
   console.log(`  per alert (${alerts}): redis ${perAlert}; postgres ${pgPerAlert}`);
+  console.log(`  PostgreSQL statements sent per alert: ovation A ${((dOurs["ovationA"]!.pgQueries ?? 0) / alerts).toFixed(2)} B ${((dOurs["ovationB"]!.pgQueries ?? 0) / alerts).toFixed(2)}`);
   console.log(`  CPU µs per alert: ovation A ${cpuPerAlert(dOurs["ovationA"]!)} B ${cpuPerAlert(dOurs["ovationB"]!)} | bare A ${cpuPerAlert(dFloor["bareA"]!)} B ${cpuPerAlert(dFloor["bareB"]!)}`);
 }
 for (const s of Object.values(servers)) await stopServer(s.child);

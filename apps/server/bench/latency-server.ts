@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Redis } from "ioredis";
+import pg from "pg";
 import { Server } from "socket.io";
 import { pino } from "pino";
 import { buildDefaultAlertSet } from "@ovation/core";
@@ -67,6 +68,15 @@ if (diagnose) {
     last = now;
   }, 5).unref();
 }
+// With BENCH_DIAG: the statements this process sent PostgreSQL (each a round trip), counted at pg's client.
+let pgQueries = 0;
+if (diagnose) {
+  const query = pg.Client.prototype.query as unknown as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+    pgQueries++;
+    return query.apply(this, args);
+  };
+}
 function delay(): Record<string, unknown> {
   const r = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   loopDelay.reset();
@@ -74,7 +84,8 @@ function delay(): Record<string, unknown> {
   const cpu = process.cpuUsage(cpuFrom);
   cpuFrom = process.cpuUsage();
   const top = stalls.sort((a, b) => b.ms - a.ms).slice(0, 4).map((s) => ({ ...s, gc: gcLog.filter((g) => g.at + g.ms >= s.at && g.at <= s.at + s.ms + 5) }));
-  const out = { ...r, gc: { ...gcs }, cpuMs: (cpu.user + cpu.system) / 1000, stalls: top, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
+  const out = { ...r, gc: { ...gcs }, cpuMs: (cpu.user + cpu.system) / 1000, stalls: top, heapMb: process.memoryUsage().heapUsed / 2 ** 20, pgQueries };
+  pgQueries = 0;
   Object.assign(gcs, { count: 0, totalMs: 0, maxMs: 0, major: 0, majorMaxMs: 0 });
   gcLog.length = 0;
   stalls.length = 0;
@@ -105,7 +116,9 @@ async function ovation(): Promise<void> {
     if (m.type === "delay") send({ type: "delay", ...delay() });
     if (m.type === "stop") void app.close().then(() => (rmSync(dir, { recursive: true, force: true }), process.exit(0)));
   });
-  send({ type: "ready", port, ...credentials });
+  // This node's own port after the credentials: a joining node's BENCH_JOIN is the first node's
+  // `ready`, port included, which put every "node B" client on node A (issue 25).
+  send({ type: "ready", ...credentials, port });
 }
 
 /** The bench's user, alert set, token and browser source in a new installation. */

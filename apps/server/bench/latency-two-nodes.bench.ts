@@ -12,6 +12,7 @@ const database = await freshDatabase();
 const shared = { BENCH_REDIS_URL: redis.url };
 const ovationA = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-a" });
 const ovationB = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b", BENCH_JOIN: JSON.stringify(ovationA.ready) });
+if (ovationB.ready.port === ovationA.ready.port) throw new Error("node B reported node A's port: its clients would be on node A");
 const bareA = await startServer("bare", shared);
 const bareB = await startServer("bare", shared);
 const ovationTargets = [ovationB.ready, ovationA.ready];

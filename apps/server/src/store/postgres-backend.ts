@@ -258,13 +258,17 @@ export class PostgresBackend implements StoreBackend {
     const logs = batch.alertLogs.map(({ userId, events, entries }) => ({
       userId,
       oldest: entries[0] ? { at: entries[0].logged_at, seq: entries[0].seq } : null,
-      events: events.map((e): LogChange => (e.t === "add" ? { t: "add", seq: e.e.seq, json: JSON.stringify(e.e) } : e)),
+      events: serialiseLogEvents(events),
     }));
     const announced: RemoteChange = { documents: [], added: [], acks: [], clears: [] };
     // Each statement is a round trip, and a node may take 200 alerts a second: the usual write
-    // (alerts added, or acknowledgements, and nothing else) is one statement, which PostgreSQL
-    // runs atomically without a transaction around it.
-    const single = documents.length === 0 && logs.every(({ events }) => !events.some((e) => e.t === "clear") && !(events.some((e) => e.t === "add") && events.some((e) => e.t === "ack")));
+    // (alerts added and acknowledged, and nothing else) is one statement, which PostgreSQL runs
+    // atomically without a transaction around it. Its parts all see the rows as they were before
+    // it, so the update cannot see an alert inserted by the same statement: its acknowledgements
+    // in the same write are stored in the inserted row (`serialiseLogEvents`). The update still
+    // gets them, for a row already stored (a write sent again after a lost answer: the insert
+    // leaves that row as it is).
+    const single = documents.length === 0 && logs.every(({ events }) => !events.some((e) => e.t === "clear"));
     if (single) {
       const parts: RawBuilder<unknown>[] = [];
       logs.forEach(({ userId, oldest, events }, i) => {
@@ -364,6 +368,22 @@ type Added = { t: "add"; seq: number; json: string };
 type Acked = Extract<AlertLogEvent, { t: "ack" }>;
 /** One change of a user's alert log as a write sends it. */
 type LogChange = Added | Acked | Extract<AlertLogEvent, { t: "clear" }>;
+
+/**
+ * A user's log events as a write sends them: each alert added as the JSON of its entry, holding
+ * every acknowledgement of it in the same write (its `acked_by` in memory already does, as the
+ * events were applied before the write; one missing is added), so the insert stores them.
+ */
+function serialiseLogEvents(events: readonly AlertLogEvent[]): LogChange[] {
+  const ackedHere = new Map<number, number[]>();
+  for (const e of events) if (e.t === "ack") ackedHere.set(e.seq, [...(ackedHere.get(e.seq) ?? []), e.bs]);
+  return events.map((e): LogChange => {
+    if (e.t !== "add") return e;
+    const missing = (ackedHere.get(e.e.seq) ?? []).filter((bs, i, all) => !e.e.acked_by.includes(bs) && all.indexOf(bs) === i);
+    const entry = missing.length === 0 ? e.e : { ...e.e, acked_by: [...e.e.acked_by, ...missing] };
+    return { t: "add", seq: e.e.seq, json: JSON.stringify(entry) };
+  });
+}
 
 /** Inserts a user's new log entries (one row each; one already stored is left as it is). */
 function insertEntries(userId: number, adds: readonly Added[]): RawBuilder<unknown> {

@@ -1,13 +1,14 @@
 import type { NotifySub } from "@ovation/core";
 import pg from "pg";
 import { pino } from "pino";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { freshDatabase, sharedPostgres } from "../../__tests__/services/postgres.js";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 import { RealtimeGateway } from "../../realtime/gateway.js";
 import { COUNTERS_TABLE } from "../counters.js";
 import type { StoreBackend } from "../backend.js";
 import { PostgresBackend } from "../postgres-backend.js";
+import type { AlertLogEntry } from "../records.js";
 import { createRepositories } from "../repositories.js";
 import type { Repositories } from "../repositories.js";
 import { Store } from "../store.js";
@@ -188,6 +189,51 @@ describe("several nodes on one PostgreSQL database", () => {
     // Logged comes before its acknowledgements.
     expect(heard.indexOf("logged two-writes")).toBeLessThan(heard.indexOf(`acked two-writes by ${s1}`));
     expect(b.repos.alertLog.find(user.id, "one-write")?.acked_by).toEqual([s1]);
+  });
+
+  test("alerts and their acknowledgements in one write are one statement, also when an alert's row is already stored", async () => {
+    const url = await freshDatabase();
+    const backend = await PostgresBackend.open(url, { logger: silent });
+    try {
+      const entry = (seq: number, acked_by: number[] = []): AlertLogEntry => ({
+        seq,
+        user_id: 7,
+        notification: { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n${seq}`, created_at: "" }, event: { name: `n${seq}` } },
+        test: false,
+        logged_at: 1_000 + seq,
+        acked_by,
+        cleared: false,
+      });
+      const stored = async () => Object.fromEntries((await query<{ seq: string; entry: AlertLogEntry }>(url, "select seq, entry from ovation_alert_log where user_id = 7 order by seq")).map((r) => [r.seq, r.entry.acked_by]));
+      const [e1, e2] = [entry(1), entry(2)];
+      await backend.write({ documents: [], alertLogs: [{ userId: 7, events: [{ t: "add", e: e1 }, { t: "add", e: e2 }], entries: [e1, e2] }] });
+      // Two new alerts, one acknowledged by two sources; its entry here lacks one of them (the
+      // write adds it). And acknowledgements of the alerts written before, one of them twice.
+      const [e3, e4] = [entry(3, [5]), entry(4)];
+      const queries = vi.spyOn(pg.Client.prototype, "query");
+      try {
+        await backend.write({
+          documents: [],
+          alertLogs: [
+            {
+              userId: 7,
+              events: [{ t: "add", e: e3 }, { t: "ack", seq: 1, bs: 5 }, { t: "ack", seq: 3, bs: 5 }, { t: "add", e: e4 }, { t: "ack", seq: 3, bs: 6 }, { t: "ack", seq: 2, bs: 6 }, { t: "ack", seq: 1, bs: 5 }],
+              entries: [e1, e2, e3, e4],
+            },
+          ],
+        });
+        expect(queries).toHaveBeenCalledTimes(1);
+      } finally {
+        queries.mockRestore();
+      }
+      expect(await stored()).toEqual({ 1: [5], 2: [6], 3: [5, 6], 4: [] });
+      // A write sent again (its answer lost after the commit) with an acknowledgement made since:
+      // the insert leaves the stored row as it is, the acknowledgement is still stored.
+      await backend.write({ documents: [], alertLogs: [{ userId: 7, events: [{ t: "add", e: entry(4, [6]) }, { t: "ack", seq: 4, bs: 6 }], entries: [e1, e2, e3, e4] }] });
+      expect(await stored()).toEqual({ 1: [5], 2: [6], 3: [5, 6], 4: [6] });
+    } finally {
+      await backend.close();
+    }
   });
 
   test("concurrent changes of one document and one counter on both nodes lose nothing", async () => {
