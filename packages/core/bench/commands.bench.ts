@@ -9,7 +9,9 @@
 // Each figure is the median of BENCH_ROUNDS (default 5) alternating rounds of ours and its reference
 // (c with d, e with its floor), printed with min and max; the targets are ratios to the reference
 // of the same round: c/d >= 0.5 per CPU second, e/floor >= 0.5; and e >= 5,000/s on the 2-core
-// machine. (a) >= 1,000,000/s and (b) >= 200,000/s have no reference (nothing else does that work).
+// machine. (a) >= 1,000,000/s has no reference (nothing else does that work); (b) >= 200,000/s is kept and
+// (b) also runs beside its floor (b0): the same messages validated with the same schema and answered
+// from a Map by a bare bot (BarePlainBot), so b/b0 is a ratio measured in the same rounds.
 // p99 < 10 ms; (f) quiet p99 beside the noisy channel < 4x its p99 alone + one time limit (50 ms).
 // Run: npm run bench -- commands   (builds first; Node needs --no-node-snapshot for isolated-vm).
 // BENCH_SECTIONS=cd,e runs only those sections (ab, cd, e, hostile, fair); all by default. The hostile
@@ -22,6 +24,7 @@ import nunjucks from "nunjucks";
 import { request } from "undici";
 import { alternate, benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 import {
+  chatEventSchema,
   CommandRuntime,
   GuardedHttpClient,
   InMemoryKeyValueStore,
@@ -119,6 +122,43 @@ class NunjucksRenderer implements CommandRenderer {
   }
 }
 
+/**
+ * The floor of (b): what any bot does for a plain-text command, without the runtime. Each message
+ * is validated with the same chat-event schema (a bot must not trust its input), its command word
+ * is looked up in a Map of names, the global cooldown is checked and taken in a Map, and the
+ * answer is built; one awaited call per message, as (b). No permissions, `enable_when`, user
+ * cooldowns, price or budgets: those are what the runtime adds.
+ */
+class BarePlainBot {
+  readonly #answers = new Map<string, { text: string; send_as: "say" | "reply" }>();
+  readonly #lastUse = new Map<string, number>();
+  readonly #cooldowns = new Map<string, number>();
+  constructor(commands: readonly BotCommandInput[]) {
+    for (const command of commands) {
+      const answer = { text: command.response.trim(), send_as: command.send_as ?? "say" };
+      for (const name of [command.command, ...(command.command_aliases ?? [])]) {
+        this.#answers.set(name.toLowerCase(), answer);
+        this.#cooldowns.set(name.toLowerCase(), command.global_cooldown ?? 0);
+      }
+    }
+  }
+  async handle(input: unknown): Promise<{ channel: ChatEvent["channel"]; text: string; send_as: string; reply_to: string | null } | null> {
+    const parsed = chatEventSchema.safeParse(input);
+    if (!parsed.success) throw new Error("invalid chat event");
+    const event = parsed.data;
+    if (!event.message.startsWith("!")) return null;
+    const word = event.message.slice(1).split(/\s/, 1)[0]?.toLowerCase() ?? "";
+    const answer = this.#answers.get(word);
+    if (answer === undefined) return null;
+    const key = `${event.channel.id}\u0000${word}`;
+    const now = Date.now();
+    const last = this.#lastUse.get(key);
+    if (last !== undefined && now - last < (this.#cooldowns.get(word) ?? 0) * 1000) return null;
+    this.#lastUse.set(key, now);
+    return { channel: event.channel, text: answer.text, send_as: answer.send_as, reply_to: answer.send_as === "reply" ? event.id : null };
+  }
+}
+
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** CPU seconds used so far by this process and by the sandbox child process (when it runs). */
@@ -180,7 +220,7 @@ function threadsNow(sandboxPid: number): Threads {
 
 /** Pushes `events` through `runtime` for one round (SECONDS) with `concurrency` messages in flight. */
 async function measure(
-  runtime: CommandRuntime,
+  runtime: { handle(input: unknown): Promise<unknown> },
   events: readonly ChatEvent[],
   concurrency: number,
   expectAnswers: boolean,
@@ -296,9 +336,16 @@ async function main(): Promise<void> {
   if (SECTIONS.has("ab")) {
     const plain = new CommandRuntime({ store });
     plain.setCommands(CHANNEL, plainCommands);
-    const ab = await alternate(ROUNDS, { a: () => measure(plain, chatEvents, 1, false), b: () => measure(plain, plainEvents, 1, true) });
+    const floor = new BarePlainBot(plainCommands);
+    const ab = await alternate(ROUNDS, {
+      a: () => measure(plain, chatEvents, 1, false),
+      b: () => measure(plain, plainEvents, 1, true),
+      bFloor: () => measure(floor, plainEvents, 1, true),
+    });
     reportSide("a", "(a) non-command chat", ab.a, 1_000_000);
     reportSide("b", "(b) plain-text commands", ab.b, 200_000);
+    reportSide("b-floor", "(b0) floor of (b): the same messages, validated, answered from a Map", ab.bFloor);
+    reportRatio("b-floor", "    b/b0 (runtime relative to the bare lookup)", ab.b, ab.bFloor, {});
   }
 
   // (c) sandbox and (d) bare nunjucks, same templates, alternating rounds.

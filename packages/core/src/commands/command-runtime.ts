@@ -96,6 +96,10 @@ function cut(text: string): string {
   return trimmed.length > COMMAND_OUTPUT_MAX_LENGTH ? trimmed.slice(0, COMMAND_OUTPUT_MAX_LENGTH).trimEnd() : trimmed;
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === "function";
+}
+
 /** The command word of a `!` message, lowercased (`"!Hug @bob"` -> `"hug"`). */
 function commandWord(message: string): string {
   let end = 1;
@@ -367,8 +371,13 @@ export class CommandRuntime {
     // when the viewer cannot pay. A dry run only reads.
     let claim: CooldownClaim | null = null;
     if (ctx.cooldowns !== null) {
-      claim = await ctx.cooldowns.claim([{ key: globalKey, seconds: record.global_cooldown }, { key: userKey, seconds: record.user_cooldown }], { force: privileged });
-      if (!claim.ok) return { status: "cooldown", command: name, scope: claim.index === 0 ? "global" : "user", remaining_seconds: claim.remainingSeconds };
+      // A command without cooldowns has nothing to check or take (no store records a 0 s entry).
+      if (record.global_cooldown > 0 || record.user_cooldown > 0) {
+        const pending = ctx.cooldowns.claim([{ key: globalKey, seconds: record.global_cooldown }, { key: userKey, seconds: record.user_cooldown }], { force: privileged });
+        // The in-memory tracker answers at once: no extra turn of the microtask queue for it.
+        claim = isPromiseLike(pending) ? await pending : pending;
+        if (!claim.ok) return { status: "cooldown", command: name, scope: claim.index === 0 ? "global" : "user", remaining_seconds: claim.remainingSeconds };
+      }
     } else if (!privileged) {
       const global = await tracker.remainingSeconds(globalKey, record.global_cooldown);
       if (global > 0) return { status: "cooldown", command: name, scope: "global", remaining_seconds: global };

@@ -62,14 +62,18 @@ export class CooldownTracker implements CooldownStore {
         if (left > 0) return { ok: false, index, remainingSeconds: left };
       }
     }
-    if (entries.length === 0) return { ok: true, release: NOTHING_TO_RELEASE };
-    const previous = entries.map((entry) => this.#lastUse.get(entry.key));
+    // An entry without a cooldown (0 s) is not recorded, as the shared Redis store does not: nothing
+    // could ever be refused by it, and a viewer key per message would only fill memory.
+    const timed = entries.filter((entry) => entry.seconds > 0);
+    if (timed.length === 0) return { ok: true, release: NOTHING_TO_RELEASE };
+    const previous = timed.map((entry) => this.#lastUse.get(entry.key));
+    // One clock reading for every entry: `release` recognises its own uses by this time.
     const taken = this.#now();
-    for (const entry of entries) this.use(entry.key);
+    for (const entry of timed) this.#record(entry.key, taken);
     return {
       ok: true,
       release: () => {
-        entries.forEach((entry, i) => {
+        timed.forEach((entry, i) => {
           if (this.#lastUse.get(entry.key) !== taken) return;
           const before = previous[i];
           if (before === undefined) this.#lastUse.delete(entry.key);
@@ -81,7 +85,10 @@ export class CooldownTracker implements CooldownStore {
 
   /** Records a use of `key` now. */
   use(key: string): void {
-    const now = this.#now();
+    this.#record(key, this.#now());
+  }
+
+  #record(key: string, now: number): void {
     this.#lastUse.set(key, now);
     if (now >= this.#nextSweep && this.#lastUse.size > 10_000) this.#sweep(now);
   }
