@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { lazySchema } from "./validation.js";
 
 /** The four streaming platforms plus the service's own platform (tips made through Ovation). */
 export const PLATFORMS = ["twitch", "youtube", "kick", "tiktok", "ovation"] as const;
@@ -29,13 +28,11 @@ export function isBuiltInPlatform(id: string): id is Platform {
  * alert set may hold the platform of a plugin (and keeps it while that plugin is not loaded; the
  * server reports such platforms).
  */
-export const platformSchema = lazySchema(() =>
-  z
-    .string()
-    .transform(normalizePlatform)
-    .pipe(
-      z.string().regex(PLATFORM_ID_PATTERN, {
-        error: () => `must be one of ${PLATFORMS.join(", ")} (or own3d), or a plugin's platform id (1-32 characters of a-z, 0-9, _ and -)`,
-      }),
-    ),
-);
+export const platformSchema = z
+  .string()
+  .transform(normalizePlatform)
+  .pipe(
+    z.string().regex(PLATFORM_ID_PATTERN, {
+      error: () => `must be one of ${PLATFORMS.join(", ")} (or own3d), or a plugin's platform id (1-32 characters of a-z, 0-9, _ and -)`,
+    }),
+  );

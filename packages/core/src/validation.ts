@@ -164,36 +164,3 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, cod
   if (result.success) return result.data;
   throw new ValidationError(fieldErrorsFromZod(result.error), { code, cause: result.error });
 }
-
-/**
- * A schema built on its first use instead of when the module runs (issue 29). Building a zod schema
- * costs little once zod's code is warm, but the first schema of each kind (`z.record`, `z.enum`,
- * `z.union`, `.superRefine`...) makes V8 compile that part of zod, and an ES module must build every
- * schema it exports when it runs: so the alerts entry's import built some 25 schemas that most
- * programs importing it never parse with. Each exported schema is this stand-in for the real one:
- * every read, call, `in` and `instanceof` reaches the schema `build` returns, built once on the
- * first of them, so `schema.parse(x)`, `schema.optional()`, `schema.shape`, `schema._zod`,
- * `schema instanceof z.ZodType` and the static type are those of the real schema. Methods read
- * through it are the real schema's, bound to it (zod binds its methods to the instance), so a
- * schema derived from it (`.optional()`, a field of another object) holds the real schema. Its own
- * identity is stable: the export is the same object everywhere, in every entry.
- */
-export function lazySchema<T extends object>(build: () => T): T {
-  let built: T | undefined;
-  const real = (): T => (built ??= build());
-  const handler: ProxyHandler<T> = {
-    get: (_target, key) => Reflect.get(real(), key, real()),
-    set: (_target, key, value) => Reflect.set(real(), key, value, real()),
-    has: (_target, key) => Reflect.has(real(), key),
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
-    ownKeys: () => Reflect.ownKeys(real()),
-    // A stand-in may not report a property as fixed (non-configurable) that its own target lacks.
-    getOwnPropertyDescriptor: (_target, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
-      return descriptor === undefined ? undefined : { ...descriptor, configurable: true };
-    },
-    defineProperty: (_target, key, descriptor) => Reflect.defineProperty(real(), key, descriptor),
-    deleteProperty: (_target, key) => Reflect.deleteProperty(real(), key),
-  };
-  return new Proxy({} as T, handler);
-}

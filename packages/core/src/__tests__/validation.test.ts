@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldErrorsFromZod, fieldErrorsMessage, lazySchema, parseOrThrow, ValidationError } from "../validation.js";
+import { fieldErrorsFromZod, fieldErrorsMessage, parseOrThrow, ValidationError } from "../validation.js";
 import { OvationError } from "../errors.js";
 
 const schema = z.object({
@@ -62,45 +62,6 @@ describe("fieldErrorsFromZod (Laravel-style 422 errors)", () => {
         for (const messages of Object.values(errors)) for (const m of messages) expect(m).toMatch(/\(rule: [a-z_]+\)\.$/);
       }),
       { numRuns: 500 },
-    );
-  });
-});
-
-describe("lazySchema", () => {
-  it("builds the schema on its first use, once, and then is that schema in every use", () => {
-    let builds = 0;
-    const lazy = lazySchema(() => {
-      builds++;
-      return z.strictObject({ name: z.string().min(1), tier: z.enum(["1", "2"]).optional() });
-    });
-    expect(builds).toBe(0);
-    expect(lazy instanceof z.ZodObject).toBe(true);
-    expect(builds).toBe(1);
-    expect(lazy.parse({ name: "a", tier: "2" })).toEqual({ name: "a", tier: "2" });
-    expect(lazy.safeParse({ name: "", extra: 1 }).success).toBe(false);
-    expect(Object.keys(lazy.shape)).toEqual(["name", "tier"]);
-    expect("parse" in lazy).toBe(true);
-    // Derived schemas and other schemas' fields work on the real schema.
-    expect(lazy.optional().parse(undefined)).toBeUndefined();
-    const outer = z.object({ inner: lazy });
-    expect(outer.parse({ inner: { name: "b" } })).toEqual({ inner: { name: "b" } });
-    expect(() => outer.parse({ inner: { name: 3 } })).toThrow(z.ZodError);
-    expect(z.toJSONSchema(lazy)).toEqual(z.toJSONSchema(z.strictObject({ name: z.string().min(1), tier: z.enum(["1", "2"]).optional() })));
-    expect(builds).toBe(1);
-  });
-
-  it("gives each error path and message as the schema built at once does (the exported alert schemas are lazy)", () => {
-    const build = () => z.object({ color: z.string().regex(/^#[0-9a-f]{6}$/, { error: "must be #rrggbb" }), kind: z.enum(["a", "b"]) });
-    const eager = build();
-    const lazy = lazySchema(build);
-    fc.assert(
-      fc.property(fc.record({ color: fc.oneof(fc.constant("#00ff00"), fc.string()), kind: fc.oneof(fc.constantFrom("a", "b"), fc.string(), fc.integer()) }), (input) => {
-        const a = eager.safeParse(input);
-        const b = lazy.safeParse(input);
-        expect(b.success).toBe(a.success);
-        if (!a.success && !b.success) expect(fieldErrorsFromZod(b.error)).toEqual(fieldErrorsFromZod(a.error));
-      }),
-      { numRuns: 200 },
     );
   });
 });

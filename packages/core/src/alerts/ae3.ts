@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { lazySchema } from "../validation.js";
 import type { AlertType } from "./catalog.js";
 import { fontFamilySchema, hexColorSchema, mediaHrefSchema, styleNameSchema } from "./template-settings.js";
 
@@ -81,49 +80,47 @@ const ae3Text = (): z.ZodOptional<z.ZodString> =>
     .optional();
 
 /** AE3 display settings. Units differ from AE4: duration in seconds, volume 0..1. */
-export const ae3SettingsSchema = lazySchema(() =>
-  z.strictObject({
-    get image() {
-      return mediaHrefSchema.optional();
-    },
-    get sound() {
-      return mediaHrefSchema.optional();
-    },
-    get duration() {
-      return z.number().min(0.5).max(600).optional();
-    },
-    get volume() {
-      return z.number().min(0).max(1).optional();
-    },
-    get font() {
-      return fontFamilySchema.optional();
-    },
-    get font_size() {
-      return z.number().min(4).max(512).optional();
-    },
-    get font_weight() {
-      return z.number().int().min(1).max(1000).optional();
-    },
-    get text_color() {
-      return hexColorSchema.optional();
-    },
-    get highlight_color() {
-      return hexColorSchema.optional();
-    },
-    get text_animation() {
-      return styleNameSchema.optional();
-    },
-    get enter_animation() {
-      return styleNameSchema.optional();
-    },
-    get leave_animation() {
-      return styleNameSchema.optional();
-    },
-    get layout() {
-      return styleNameSchema.optional();
-    },
-  }),
-);
+export const ae3SettingsSchema = z.strictObject({
+  get image() {
+    return mediaHrefSchema.optional();
+  },
+  get sound() {
+    return mediaHrefSchema.optional();
+  },
+  get duration() {
+    return z.number().min(0.5).max(600).optional();
+  },
+  get volume() {
+    return z.number().min(0).max(1).optional();
+  },
+  get font() {
+    return fontFamilySchema.optional();
+  },
+  get font_size() {
+    return z.number().min(4).max(512).optional();
+  },
+  get font_weight() {
+    return z.number().int().min(1).max(1000).optional();
+  },
+  get text_color() {
+    return hexColorSchema.optional();
+  },
+  get highlight_color() {
+    return hexColorSchema.optional();
+  },
+  get text_animation() {
+    return styleNameSchema.optional();
+  },
+  get enter_animation() {
+    return styleNameSchema.optional();
+  },
+  get leave_animation() {
+    return styleNameSchema.optional();
+  },
+  get layout() {
+    return styleNameSchema.optional();
+  },
+});
 
 /** AE3 settings. */
 export type Ae3Settings = z.output<typeof ae3SettingsSchema>;
@@ -146,28 +143,26 @@ export const AE3_ENGINE_DEFAULTS: Readonly<Required<Ae3Settings>> = Object.freez
 });
 
 /** An AE3 tier: shown instead of the plain type when the tier parameter is at least `min`. */
-export const ae3TierSchema = lazySchema(() =>
-  z.strictObject({
-    get name() {
-      return z.string().min(1).max(80);
-    },
-    get min() {
-      return z.number().min(-1e9).max(1e9);
-    },
-    get text() {
-      return ae3Text();
-    },
-    get subtext() {
-      return ae3Text();
-    },
-    get message() {
-      return ae3Text();
-    },
-    get settings() {
-      return ae3SettingsSchema.optional();
-    },
-  }),
-);
+export const ae3TierSchema = z.strictObject({
+  get name() {
+    return z.string().min(1).max(80);
+  },
+  get min() {
+    return z.number().min(-1e9).max(1e9);
+  },
+  get text() {
+    return ae3Text();
+  },
+  get subtext() {
+    return ae3Text();
+  },
+  get message() {
+    return ae3Text();
+  },
+  get settings() {
+    return ae3SettingsSchema.optional();
+  },
+});
 
 /** One AE3 type's configuration, built on the first read of `ae3DocumentSchema`'s `types` (one instance). */
 function buildAe3TypeSchema() {
@@ -202,41 +197,39 @@ export type Ae3TypeConfig = z.output<ReturnType<typeof buildAe3TypeSchema>>;
  * An AE3 alert set document. `alert` is the deprecated AE2-era copy of the global settings: AE3 read
  * it only when `settings` is absent. The whole set belongs to one platform connection.
  */
-export const ae3DocumentSchema = lazySchema(() =>
-  z
-    .object({
-      get version() {
-        return z.literal(3, { error: "must be 3 (an AE3 document)" });
-      },
-      get id() {
-        return z.number().int().positive();
-      },
-      get user_id() {
-        return z.number().int().positive();
-      },
-      get active() {
-        return z.boolean();
-      },
-      get platform() {
-        return z.enum(["twitch", "youtube", "kick", "tiktok"]).default("twitch");
-      },
-      get settings() {
-        return ae3SettingsSchema.optional();
-      },
-      get alert() {
-        return ae3SettingsSchema.optional();
-      },
-      get types() {
-        const type = ae3TypeSchema().optional();
-        return z.strictObject(Object.fromEntries(AE3_TYPES.map((name) => [name, type])) as Record<Ae3Type, typeof type>);
-      },
-    })
-    .superRefine((doc, ctx) => {
-      if (doc.types.follow?.tiers?.length) {
-        ctx.addIssue({ code: "custom", path: ["types", "follow", "tiers"], message: "follow alerts have no tiers in AE3", params: { rule: "ae3_tiers" } });
-      }
-    }),
-);
+export const ae3DocumentSchema = z
+  .object({
+    get version() {
+      return z.literal(3, { error: "must be 3 (an AE3 document)" });
+    },
+    get id() {
+      return z.number().int().positive();
+    },
+    get user_id() {
+      return z.number().int().positive();
+    },
+    get active() {
+      return z.boolean();
+    },
+    get platform() {
+      return z.enum(["twitch", "youtube", "kick", "tiktok"]).default("twitch");
+    },
+    get settings() {
+      return ae3SettingsSchema.optional();
+    },
+    get alert() {
+      return ae3SettingsSchema.optional();
+    },
+    get types() {
+      const type = ae3TypeSchema().optional();
+      return z.strictObject(Object.fromEntries(AE3_TYPES.map((name) => [name, type])) as Record<Ae3Type, typeof type>);
+    },
+  })
+  .superRefine((doc, ctx) => {
+    if (doc.types.follow?.tiers?.length) {
+      ctx.addIssue({ code: "custom", path: ["types", "follow", "tiers"], message: "follow alerts have no tiers in AE3", params: { rule: "ae3_tiers" } });
+    }
+  });
 
 /** A validated AE3 document. */
 export type Ae3Document = z.output<typeof ae3DocumentSchema>;

@@ -1,6 +1,5 @@
 import type { LogicEngine } from "json-logic-engine";
 import * as z from "zod";
-import { lazySchema } from "../validation.js";
 import { ALERT_LIMITS } from "./limits.js";
 import { newLogicEngine } from "./logic-engine.js";
 
@@ -134,13 +133,11 @@ export function conditionIssues(condition: unknown): ConditionIssue[] {
  * zod schema of a variation condition: a JsonLogic object checked by {@link conditionIssues}, so an
  * unknown operator is refused when the config is saved, with the path to it.
  */
-export const conditionSchema = lazySchema(() =>
-  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-    for (const issue of conditionIssues(value)) {
-      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { rule: `condition_${issue.rule}` } });
-    }
-  }),
-);
+export const conditionSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  for (const issue of conditionIssues(value)) {
+    ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { rule: `condition_${issue.rule}` } });
+  }
+});
 
 /** The variables a condition sees: the alert's data plus type, platform, enabled and random. */
 export type ConditionContext = Record<string, unknown>;

@@ -1,44 +1,35 @@
 import * as z from "zod";
-import { lazySchema } from "../validation.js";
 import { ALERT_LIMITS } from "./limits.js";
 
 const L = ALERT_LIMITS;
 
 /** A `#rrggbb` colour. */
-export const hexColorSchema = lazySchema(() =>
-  z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, { error: "must be a hex colour written #rrggbb" }),
-);
+export const hexColorSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, { error: "must be a hex colour written #rrggbb" });
 
 /** An http(s) address or the empty string (no image / no sound). */
-export const mediaHrefSchema = lazySchema(() =>
-  z
-    .string()
-    .check(z.maxLength(L.urlLength), z.regex(/^(?:$|https?:\/\/[^\s"'<>\\]+$)/i, { error: "must be an http(s) URL or empty" })),
-);
+export const mediaHrefSchema = z
+  .string()
+  .check(z.maxLength(L.urlLength), z.regex(/^(?:$|https?:\/\/[^\s"'<>\\]+$)/i, { error: "must be an http(s) URL or empty" }));
 
 /** A layout or animation name: safe to use as a CSS class or keyframes name. */
-export const styleNameSchema = lazySchema(() =>
-  z
-    .string()
-    .check(
-      z.minLength(1),
-      z.maxLength(L.nameLength),
-      z.regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: "must be a name of letters, digits, _ and - starting with a letter" }),
-    ),
-);
+export const styleNameSchema = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(L.nameLength),
+    z.regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: "must be a name of letters, digits, _ and - starting with a letter" }),
+  );
 
 /** A font family name: letters, digits, spaces, _ and - only, so it cannot break out of CSS. */
-export const fontFamilySchema = lazySchema(() =>
-  z
-    .string()
-    .check(
-      z.minLength(1),
-      z.maxLength(L.nameLength),
-      z.regex(/^[A-Za-z0-9][A-Za-z0-9 _-]*$/, { error: "must be a font name of letters, digits, spaces, _ and -" }),
-    ),
-);
+export const fontFamilySchema = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(L.nameLength),
+    z.regex(/^[A-Za-z0-9][A-Za-z0-9 _-]*$/, { error: "must be a font name of letters, digits, spaces, _ and -" }),
+  );
 
 let textSchema: z.ZodString | undefined;
 /** The title, subtitle and chat_message schema, built on first use (one instance). */
@@ -107,13 +98,11 @@ export type AlertTemplate = { [K in TemplateField]: z.infer<(typeof templateFiel
  * skipped for that field; see docs/alerts.md). Unknown fields are rejected so a typo is reported.
  * Its fields are built on its first parse.
  */
-export const templateLayerSchema = lazySchema(() =>
-  z.strictObject(
-    lazyProperties(
-      Object.fromEntries(TEMPLATE_FIELDS.map((key) => [key, () => templateFieldShape[key].nullable().optional()])) as {
-        [K in TemplateField]: () => z.ZodOptional<z.ZodNullable<(typeof templateFieldShape)[K]>>;
-      },
-    ),
+export const templateLayerSchema = z.strictObject(
+  lazyProperties(
+    Object.fromEntries(TEMPLATE_FIELDS.map((key) => [key, () => templateFieldShape[key].nullable().optional()])) as {
+      [K in TemplateField]: () => z.ZodOptional<z.ZodNullable<(typeof templateFieldShape)[K]>>;
+    },
   ),
 );
 

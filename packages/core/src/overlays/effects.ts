@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { lazySchema } from "../validation.js";
 
 /**
  * The effects of the effect-alerts source, in a module of their own: the alert-set schema
@@ -15,21 +14,19 @@ export const OVERLAY_EFFECTS = ["none", "confetti", "emote-rain", "fireworks", "
  * first parse: the alerts entry imports this module, and an import should not build schemas nobody
  * has used yet (packages/core README, "Import cost").
  */
-export const overlayEffectSchema = lazySchema(() =>
-  z.strictObject({
-    get effect() {
-      return z.enum(OVERLAY_EFFECTS);
-    },
-    /** Pieces per unit of the alert's amount (bits, gifts, viewers...), for effects sized by amount. */
-    get per_amount() {
-      return z.number().min(0).max(100).default(1);
-    },
-    /** Fewest and most pieces one alert throws. */
-    get min_pieces() {
-      return z.number().int().min(0).max(2000).default(60);
-    },
-    get max_pieces() {
-      return z.number().int().min(1).max(2000).default(400);
-    },
-  }),
-);
+export const overlayEffectSchema = z.strictObject({
+  get effect() {
+    return z.enum(OVERLAY_EFFECTS);
+  },
+  /** Pieces per unit of the alert's amount (bits, gifts, viewers...), for effects sized by amount. */
+  get per_amount() {
+    return z.number().min(0).max(100).default(1);
+  },
+  /** Fewest and most pieces one alert throws. */
+  get min_pieces() {
+    return z.number().int().min(0).max(2000).default(60);
+  },
+  get max_pieces() {
+    return z.number().int().min(1).max(2000).default(400);
+  },
+});
