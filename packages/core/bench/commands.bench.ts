@@ -345,7 +345,7 @@ async function main(): Promise<void> {
     reportSide("a", "(a) non-command chat", ab.a, 1_000_000);
     reportSide("b", "(b) plain-text commands", ab.b, 200_000);
     reportSide("b-floor", "(b0) floor of (b): the same messages, validated, answered from a Map", ab.bFloor);
-    reportRatio("b-floor", "    b/b0 (runtime relative to the bare lookup)", ab.b, ab.bFloor, {});
+    reportRatio("b-b0", "    b/b0 (runtime relative to the bare lookup)", ab.b, ab.bFloor, {});
   }
 
   // (c) sandbox and (d) bare nunjucks, same templates, alternating rounds.
@@ -409,7 +409,7 @@ async function outboundSection(store: InMemoryKeyValueStore, sandbox: TemplateSa
   });
   reportSide("e", "(e) templates calling proxy_pass (loopback, allowlisted)", e.e, 5_000);
   reportSide("e-floor", "    floor: bare undici POST of the same body, same receiver", e.floor);
-  reportRatio("e-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
+  reportRatio("e-over-floor", "    e/floor", e.e, e.floor, { wall: 0.5 });
   reportThreads("e", e.e, e.floor);
   console.log(`    (the body proxy_pass sends and the floor posts: ${body.length} bytes)`);
   console.log(`    sandbox passes per (e) message: ${(passes / messages).toFixed(2)} (${passes.toLocaleString("en-US")} for ${messages.toLocaleString("en-US")} messages, warm-up rounds included)`);
