@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { startOwnRedis } from "../src/__tests__/services/redis.js";
-import { ask, phase, startServer, stopServer } from "./latency-harness.js";
+import { ask, phase, startJoinedServer, startServer, stopServer } from "./latency-harness.js";
 
 const n = Number(process.env["BENCH_DIAG_CLIENTS"] ?? 1);
 const rounds = Number(process.env["BENCH_DIAG_ROUNDS"] ?? 3);
@@ -18,8 +18,7 @@ const redis = await startOwnRedis();
 const database = await freshDatabase();
 const shared = { BENCH_REDIS_URL: redis.url, BENCH_DIAG: "1" };
 const ovationA = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-a" });
-const ovationB = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b", BENCH_JOIN: JSON.stringify(ovationA.ready) });
-if (ovationB.ready.port === ovationA.ready.port) throw new Error("node B reported node A's port: its clients would be on node A");
+const ovationB = await startJoinedServer(ovationA.ready, { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b" });
 const bareA = await startServer("bare", shared);
 const bareB = await startServer("bare", shared);
 const servers = { ovationA, ovationB, bareA, bareB };

@@ -48,6 +48,13 @@ export function startServer(kind: ServerKind, env: Record<string, string> = {}):
   });
 }
 
+/** Starts node B of a two-node bench, joined to node A's installation, on a port of its own. */
+export async function startJoinedServer(first: Ready, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Ready }> {
+  const second = await startServer("ovation", { ...env, BENCH_JOIN: JSON.stringify(first) });
+  if (second.ready.port === first.port) throw new Error("node B reported node A's port: its clients would be on node A");
+  return second;
+}
+
 /** Asks a child for something over IPC and resolves with its first answer. */
 export function ask<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve) => {

@@ -5,14 +5,13 @@
 // connected to the same way. Same sizes, rates and alternating phases as latency.bench.ts.
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { startOwnRedis } from "../src/__tests__/services/redis.js";
-import { ROUNDS, SIZES, TABLE_HEADER, loadLine, measureSize, phase, startServer, stopServer } from "./latency-harness.js";
+import { ROUNDS, SIZES, TABLE_HEADER, loadLine, measureSize, phase, startJoinedServer, startServer, stopServer } from "./latency-harness.js";
 
 const redis = await startOwnRedis();
 const database = await freshDatabase();
 const shared = { BENCH_REDIS_URL: redis.url };
 const ovationA = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-a" });
-const ovationB = await startServer("ovation", { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b", BENCH_JOIN: JSON.stringify(ovationA.ready) });
-if (ovationB.ready.port === ovationA.ready.port) throw new Error("node B reported node A's port: its clients would be on node A");
+const ovationB = await startJoinedServer(ovationA.ready, { ...shared, BENCH_DATABASE_URL: database, BENCH_SERVER_ID: "bench-b" });
 const bareA = await startServer("bare", shared);
 const bareB = await startServer("bare", shared);
 const ovationTargets = [ovationB.ready, ovationA.ready];

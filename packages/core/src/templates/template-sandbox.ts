@@ -249,7 +249,8 @@ export class TemplateSandbox {
     });
     codeOf.set(template, compiled.code);
     accessOf.set(template, compiled.variables);
-    if (compiled.leadingCall !== undefined) leadingCallOf.set(template, compiled.leadingCall);
+    // Decided once here, not per render: arguments over the limit are left to the isolate to refuse.
+    if (compiled.leadingCall !== undefined && compiled.leadingCall.argsJson.length <= MAX_FUNCTION_ARGUMENT_CHARS) leadingCallOf.set(template, compiled.leadingCall);
     this.compiledBySource.set(source, template);
     return template;
   }
@@ -295,7 +296,7 @@ export class TemplateSandbox {
       // stop at it: one pass fewer (a round trip to the sandbox process and a render). The isolate
       // replays it from the recorded answer like any other, and checks its name and arguments.
       const leading = leadingCallOf.get(template);
-      if (leading !== undefined && this.limits.maxFunctionCalls > 0 && leading.argsJson.length <= MAX_FUNCTION_ARGUMENT_CHARS) {
+      if (leading !== undefined && this.limits.maxFunctionCalls > 0) {
         this.callFunction(job, leading.name, leading.argsJson);
       } else this.enqueue(job);
     });
