@@ -81,8 +81,17 @@ export function meets(figure: Pick<Figure, "value" | "target">): boolean {
   return figure.target.op === ">=" ? figure.value.median >= figure.target.value : figure.value.median <= figure.target.value;
 }
 
-/** Prints a figure with its spread (and target), and records it for scripts/bench.mjs. */
+/** The label of every figure this process has reported, by id: an id says which figure it is across runs. */
+const reported = new Map<string, string>();
+
+/**
+ * Prints a figure with its spread (and target), and records it for scripts/bench.mjs. An id reported
+ * twice in one process is a bench bug (two figures would be summarised as one across runs): it throws.
+ */
 export function report(figure: Figure, indent = ""): void {
+  const earlier = reported.get(figure.id);
+  if (earlier !== undefined) throw new Error(`bench figure id "${figure.id}" reported twice: "${earlier}" and "${figure.label}"`);
+  reported.set(figure.id, figure.label);
   const target = figure.target === undefined ? "" : `   target ${figure.target.op} ${formatValue(figure.target.value, figure.unit)}: ${meets(figure) ? "met" : "NOT met"}`;
   console.log(`${indent}${figure.label.padEnd(Math.max(0, 62 - indent.length))} ${formatSpread(figure.value, figure.unit)}, ${figure.rounds} rounds${target}`);
   const file = process.env["OVATION_BENCH_FIGURES"];

@@ -100,13 +100,20 @@ for (let run = 1; run <= repeat; run++) {
 }
 
 // Per figure: the median of the runs' medians, with their min and max (the spread across runs).
+// An id seen twice in one run (two bench files naming a figure alike) would mix two figures: it fails the run.
 const byId = new Map();
 for (let run = 1; run <= repeat; run++) {
   const file = join(scratch, `run-${run}.jsonl`);
   if (!existsSync(file)) continue;
+  const seen = new Set();
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line === "") continue;
     const figure = JSON.parse(line);
+    if (seen.has(figure.id)) {
+      failed++;
+      console.log(`=== figure id "${figure.id}" ("${figure.label}") reported twice in run ${run}: rename one of them`);
+    }
+    seen.add(figure.id);
     const entry = byId.get(figure.id) ?? { figure, medians: [], met: 0 };
     entry.medians.push(figure.value.median);
     const met = figure.target === undefined || (figure.target.op === ">=" ? figure.value.median >= figure.target.value : figure.value.median <= figure.target.value);
