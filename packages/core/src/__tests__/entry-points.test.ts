@@ -87,6 +87,32 @@ describe("@ovation/core entry points (built dist)", () => {
     expect(new Set(fromSource.single.flat())).toEqual(new Set([true, false]));
   });
 
+  test("importing the built alerts entry builds only the schemas its exports are made of, of 11 kinds", () => {
+    // Counted through zod's post-construction hook (globalThis.__zod_globalConfig.postProcessor, which
+    // zod calls once for every schema and check it builds). Most of what the entry costs beyond zod is
+    // zod's own first build of each kind (packages/core README, "Import cost"), so a new kind at import
+    // costs about a millisecond, and a field built eagerly instead of by a getter adds schemas.
+    const built = runModule<{ hooked: boolean; kinds: Record<string, number>; checks: number }>(`
+      await import("zod");
+      const config = globalThis.__zod_globalConfig;
+      const kinds = {};
+      let checks = 0;
+      if (config) config.postProcessor = (made) => {
+        const def = made._zod.def;
+        if (def.type === undefined) checks++;
+        else kinds[def.type] = (kinds[def.type] ?? 0) + 1;
+      };
+      await import("@ovation/core/alerts");
+      console.log(JSON.stringify({ hooked: config !== undefined, kinds, checks }));
+    `);
+    expect(built.hooked, "zod no longer has globalThis.__zod_globalConfig: count the schemas another way").toBe(true);
+    expect(Object.keys(built.kinds).sort()).toEqual(["enum", "never", "nullable", "object", "optional", "pipe", "record", "string", "transform", "union", "unknown"]);
+    const schemas = Object.values(built.kinds).reduce((sum, n) => sum + n, 0);
+    expect(schemas).toBeGreaterThan(0);
+    expect(schemas).toBeLessThanOrEqual(54);
+    expect(built.checks).toBeLessThanOrEqual(18);
+  });
+
   test("the entries that use the alert engine share its instances (one schema, one error class)", () => {
     const same = runModule<Record<string, boolean>>(`
       const alerts = await import("@ovation/core/alerts");
