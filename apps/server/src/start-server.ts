@@ -96,20 +96,32 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   let admin: Server | null = null;
   let firstRun: BootstrapResult;
+  // How long each step between listening and the quick start took (info: an operator sees what a slow start waits on).
+  let stepAt = 0;
+  const step = (what: string) => {
+    const now = performance.now();
+    app.log.info({ ms: Math.round(now - stepAt) }, `start: ${what}`);
+    stepAt = now;
+  };
   try {
+    stepAt = performance.now();
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
       const why = { EADDRINUSE: "is already in use", EACCES: "needs privileges this process lacks", EADDRNOTAVAIL: "is not an address of this machine" }[code];
       throw new CliError("OVATION_ERR_CLI_LISTEN_FAILED", `Cannot listen on ${config.host}:${config.port}: the address ${why} (${code}). Choose another PORT or HOST.`, { cause: error });
     });
+    step("listening (plugins registered and connecting)");
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
     const catalog = app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : undefined;
     firstRun = bootstrap(app.ovation.repos, definedKeys({ catalog }));
     if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
+    step("first-run bootstrap done");
     await app.ovation.repos.store.persisted();
+    step("store persisted");
     // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
     if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
+    step("deferred plugins started");
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: async () => ({ plugins: reportsOf(app), unserved: unservedOf(app), nodes: app.hasDecorator("nodeStatuses") ? await app.nodeStatuses() : [] }),
       simulate: async (userId, request) =>
@@ -120,6 +132,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           ...definedKeys({ name: request.name, data: request.data }),
         }),
     });
+    step("admin socket open");
     const unserved = unservedOf(app);
     if (unserved.length > 0) app.log.warn({ unserved }, "alert sets name platforms no loaded plugin serves; they are kept, and show again once the plugin is loaded");
     if (firstRun.created.length > 0) app.log.info({ created: firstRun.created }, "first run: created the quick-start data");
@@ -154,5 +167,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const quickStart = quickStartText(config, firstRun);
   options.onQuickStart?.(quickStart);
+  step("quick start printed");
   return { app, config, firstRun, quickStart, close, closed };
 }

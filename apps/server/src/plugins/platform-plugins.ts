@@ -209,10 +209,13 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       for (const item of loaded) {
         if (item.factory.createOn !== "listen" || reports.wasCreated(item)) continue;
         try {
+          const began = performance.now();
           await create(item);
+          const created = performance.now();
           const name = reports.nameOf(item) ?? item.factory.id;
           if (host.servesChannels(name)) sync.reconcile();
           if (mayConnect(name)) await host.connect(name);
+          logger.info({ plugin: item.factory.id, createMs: Math.round(created - began), connectMs: Math.round(performance.now() - created) }, "deferred plugin started");
         } catch (err) {
           reports.failed(item, (err as Error).message);
           logger.error({ err, plugin: item.factory.id }, `the ${item.factory.id} plugin did not start; see ovation plugins for why`);
