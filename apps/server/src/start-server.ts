@@ -117,11 +117,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     firstRun = bootstrap(app.ovation.repos, definedKeys({ catalog }));
     if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
     step("first-run bootstrap done");
-    await app.ovation.repos.store.persisted();
-    step("store persisted");
-    // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
-    if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
-    step("deferred plugins started");
+    // What the quick start prints (a new token, the first user) is durable before it prints. Only
+    // then: persisted() waits for every write of this node, and with several nodes the channels
+    // this node starts serving write their tokens meanwhile, against the other nodes' writes.
+    if (firstRun.created.length > 0) {
+      await app.ovation.repos.store.persisted();
+      step("store persisted (the first run's records)");
+    }
+    // Plugins that name the first user start now that it exists (a fresh install shows none failed
+    // for want of it); not awaited: a platform that is slow to reach shows as connecting in
+    // `ovation plugins` and /v1/plugins, it does not hold the quick start.
+    if (app.hasDecorator("platformPluginsAfterFirstRun")) {
+      const began = performance.now();
+      void app.platformPluginsAfterFirstRun().then(
+        () => app.log.info({ ms: Math.round(performance.now() - began) }, "start: deferred plugins started"),
+        (err: unknown) => app.log.error({ err }, "start: the deferred plugins did not start"),
+      );
+    }
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: async () => ({ plugins: reportsOf(app), unserved: unservedOf(app), nodes: app.hasDecorator("nodeStatuses") ? await app.nodeStatuses() : [] }),
       simulate: async (userId, request) =>
