@@ -79,9 +79,10 @@ function identityOption(identity: BuildAppOptions["identity"], config: ServerCon
 /**
  * Runs Ovation as `ovation start` does: builds the app (with the configured and the given plugins),
  * listens, runs the first-run bootstrap (first user, default alert set including the loaded plugins'
- * platforms, demo command, token, browser source), opens the admin socket in the data directory
- * (`ovation user/token create`, `ovation plugins` while it runs) and, with `signals`, closes on
- * SIGINT/SIGTERM. A start that cannot listen creates nothing.
+ * platforms, demo command, token, browser source; what it created is stored before this resolves),
+ * starts the plugins created on listen without waiting for them to connect, opens the admin socket
+ * in the data directory (`ovation user/token create`, `ovation plugins` while it runs) and, with
+ * `signals`, closes on SIGINT/SIGTERM. A start that cannot listen creates nothing.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
