@@ -66,18 +66,22 @@ export type BootstrapResult = SeededBootstrap | SkippedBootstrap;
  * demo user's set.
  */
 export function bootstrap(repos: Repositories, options: { catalog?: readonly CatalogAlertType[] } = {}): BootstrapResult {
-  const marks = { ...((repos.store.data.meta["bootstrap"] as BootstrapMarks | undefined) ?? {}) };
+  const stored = (repos.store.data.meta["bootstrap"] as BootstrapMarks | undefined) ?? {};
+  const marks = { ...stored };
   const created: string[] = [];
   // Only the meta document changes: an update that names nothing would rewrite every document,
   // at every start (with several nodes on one database, hundreds of users' documents written in
   // one batch that conflicts with the other nodes' writes and holds the start until it lands).
-  const remember = () =>
+  // And only when the marks changed: a later start writes nothing (every node would rewrite meta).
+  const remember = () => {
+    if (JSON.stringify(marks) === JSON.stringify(stored)) return;
     repos.store.update(
       (data) => {
         data.meta["bootstrap"] = marks;
       },
       { meta: true },
     );
+  };
 
   let user = marks.user_id === undefined ? null : repos.users.get(marks.user_id);
   if (!user) {

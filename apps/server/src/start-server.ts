@@ -79,9 +79,10 @@ function identityOption(identity: BuildAppOptions["identity"], config: ServerCon
 /**
  * Runs Ovation as `ovation start` does: builds the app (with the configured and the given plugins),
  * listens, runs the first-run bootstrap (first user, default alert set including the loaded plugins'
- * platforms, demo command, token, browser source), opens the admin socket in the data directory
- * (`ovation user/token create`, `ovation plugins` while it runs) and, with `signals`, closes on
- * SIGINT/SIGTERM. A start that cannot listen creates nothing.
+ * platforms, demo command, token, browser source; what it created is stored before this resolves),
+ * starts the plugins created on listen without waiting for them to connect, opens the admin socket
+ * in the data directory (`ovation user/token create`, `ovation plugins` while it runs) and, with
+ * `signals`, closes on SIGINT/SIGTERM. A start that cannot listen creates nothing.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
@@ -96,20 +97,44 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   let admin: Server | null = null;
   let firstRun: BootstrapResult;
+  // How long each step between listening and the quick start took (info: an operator sees what a slow start waits on).
+  let stepAt = 0;
+  const step = (what: string) => {
+    const now = performance.now();
+    app.log.info({ ms: Math.round(now - stepAt) }, `start: ${what}`);
+    stepAt = now;
+  };
   try {
+    stepAt = performance.now();
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
       const why = { EADDRINUSE: "is already in use", EACCES: "needs privileges this process lacks", EADDRNOTAVAIL: "is not an address of this machine" }[code];
       throw new CliError("OVATION_ERR_CLI_LISTEN_FAILED", `Cannot listen on ${config.host}:${config.port}: the address ${why} (${code}). Choose another PORT or HOST.`, { cause: error });
     });
+    step("listening (plugins registered and connecting)");
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
     const catalog = app.hasDecorator("platformPlugins") ? catalogWithPlatforms(app.platformPlugins.platforms()) : undefined;
     firstRun = bootstrap(app.ovation.repos, definedKeys({ catalog }));
     if (firstRun.kind === "seeded") app.ovation.commands.reload(firstRun.user.id);
-    await app.ovation.repos.store.persisted();
-    // Plugins that name the first user start now that it exists (a fresh install shows none failed for want of it).
-    if (app.hasDecorator("platformPluginsAfterFirstRun")) await app.platformPluginsAfterFirstRun();
+    step("first-run bootstrap done");
+    // What the quick start prints (a new token, the first user) is durable before it prints. Only
+    // then: persisted() waits for every write of this node, and with several nodes the channels
+    // this node starts serving write their tokens meanwhile, against the other nodes' writes.
+    if (firstRun.created.length > 0) {
+      await app.ovation.repos.store.persisted();
+      step("store persisted (the first run's records)");
+    }
+    // Plugins that name the first user start now that it exists (a fresh install shows none failed
+    // for want of it); not awaited: a platform that is slow to reach shows as connecting in
+    // `ovation plugins` and /v1/plugins, it does not hold the quick start.
+    if (app.hasDecorator("platformPluginsAfterFirstRun")) {
+      const began = performance.now();
+      void app.platformPluginsAfterFirstRun().then(
+        () => app.log.info({ ms: Math.round(performance.now() - began) }, "start: deferred plugins started"),
+        (err: unknown) => app.log.error({ err }, "start: the deferred plugins did not start"),
+      );
+    }
     admin = await startAdminSocket(config.dataDir, app.ovation.repos, app.ovation.logger, {
       plugins: async () => ({ plugins: reportsOf(app), unserved: unservedOf(app), nodes: app.hasDecorator("nodeStatuses") ? await app.nodeStatuses() : [] }),
       simulate: async (userId, request) =>
@@ -120,6 +145,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           ...definedKeys({ name: request.name, data: request.data }),
         }),
     });
+    step("admin socket open");
     const unserved = unservedOf(app);
     if (unserved.length > 0) app.log.warn({ unserved }, "alert sets name platforms no loaded plugin serves; they are kept, and show again once the plugin is loaded");
     if (firstRun.created.length > 0) app.log.info({ created: firstRun.created }, "first run: created the quick-start data");
@@ -154,5 +180,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const quickStart = quickStartText(config, firstRun);
   options.onQuickStart?.(quickStart);
+  step("quick start printed");
   return { app, config, firstRun, quickStart, close, closed };
 }

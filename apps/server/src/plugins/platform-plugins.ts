@@ -32,8 +32,9 @@ declare module "fastify" {
     /** How the bot serves a linked channel (the connection view's `status`). */
     connectionStatus(connection: ConnectionRecord): ConnectionStatusView;
     /**
-     * Creates the plugins declared `createOn: "listen"` once the first-run bootstrap made the first
-     * user (`startServer` calls it; listening without a user leaves them waiting instead of failed).
+     * Creates and connects the plugins declared `createOn: "listen"` once the first-run bootstrap
+     * made the first user (listening without a user leaves them waiting instead of failed); one
+     * call at a time, a plugin is created once. `startServer` calls it and does not wait for it.
      */
     platformPluginsAfterFirstRun(): Promise<void>;
     /** With several nodes: the channels this node holds and the live nodes it sees (null on one node). */
@@ -203,28 +204,39 @@ export function platformPlugins(options: PlatformPluginsOptions = {}): FastifyPl
       }
     });
     let listening = false;
-    const createDeferred = async (): Promise<void> => {
+    let closing = false;
+    const startDeferred = async (): Promise<void> => {
       // Before the first run made a user, a plugin that names one waits (pending), it does not fail.
       if (!listening || services.repos.users.list().length === 0) return;
       for (const item of loaded) {
+        if (closing) return;
         if (item.factory.createOn !== "listen" || reports.wasCreated(item)) continue;
         try {
+          const began = performance.now();
           await create(item);
+          const created = performance.now();
           const name = reports.nameOf(item) ?? item.factory.id;
+          if (closing) return;
           if (host.servesChannels(name)) sync.reconcile();
           if (mayConnect(name)) await host.connect(name);
+          logger.info({ plugin: item.factory.id, createMs: Math.round(created - began), connectMs: Math.round(performance.now() - created) }, "deferred plugin started");
         } catch (err) {
           reports.failed(item, (err as Error).message);
           logger.error({ err, plugin: item.factory.id }, `the ${item.factory.id} plugin did not start; see ovation plugins for why`);
         }
       }
     };
+    // One start at a time (the listen hook's and the first run's): a plugin is never created twice.
+    let deferred: Promise<void> = Promise.resolve();
+    const createDeferred = (): Promise<void> => (deferred = deferred.then(startDeferred));
     app.decorate("platformPluginsAfterFirstRun", createDeferred);
     app.addHook("onListen", async () => {
       listening = true;
       await createDeferred();
     });
     app.addHook("preClose", async () => {
+      // A deferred plugin still being created is not connected after this (host.stop() ends one connecting).
+      closing = true;
       await sync.stop();
       await lease?.stop();
       await host.stop();

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { callRunningServer } from "../../cli/admin-client.js";
 import { startServer } from "../../start-server.js";
 import { tempDataDir, testConfig } from "../../__tests__/helpers.js";
+import { waitFor } from "../../__tests__/socket-helpers.js";
 
 /** A plugin that, like the single-user platform plugins of before, serves the first user and needs one to exist. */
 const firstUserPlugin = definePlugin({ id: "firstuser", settings: z.object({}), createOn: "listen" }, (_settings, context) => {
@@ -31,7 +32,13 @@ describe("a fresh install", () => {
     });
     try {
       if (server.firstRun.kind !== "seeded") throw new Error("a fresh data directory is seeded");
-      const listing = (await callRunningServer(data.dir, { op: "plugins.list" })) as { plugins: { id: string; status: string; detail: string | null; channels: unknown[] }[] };
+      type Listing = { plugins: { id: string; status: string; detail: string | null; channels: unknown[] }[] };
+      // The quick start does not wait for the plugins created after it to connect (they show connecting meanwhile).
+      let listing: Listing = { plugins: [] };
+      await waitFor(async () => {
+        listing = (await callRunningServer(data.dir, { op: "plugins.list" })) as Listing;
+        return listing.plugins.every((p) => p.status !== "connecting" && p.status !== "pending");
+      }, 20_000, "the plugins connected or failed");
       expect(listing.plugins.map((p) => [p.id, p.status])).toEqual([
         ["console", "connected"],
         ["kick", "connected"],
