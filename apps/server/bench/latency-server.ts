@@ -102,7 +102,7 @@ const inspector = new Session();
 async function samplingStart(): Promise<void> {
   inspector.connect();
   await inspector.post("HeapProfiler.enable");
-  await inspector.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+  await inspector.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
 }
 async function samplingStop(file: string): Promise<void> {
   // A scavenge first: what is still young and dead now must not count as outliving it.
