@@ -80,7 +80,21 @@ for (let r = 0; r < rounds; r++) {
   const dFloor = await delays();
   const redisBefore = await redisCalls();
   const pgBefore = await pgCounts();
+  // With BENCH_DIAG_SNAPSHOT=<dir> (first round only): heap snapshots of node A 1.5 s into the phase
+  // (what lives while alerts flow) and 10 s after it (what stays), to diff what a scavenge copies.
+  const snapshotDir = r === 0 ? process.env["BENCH_DIAG_SNAPSHOT"] : undefined;
+  const during = snapshotDir ? new Promise((resolve) => setTimeout(resolve, 1_500)).then(() => ask(ovationA.child, "snapshot", { file: `${snapshotDir}/a-during.heapsnapshot` })) : null;
+  // With BENCH_DIAG_SAMPLING=<dir> (first round only): node A's and B's sampled allocations of the
+  // phase that outlived the young generation (latency-server.ts), as .heapprofile files.
+  const samplingDir = r === 0 ? process.env["BENCH_DIAG_SAMPLING"] : undefined;
+  if (samplingDir) await Promise.all([ask(ovationA.child, "sampling-start"), ask(ovationB.child, "sampling-start")]);
   const { result: ours, byKey } = await monitored(() => phase("ovation", ovationA.ready, n, [ovationB.ready, ovationA.ready]));
+  if (samplingDir) await Promise.all([ask(ovationA.child, "sampling-stop", { file: `${samplingDir}/a.heapprofile` }), ask(ovationB.child, "sampling-stop", { file: `${samplingDir}/b.heapprofile` })]);
+  await during;
+  if (snapshotDir) {
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await ask(ovationA.child, "snapshot", { file: `${snapshotDir}/a-after.heapsnapshot` });
+  }
   const dOurs = await delays();
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const redisAfter = await redisCalls();

@@ -2,8 +2,10 @@
 // (latency-clients.ts) and one measured phase: alerts POSTed at a fixed rate to one server, the
 // time from each POST to each client's `notifysub` handler, p50/p99.
 import { fork } from "node:child_process";
+import { openSync } from "node:fs";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alternate, benchRounds, report, spreadOf } from "../../../scripts/bench-figures.js";
 
@@ -19,6 +21,8 @@ export const PHASE_MS = Number(process.env["BENCH_PHASE_MS"] ?? 2500);
 export const SIZES = (process.env["BENCH_SIZES"] ?? "1,100,1000").split(",").map(Number);
 /** Client processes share the receiving work (decoding N messages per alert) between cores. */
 const CLIENT_PROCESSES = Number(process.env["BENCH_CLIENT_PROCESSES"] ?? 2);
+
+let serverCount = 0;
 
 /** What a server child reports once it listens. */
 export interface Ready {
@@ -37,9 +41,15 @@ export type ServerKind = "ovation" | "bare";
  * PostgreSQL URL, the credentials of an installation another node made...).
  */
 export function startServer(kind: ServerKind, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+  // Diagnosis: BENCH_SERVER_NODE_FLAGS (space-separated) adds V8/Node flags to the server children
+  // only (e.g. `--trace-gc-nvp`), and BENCH_SERVER_LOG_DIR sends each server's stdout to
+  // `<dir>/<kind>-<BENCH_SERVER_ID or n>.log` (V8's GC traces go to stdout).
+  const extra = (process.env["BENCH_SERVER_NODE_FLAGS"] ?? "").split(/\s+/).filter(Boolean);
+  const logDir = process.env["BENCH_SERVER_LOG_DIR"];
+  const stdout = logDir ? openSync(join(logDir, `${kind}-${env["BENCH_SERVER_ID"] ?? String(++serverCount)}.log`), "w") : "inherit";
   const child = fork(fileURLToPath(new URL("./latency-server.ts", import.meta.url)), [kind], {
-    execArgv: ["--no-node-snapshot", "--expose-gc", "--import", "tsx", ...(process.env["BENCH_SERVER_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SERVER_PROF"]}`] : [])],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: ["--no-node-snapshot", "--expose-gc", "--import", "tsx", ...extra, ...(process.env["BENCH_SERVER_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SERVER_PROF"]}`] : [])],
+    stdio: ["ignore", stdout, "inherit", "ipc"],
     env: { ...process.env, ...env },
   });
   return new Promise((resolve, reject) => {
@@ -56,10 +66,10 @@ export async function startJoinedServer(first: Ready, env: Record<string, string
 }
 
 /** Asks a child for something over IPC and resolves with its first answer. */
-export function ask<T>(child: ChildProcess, type: string): Promise<T> {
+export function ask<T>(child: ChildProcess, type: string, extra: Record<string, unknown> = {}): Promise<T> {
   return new Promise((resolve) => {
     child.once("message", (m) => resolve(m as T));
-    child.send({ type });
+    child.send({ ...extra, type });
   });
 }
 

@@ -4,12 +4,14 @@
 // (Ovation through OVATION_REDIS_URL), BENCH_DATABASE_URL keeps Ovation's store in PostgreSQL,
 // BENCH_SERVER_ID names the node, and BENCH_JOIN (the JSON `ready` of the first node) makes a node
 // join that installation instead of creating its user.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
+import { Session } from "node:inspector/promises";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -19,7 +21,7 @@ import { buildDefaultAlertSet } from "@ovation/core";
 import { buildApp, loadConfig } from "@ovation/server";
 import type { OvationApp } from "@ovation/server";
 
-type Message = { type: "memory" } | { type: "delay" } | { type: "stop" };
+type Message = { type: "memory" } | { type: "delay" } | { type: "stop" } | { type: "snapshot"; file: string } | { type: "sampling-start" } | { type: "sampling-stop"; file: string };
 
 const gc = (globalThis as { gc?: () => void }).gc;
 function memory(): { heapUsed: number; rss: number } {
@@ -78,6 +80,9 @@ if (diagnose) {
   };
 }
 function delay(): Record<string, unknown> {
+  // With the server's stdout in a file (BENCH_SERVER_LOG_DIR, latency-harness.ts): a marker between
+  // phases, so V8's GC trace lines (`--trace-gc-nvp`) can be told apart per phase.
+  if (env["BENCH_SERVER_LOG_DIR"]) process.stdout.write(`--- delay ${performance.now().toFixed(0)}\n`);
   const r = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   loopDelay.reset();
   if (!diagnose) return r;
@@ -92,6 +97,20 @@ function delay(): Record<string, unknown> {
   return out;
 }
 
+
+const inspector = new Session();
+async function samplingStart(): Promise<void> {
+  inspector.connect();
+  await inspector.post("HeapProfiler.enable");
+  await inspector.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+}
+async function samplingStop(file: string): Promise<void> {
+  // A scavenge first: what is still young and dead now must not count as outliving it.
+  (gc as ((options: { type: "minor" }) => void) | undefined)?.({ type: "minor" });
+  const { profile } = await inspector.post("HeapProfiler.stopSampling");
+  writeFileSync(file, JSON.stringify(profile));
+  inspector.disconnect();
+}
 
 async function ovation(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "ovation-bench-"));
@@ -114,6 +133,12 @@ async function ovation(): Promise<void> {
   process.on("message", (m: Message) => {
     if (m.type === "memory") send({ type: "memory", ...memory() });
     if (m.type === "delay") send({ type: "delay", ...delay() });
+    // Diagnosis (diag-two-nodes.ts, BENCH_DIAG_SNAPSHOT): what is alive now, to tell what a scavenge copies.
+    if (m.type === "snapshot") send({ type: "snapshot", file: writeHeapSnapshot(m.file) });
+    // Diagnosis (BENCH_DIAG_SAMPLING): the sampled allocations of a phase that outlived the young
+    // generation (still alive, or collected by a major GC only): what scavenges copy and promote.
+    if (m.type === "sampling-start") void samplingStart().then(() => send({ type: "sampling-start" }));
+    if (m.type === "sampling-stop") void samplingStop(m.file).then(() => send({ type: "sampling-stop", file: m.file }));
     if (m.type === "stop") void app.close().then(() => (rmSync(dir, { recursive: true, force: true }), process.exit(0)));
   });
   // This node's own port after the credentials: a joining node's BENCH_JOIN is the first node's

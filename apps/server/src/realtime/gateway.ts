@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { NON_ALERT_TYPES, definedKeys } from "@ovation/core";
+import { NON_ALERT_TYPES } from "@ovation/core";
 import type { AlertLogEntryView, AlertLogUpdate, BrowserSourceUpdated, GoalBarView, NotificationPayload, NotifySub, OverlaySettings, QueueControl, QueueStateView } from "@ovation/core";
 import type { Logger } from "pino";
 import { ApiError } from "../errors.js";
@@ -249,17 +249,19 @@ export class RealtimeGateway {
   }
 
   #build(input: AlertInput, id: string): NotifySub {
+    // `ovation` is built as one literal (same keys, same order as spreading the optional parts):
+    // the alert log keeps this object for its 500 newest alerts, so each one outlives several
+    // young-generation GCs and is copied by them; spreads left temporaries and a larger object.
+    const ovation: NotifySub["ovation"] = NON_ALERT_TYPES.includes(input.type)
+      ? { template: input.template, test: input.test }
+      : { random: randomInt(1, 101), template: input.template, test: input.test };
+    if (input.platformData !== undefined) ovation.platform_data = input.platformData;
+    if (input.simulated === true) ovation.simulated = true;
     return {
       subscription: { type: input.type, version: "1", condition: { platform: input.platform, platform_id: input.platformId } },
       notification: { id, created_at: timestamp() },
       event: input.event,
-      ovation: {
-        ...(NON_ALERT_TYPES.includes(input.type) ? {} : { random: randomInt(1, 101) }),
-        template: input.template,
-        test: input.test,
-        ...definedKeys({ platform_data: input.platformData }),
-        ...(input.simulated === true ? { simulated: true } : {}),
-      },
+      ovation,
     };
   }
 
