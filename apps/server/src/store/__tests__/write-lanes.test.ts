@@ -81,6 +81,8 @@ describe("a quiet user's alert is not held behind another user's document write"
     const everything = s.store.persisted();
     let everythingDone = false;
     void everything.then(() => (everythingDone = true));
+    // The document write starts within WRITE_INTERVAL_MS of the last one, and is then held.
+    for (let i = 0; i < 400 && s.heldWrites() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     await turns();
     expect(s.heldWrites()).toBe(1);
 
