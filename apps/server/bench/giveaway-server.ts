@@ -83,12 +83,14 @@ if (diag) {
     if (measuring && now - last > 100) slow.push(`loop stalled ${(now - last).toFixed(0)} ms until ${(now - feedStart).toFixed(0)}`);
     last = now;
   }, 5).unref();
-  const persisted = repos.store.persisted.bind(repos.store);
-  // Only the route's calls are timed: feed() below holds the unpatched one.
-  repos.store.persisted = () => {
+  // Only the route's calls are timed (`alertLogsPersisted`, or `persisted` before the store had it): feed() below holds the unpatched one.
+  const timed = (wait: () => Promise<void>) => () => {
     const begin = performance.now();
-    return persisted().finally(() => measuring && postWaits.push(performance.now() - begin));
+    return wait().finally(() => measuring && postWaits.push(performance.now() - begin));
   };
+  const store = repos.store as { persisted(): Promise<void>; alertLogsPersisted?: () => Promise<void> };
+  if (store.alertLogsPersisted) store.alertLogsPersisted = timed(store.alertLogsPersisted.bind(store));
+  else store.persisted = timed(store.persisted.bind(store));
 }
 const storePersisted = (): Promise<void> => Object.getPrototypeOf(repos.store).persisted.call(repos.store) as Promise<void>;
 const q = (values: number[], at: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(at * values.length))] ?? NaN;
