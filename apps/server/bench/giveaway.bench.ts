@@ -107,6 +107,8 @@ async function measure(backend: "embedded files" | "PostgreSQL"): Promise<void> 
 }
 
 console.log("giveaway entries: entry and quiet alert POST latency on an empty giveaway and at 100,000 entries");
-await measure("embedded files");
-await measure("PostgreSQL");
+// BENCH_GIVEAWAY_STORES=postgres (or files) runs one store only.
+const stores = process.env["BENCH_GIVEAWAY_STORES"] ?? "files,postgres";
+if (stores.includes("files")) await measure("embedded files");
+if (stores.includes("postgres")) await measure("PostgreSQL");
 process.exit(0);

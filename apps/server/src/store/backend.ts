@@ -91,8 +91,9 @@ export interface StoreBackend {
   /** Reads everything stored. */
   load(): Promise<LoadedStore>;
   /**
-   * Persists one batch; resolves once it is durable. Never called while a write is running. A
-   * shared backend resolves to what it wrote and what conflicted.
+   * Persists one batch; resolves once it is durable. A batch holds documents or alert logs, not
+   * both; at most one of each kind runs at a time, so one of documents may run beside one of alert
+   * logs. A shared backend resolves to what it wrote and what conflicted.
    */
   write(batch: StoreBatch): Promise<WriteOutcome | void>;
   /**

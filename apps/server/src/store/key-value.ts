@@ -6,6 +6,31 @@ import { USER_CAPS, VIEWER_TABLES } from "./user-caps.js";
 type Tables = Record<string, Record<string, Record<string, unknown>>>;
 
 /**
+ * A copy of a stored value, as `structuredClone` makes it: plain objects and arrays copied field by
+ * field, anything else (a Date, a Map; a function, refused) by `structuredClone`. The values are
+ * small JSON data, for which this is about five times quicker per call: a points tick naming
+ * 100,000 new chatters copies 100,000 of them in one synchronous update, which held the event loop
+ * (and every other user's request on the node) 3.5 s with `structuredClone`, 1 s with this, on a
+ * loaded machine (`npm run bench giveaway`, PostgreSQL; apps/server/README.md).
+ */
+export function copyValue<T>(value: T, depth = 0): T {
+  if (typeof value === "function" || typeof value === "symbol") return structuredClone(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > 32) return structuredClone(value);
+  if (Array.isArray(value)) return value.map((item: unknown) => copyValue(item, depth + 1)) as T;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = copyValue((value as Record<string, unknown>)[key], depth + 1);
+    // An own "__proto__" (JSON.parse makes one) stays a field: assigned, it would set the prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
+  return copy as T;
+}
+
+/**
  * The command templates' per-channel key-value store (`db`, `inc`, `dec`, `set`, viewers' points),
  * kept under `extensions.kv` and written as one document per channel. Updates are synchronous on
  * the data, so each field changes atomically. A new table or key beyond the user's caps
@@ -26,7 +51,7 @@ export class StoreKeyValueStore implements KeyValueStore {
   }
 
   async table(channel: string, table: string): Promise<Record<string, unknown>> {
-    return structuredClone(this.#tables()[channel]?.[table] ?? {});
+    return copyValue(this.#tables()[channel]?.[table] ?? {});
   }
 
   async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
@@ -42,8 +67,8 @@ export class StoreKeyValueStore implements KeyValueStore {
         }
         if (!present) checkCaps(tables[channel] ?? {}, table, existing === undefined, 1);
         const fields = ((tables[channel] ??= {})[table] ??= {});
-        fields[key] = structuredClone(next);
-        return structuredClone(next);
+        fields[key] = copyValue(next);
+        return copyValue(next);
       },
       { kv: [channel] },
     );
@@ -68,7 +93,7 @@ export class StoreKeyValueStore implements KeyValueStore {
         const fields = ((tables[channel] ??= {})[table] ??= {});
         for (const [key, next] of nexts) {
           if (next === undefined) delete fields[key];
-          else fields[key] = typeof next === "object" && next !== null ? structuredClone(next) : next;
+          else fields[key] = copyValue(next);
         }
       },
       { kv: [channel] },
@@ -79,7 +104,7 @@ export class StoreKeyValueStore implements KeyValueStore {
     const fields = this.#tables()[channel]?.[table];
     if (fields === undefined || !Object.hasOwn(fields, key)) return undefined;
     const value = fields[key];
-    return typeof value === "object" && value !== null ? structuredClone(value) : value;
+    return copyValue(value);
   }
 }
 

@@ -58,9 +58,12 @@ export interface Touched {
 /**
  * The store: the data lives in memory, mutations are synchronous on it (so they are serialised by
  * construction), and a backend persists what changed: the embedded files by default, PostgreSQL
- * when configured. At most one write starts every WRITE_INTERVAL_MS, each covering every change
- * made before it. `update` returns once memory is changed; `persisted()` resolves once that change
- * is durable.
+ * when configured. Documents and alert logs are written in two lanes, each one write at a time and
+ * at most one start every WRITE_INTERVAL_MS, each write covering every change of its kind made
+ * before it: an alert waits for the alerts logged before it, never behind another user's big
+ * document (a channel's key-value document with 100,000 chatters is 6 MB, rewritten on every
+ * points tick). `update` returns once memory is changed; `persisted()` resolves once every change
+ * made so far is durable, `alertLogsPersisted()` once every alert-log change is.
  *
  * With PostgreSQL several stores ("nodes", one per server process) may share one database: each
  * writes a document only over the version it last saw (`node-sync.ts`), merges when another node wrote it first
@@ -78,14 +81,13 @@ export class Store {
   #allDirty = false;
   #pendingLogs = new Map<number, AlertLogEvent[]>();
   #sequences: string;
-  /** Bumped by every change; a write covers the generation it started with. */
+  /** Bumped by every change; each lane's write covers its lane's last generation when it started. */
   #generation = 0;
-  #writtenGeneration = 0;
-  #lastWriteStart = 0;
-  /** How long the last writes took (ms), newest last: slow ones space the next (WRITE_SPACING). */
+  readonly #docs: Lane = newLane();
+  readonly #logs: Lane = newLane();
+  /** How long the last document writes took (ms), newest last: slow ones space the next (WRITE_SPACING). */
   #writeMs: number[] = [];
-  #writing: Promise<void> | null = null;
-  #waiters: Array<{ generation: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  #waiters: Waiter[] = [];
   #closed = false;
   /** Shared backends only: this node's part in keeping several nodes in step. */
   readonly #sync: NodeSync | null;
@@ -104,7 +106,7 @@ export class Store {
           dirty: (key) => this.#allDirty || this.#dirty.has(key),
           markDirty: (key) => {
             this.#dirty.add(key);
-            this.#schedule();
+            this.#schedule(this.#docs);
           },
           closed: () => this.#closed,
         })
@@ -223,7 +225,7 @@ export class Store {
         this.#sequences = sequences;
         this.#dirty.add("meta");
       }
-      this.#schedule();
+      this.#schedule(this.#docs);
     }
   }
 
@@ -234,7 +236,7 @@ export class Store {
     const pending = this.#pendingLogs.get(userId);
     if (pending) pending.push(event);
     else this.#pendingLogs.set(userId, [event]);
-    this.#schedule();
+    this.#schedule(this.#logs);
   }
 
   /**
@@ -265,13 +267,13 @@ export class Store {
     return next;
   }
 
-  #schedule(): void {
-    this.#generation++;
-    if (this.#writing === null) this.#writing = this.#writeLoop();
+  #schedule(lane: Lane): void {
+    lane.changed = ++this.#generation;
+    if (lane.writing === null) lane.writing = lane === this.#docs ? this.#writeDocuments() : this.#writeAlertLogs();
   }
 
-  /** What changed since the last batch, taken out of the pending sets. */
-  #takeBatch(): StoreBatch {
+  /** The documents changed since the last batch, taken out of the pending set. */
+  #takeDocuments(): StoreBatch {
     const keys = this.#allDirty ? new Set([...documentKeys(this.#data), ...this.#knownKeys, ...this.#dirty]) : this.#dirty;
     const documents = [...keys].map((key) => {
       const body = documentBody(this.#data, key);
@@ -279,38 +281,50 @@ export class Store {
       else this.#knownKeys.add(key);
       return this.#sync ? this.#sync.batchDocument(key, body) : { key, body };
     });
-    const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#dirty = new Set();
     this.#allDirty = false;
+    return { documents, alertLogs: [] };
+  }
+
+  /** The alert-log events logged since the last batch, taken out of the pending map. */
+  #takeAlertLogs(): StoreBatch {
+    const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#pendingLogs = new Map();
-    return { documents, alertLogs };
+    return { documents: [], alertLogs };
+  }
+
+  /** Waits until `lane` may start its next write: WRITE_INTERVAL_MS (or `spacing`) after its last start. */
+  async #pace(lane: Lane, spacing: number): Promise<void> {
+    const wait = lane.lastStart + Math.max(WRITE_INTERVAL_MS, spacing) - Date.now();
+    await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
   }
 
   /**
-   * Writes until the backend holds the latest generation. Changes made while a write runs, or
-   * within WRITE_INTERVAL_MS of its start, share the next write.
+   * Writes documents until the backend holds the lane's latest generation. Changes made while a
+   * write runs, or within WRITE_INTERVAL_MS of its start, share the next write.
    */
-  async #writeLoop(): Promise<void> {
+  async #writeDocuments(): Promise<void> {
+    const lane = this.#docs;
     try {
-      while (this.#writtenGeneration < this.#generation && !(this.#closed && this.#sync)) {
-        const wait = this.#lastWriteStart + Math.max(WRITE_INTERVAL_MS, this.#spacingMs()) - Date.now();
-        await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
-        const generation = this.#generation;
-        this.#lastWriteStart = Date.now();
-        const batch = this.#takeBatch();
+      while (lane.written < lane.changed && !(this.#closed && this.#sync)) {
+        await this.#pace(lane, this.#spacingMs());
+        const generation = lane.changed;
+        lane.lastStart = Date.now();
+        const batch = this.#takeDocuments();
         let outcome: WriteOutcome | void;
         try {
           outcome = await this.#backend.write(batch);
-          this.#writeMs = [...this.#writeMs.slice(1 - SPACING_WRITES), Date.now() - this.#lastWriteStart];
+          this.#writeMs = [...this.#writeMs.slice(1 - SPACING_WRITES), Date.now() - lane.lastStart];
         } catch (error) {
           this.#sync?.failed();
           this.#logger?.error({ err: error }, "store write failed");
-          this.#settle(generation, error);
+          this.#settle(lane, generation, error);
           if (this.#sync?.backend.isTransient(error) && !this.#closed) {
             // The transaction rolled back for want of a connection: keep the changes and try
             // again, so the other nodes and the next start get them once the database answers.
             // (A batch the database refuses for its data is not retried: it would block every write.)
-            this.#requeue(batch);
+            for (const { key } of batch.documents) this.#dirty.add(key);
+            lane.changed = ++this.#generation;
             await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
           }
           continue;
@@ -318,31 +332,65 @@ export class Store {
         // A conflict is merged and written again: the generation is settled by that write.
         const conflicts = outcome && this.#sync ? this.#sync.written(batch, outcome) : 0;
         if (conflicts > 0) continue;
-        this.#settle(generation);
+        this.#settle(lane, generation);
       }
     } finally {
-      this.#writing = null;
+      lane.writing = null;
     }
   }
 
-  /** The pause a run of slow writes asks for before the next start (0 until there is such a run). */
+  /**
+   * Writes alert-log events until the backend holds the lane's latest generation, beside the
+   * document writes (the backends write the two to different files or tables), in the order logged.
+   */
+  async #writeAlertLogs(): Promise<void> {
+    const lane = this.#logs;
+    try {
+      while (lane.written < lane.changed && !(this.#closed && this.#sync)) {
+        await this.#pace(lane, 0);
+        const generation = lane.changed;
+        lane.lastStart = Date.now();
+        const batch = this.#takeAlertLogs();
+        try {
+          await this.#backend.write(batch);
+        } catch (error) {
+          this.#logger?.error({ err: error }, "store write failed");
+          this.#settle(lane, generation, error);
+          if (this.#sync?.backend.isTransient(error) && !this.#closed) {
+            // As for documents: the events go back in front of those logged since, and are tried again.
+            for (const { userId, events } of batch.alertLogs) this.#pendingLogs.set(userId, [...events, ...(this.#pendingLogs.get(userId) ?? [])]);
+            lane.changed = ++this.#generation;
+            await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+          }
+          continue;
+        }
+        this.#settle(lane, generation);
+      }
+    } finally {
+      lane.writing = null;
+    }
+  }
+
+  /** The pause a run of slow document writes asks for before the next start (0 until there is such a run). */
   #spacingMs(): number {
     return this.#writeMs.length < SPACING_WRITES ? 0 : Math.min(...this.#writeMs) * WRITE_SPACING;
   }
 
-  /** Puts a batch that was not written back in front of what changed since (shared backends). */
-  #requeue(batch: StoreBatch): void {
-    for (const { key } of batch.documents) this.#dirty.add(key);
-    for (const { userId, events } of batch.alertLogs) this.#pendingLogs.set(userId, [...events, ...(this.#pendingLogs.get(userId) ?? [])]);
-    this.#generation++;
-  }
-
-  #settle(generation: number, error?: unknown): void {
-    this.#writtenGeneration = generation;
-    const done = this.#waiters.filter((w) => w.generation <= generation);
-    this.#waiters = this.#waiters.filter((w) => w.generation > generation);
-    for (const w of done) if (error === undefined) w.resolve();
-    else w.reject(error);
+  /**
+   * Records that `lane` wrote up to `generation` (or failed to: the waiters for a change of that
+   * write are rejected), and resolves the waiters both lanes now cover.
+   */
+  #settle(lane: Lane, generation: number, error?: unknown): void {
+    const from = lane.written;
+    lane.written = generation;
+    const asked = (w: Waiter) => (lane === this.#docs ? w.docs : w.logs);
+    const waiting: Waiter[] = [];
+    for (const w of this.#waiters) {
+      if (error !== undefined && asked(w) > from && asked(w) <= generation) w.reject(error);
+      else if (w.docs <= this.#docs.written && w.logs <= this.#logs.written) w.resolve();
+      else waiting.push(w);
+    }
+    this.#waiters = waiting;
   }
 
   /**
@@ -355,8 +403,20 @@ export class Store {
 
   /** Resolves once every change made so far is durable (rejects if that write failed). */
   persisted(): Promise<void> {
-    if (this.#writtenGeneration >= this.#generation) return Promise.resolve();
-    return new Promise((resolve, reject) => this.#waiters.push({ generation: this.#generation, resolve, reject }));
+    return this.#wait(this.#docs.changed, this.#logs.changed);
+  }
+
+  /**
+   * Resolves once every alert-log change made so far is durable (rejects if that write failed),
+   * whatever documents are still being written: what an alert's answer waits for.
+   */
+  alertLogsPersisted(): Promise<void> {
+    return this.#wait(0, this.#logs.changed);
+  }
+
+  #wait(docs: number, logs: number): Promise<void> {
+    if (this.#docs.written >= docs && this.#logs.written >= logs) return Promise.resolve();
+    return new Promise((resolve, reject) => this.#waiters.push({ docs, logs, resolve, reject }));
   }
 
   /**
@@ -416,6 +476,28 @@ export class Store {
       await this.#backend.close();
     }
   }
+}
+
+/** One of the store's two write lanes (documents, alert logs): one write at a time each. */
+interface Lane {
+  /** The generation of the lane's last change. */
+  changed: number;
+  /** The generation its last finished write covered. */
+  written: number;
+  lastStart: number;
+  writing: Promise<void> | null;
+}
+
+function newLane(): Lane {
+  return { changed: 0, written: 0, lastStart: 0, writing: null };
+}
+
+/** A caller of `persisted()` (or `alertLogsPersisted()`): the generation of each lane it waits for (0: none). */
+interface Waiter {
+  docs: number;
+  logs: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /**

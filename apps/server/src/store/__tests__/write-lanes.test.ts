@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { tempDataDir } from "../../__tests__/helpers.js";
+import type { AlertLogEntry } from "../records.js";
+import type { StoreBackend, StoreBatch } from "../backend.js";
+import { FileBackend } from "../file-backend.js";
+import { Store, readStoredData } from "../store.js";
+
+/** Settles once the event loop has turned a few times (nothing here waits on a clock). */
+const turns = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/**
+ * A store on the embedded files whose document writes can be held (`hold()`) until released, as a
+ * 6 MB key-value document of a busy channel is held in PostgreSQL; alert-log writes are never held.
+ */
+async function storeWithHeldDocuments(): Promise<{ store: Store; dir: string; hold(): void; release(): void; heldWrites(): number; remove(): void }> {
+  const dir = tempDataDir();
+  const backend = await FileBackend.open(dir.dir);
+  let gate: Promise<void> | null = null;
+  let open: (() => void) | null = null;
+  let held = 0;
+  const gated: StoreBackend = {
+    description: backend.description,
+    load: () => backend.load(),
+    write: async (batch: StoreBatch) => {
+      if (batch.documents.length > 0 && gate !== null) {
+        held++;
+        await gate;
+      }
+      return backend.write(batch);
+    },
+    replaceAll: (s) => backend.replaceAll(s),
+    close: () => backend.close(),
+  };
+  const store = await Store.fromBackend(gated);
+  await store.persisted();
+  return {
+    store,
+    dir: dir.dir,
+    hold: () => {
+      gate = new Promise<void>((resolve) => (open = resolve));
+    },
+    release: () => {
+      gate = null;
+      open?.();
+    },
+    heldWrites: () => held,
+    remove: () => dir.remove(),
+  };
+}
+
+function entry(userId: number, seq: number): AlertLogEntry {
+  return {
+    seq,
+    user_id: userId,
+    logged_at: 1_700_000_000_000 + seq,
+    test: false,
+    acked_by: [],
+    cleared: false,
+    notification: { subscription: { type: "follow", version: "1", condition: { platform: "kick", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "2026-11-27T00:00:00Z" }, event: { name: `viewer${seq}` } },
+  };
+}
+
+describe("a quiet user's alert is not held behind another user's document write", () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  test("the alert log is durable while another user's document write is held; persisted() still waits for both", async () => {
+    const s = await storeWithHeldDocuments();
+    cleanups.push(async () => {
+      s.release();
+      await s.store.close();
+      s.remove();
+    });
+    s.hold();
+    s.store.update((data) => (data.extensions["giveaway_entries.0.2"] = [{ username: "viewer1" }]), { extensions: ["giveaway_entries.0.2"] });
+    s.store.update((data) => ((data.extensions["giveaway_entries.0.2"] as unknown[]).push({ username: "viewer2" })), { extensions: ["giveaway_entries.0.2"] });
+    const everything = s.store.persisted();
+    let everythingDone = false;
+    void everything.then(() => (everythingDone = true));
+    // The document write starts within WRITE_INTERVAL_MS of the last one, and is then held.
+    for (let i = 0; i < 400 && s.heldWrites() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await turns();
+    expect(s.heldWrites()).toBe(1);
+
+    // The quiet user (1) logs two alerts while user 2's document write is held.
+    s.store.logAlert(1, { t: "add", e: entry(1, 1) });
+    s.store.logAlert(1, { t: "add", e: entry(1, 2) });
+    await s.store.alertLogsPersisted();
+    expect(everythingDone).toBe(false);
+    const stored = readStoredData(s.dir);
+    expect(stored.alert_log["1"]?.map((e) => e.seq)).toEqual([1, 2]);
+    expect(stored.extensions["giveaway_entries.0.2"]).toBeUndefined();
+
+    s.release();
+    await everything;
+    await s.store.persisted();
+    const after = readStoredData(s.dir);
+    expect(after.extensions["giveaway_entries.0.2"]).toEqual([{ username: "viewer1" }, { username: "viewer2" }]);
+    expect(after.alert_log["1"]?.map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  test("persisted() asked while only an alert is pending resolves without waiting for a held document write made after it", async () => {
+    const s = await storeWithHeldDocuments();
+    cleanups.push(async () => {
+      s.release();
+      await s.store.close();
+      s.remove();
+    });
+    s.hold();
+    s.store.logAlert(1, { t: "add", e: entry(1, 1) });
+    const alertOnly = s.store.persisted();
+    s.store.update((data) => (data.extensions["giveaway_entries.0.2"] = [{ username: "viewer1" }]), { extensions: ["giveaway_entries.0.2"] });
+    await alertOnly;
+    expect(readStoredData(s.dir).alert_log["1"]?.map((e) => e.seq)).toEqual([1]);
+    expect(readStoredData(s.dir).extensions["giveaway_entries.0.2"]).toBeUndefined();
+    s.release();
+    await s.store.persisted();
+    expect(readStoredData(s.dir).extensions["giveaway_entries.0.2"]).toEqual([{ username: "viewer1" }]);
+  });
+});
