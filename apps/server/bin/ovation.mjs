@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The `ovation` CLI. isolated-vm 5 on Node 20 needs --no-node-snapshot in every process that loads
-// it, so this re-executes node with the flag when it is missing, forwarding signals and the exit status.
+// it, so this re-executes node with the flag when it is missing, with the server's other flags
+// (node-flags.mjs: a larger young generation), forwarding signals and the exit status.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
+import { serverNodeFlags } from "./node-flags.mjs";
 
 if (!process.execArgv.includes("--no-node-snapshot")) {
-  const child = spawn(process.execPath, ["--no-node-snapshot", ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: "inherit",
   });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {

@@ -5,10 +5,12 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
+import { serverNodeFlags } from "../../bin/node-flags.mjs";
 import { readStoredData } from "../store/store.js";
 import { freePort, tempDataDir } from "./helpers.js";
 
 const bin = fileURLToPath(new URL("../../bin/ovation.mjs", import.meta.url));
+const nodeFlags = fileURLToPath(new URL("../../bin/node-flags.mjs", import.meta.url));
 const dirs: Array<{ remove(): void }> = [];
 const children: ChildProcess[] = [];
 
@@ -93,11 +95,33 @@ describe("ovation CLI", () => {
     const copy = join(dataDir(), "bin");
     mkdirSync(copy);
     copyFileSync(bin, join(copy, "ovation.mjs"));
+    copyFileSync(nodeFlags, join(copy, "node-flags.mjs"));
     const result = spawnSync(process.execPath, [join(copy, "ovation.mjs"), "--help"], { encoding: "utf8", timeout: 60_000 });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("run `npm run build`");
     expect(result.stderr).toContain("OVATION_ERR_CLI_NOT_BUILT");
   }, 60_000);
+
+  test("start runs with a 64 MB young generation, unless the operator sets its size", async () => {
+    expect(serverNodeFlags([])).toEqual(["--no-node-snapshot", "--min-semi-space-size=64", "--max-semi-space-size=64"]);
+    expect(serverNodeFlags(["--max-semi-space-size=8"])).toEqual(["--no-node-snapshot"]);
+    const youngGeneration = (output: string): unknown =>
+      output
+        .split("\n")
+        .filter((line) => line.includes("the young generation's size"))
+        .map((line) => Number((JSON.parse(line) as { newSpaceMb?: unknown }).newSpaceMb))[0];
+    // V8's new space is at least one semi-space: 64 MB or more with ours, at most 2 x 8 with the operator's.
+    for (const [nodeOptions, within] of [
+      ["", [64, 256]],
+      ["--max-semi-space-size=8", [1, 16]],
+    ] as const) {
+      const running = await start({ OVATION_DATA_DIR: dataDir(), PORT: String(await freePort()), OVATION_LOG_LEVEL: "info", NODE_OPTIONS: nodeOptions });
+      const size = youngGeneration(running.output());
+      expect(size).toBeGreaterThanOrEqual(within[0]);
+      expect(size).toBeLessThanOrEqual(within[1]);
+      expect(await stop(running.child)).toBe(0);
+    }
+  }, 120_000);
 
   test("a bad environment variable is named", () => {
     const res = run(["user", "create", "--name", "X"], { OVATION_DATA_DIR: dataDir(), PORT: "eighty", OVATION_LOG_LEVEL: "loud" });
