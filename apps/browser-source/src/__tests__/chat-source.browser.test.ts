@@ -174,7 +174,9 @@ describe("the chat browser source", () => {
 
       google.publish(chatMessage("text-emoji-mention"));
       const youtube = line(page, "youtube", "hi");
-      await youtube.waitFor({ timeout: 1_000 });
+      // The YouTube plugin reads chat by polling, at most once a second (its `minChatPollMs`): a line
+      // published just after a poll arrives a second later, so a 1 s wait failed now and then.
+      await youtube.waitFor({ timeout: 5_000 });
       expect(await youtube.locator(".ovation-emote-text").first().textContent()).toBe(":hand-pink-waving:");
 
       expect((await sender.send("chat-message")).status).toBe(200);
