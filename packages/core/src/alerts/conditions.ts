@@ -384,6 +384,16 @@ function logicEngine(): LogicEngine {
   for (const [operator, method] of Object.entries(arrayOperators)) {
     built.addMethod(operator, { lazy: true, method } as unknown as Parameters<LogicEngine["addMethod"]>[1], { deterministic: false });
   }
+  // `var` with a default: json-logic-js answers the default for a missing value only (a stored null
+  // is null, so `{"var":["a",1]}` of `{"a":null}` is null); the engine's compiled form (`?? default`)
+  // answers it for null too. Such a `var` runs the engine's interpreted `var`, which reads the path
+  // as json-logic-js does; a `var` without a default keeps its compiled form (null either way).
+  const varDefinition = (built as unknown as { methods: Record<string, { compile: CompileHook }> }).methods["var"];
+  if (varDefinition) {
+    const compileVar = varDefinition.compile;
+    const withDefault = (data: unknown) => Array.isArray(data) && data.length === 2 && data[1] !== undefined && data[1] !== null;
+    built.addMethod("var", { ...varDefinition, compile: (data: unknown, buildState: BuildState) => (withDefault(data) ? false : compileVar(data, buildState)) } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
+  }
   built.addMethod(MASK_OPERATOR, maskOperator, { deterministic: false });
   engine = built;
   return built;

@@ -65,7 +65,10 @@ describe("compiled conditions", () => {
   it("read dotted paths and var defaults", () => {
     expect(compileCondition({ "===": [{ var: "user.name" }, "Alice"] })({ user: { name: "Alice" } })).toBe(true);
     expect(compileCondition({ ">=": [{ var: ["amount", 0] }, 0] })({})).toBe(true);
-    expect(compileCondition({ "===": [{ var: ["amount", 7] }, 7] })({ amount: null })).toBe(true);
+    // The default is for a missing value only (json-logic-js): a stored null stays null.
+    expect(compileCondition({ "===": [{ var: ["amount", 7] }, 7] })({})).toBe(true);
+    expect(compileCondition({ "===": [{ var: ["amount", 7] }, null] })({ amount: null })).toBe(true);
+    expect(compileCondition({ "===": [{ var: ["amount.value", 7] }, 7] })({ amount: null })).toBe(true);
     expect(compileCondition({ "===": [{ var: "amount" }, null] })({ amount: null })).toBe(true);
   });
 

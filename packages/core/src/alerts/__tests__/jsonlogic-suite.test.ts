@@ -91,6 +91,21 @@ describe("jsonlogic.com tests.json against json-logic-js", () => {
     );
   });
 
+  it("answers a var with a default as json-logic-js does: the default for a missing value only, a stored null stays null", () => {
+    const cases: [unknown, unknown][] = [
+      // Found by the property above (seed -570305040): `{"var":["a",1]}` of `{"a":null}` is null, not 1.
+      [{ "<=": [{ var: ["a", 1] }, { "<=": [true, { var: "a.b.c" }] }] }, { a: null }],
+      [{ "==": [{ var: ["a", 1] }, null] }, { a: null }],
+      [{ "==": [{ var: ["a", 1] }, 1] }, { a: null }],
+      [{ "==": [{ var: ["a", 1] }, 1] }, {}],
+      [{ "==": [{ var: ["a.b", 1] }, 1] }, { a: null }],
+      [{ "==": [{ var: ["a", { var: "b" }] }, 2] }, { b: 2 }],
+      [{ "===": [{ var: ["a", 0] }, false] }, { a: false }],
+      [{ "==": [{ var: ["", 1] }, null] }, null],
+    ];
+    for (const [rule, data] of cases) expect(ours(rule, data), JSON.stringify(rule)).toBe(reference(rule, data));
+  });
+
   it("adds and multiplies as json-logic-js does: each operand through parseFloat (null, empty and true are NaN)", () => {
     const cases: [unknown, unknown][] = [
       [{ "+": [{ var: "a" }, 1] }, { a: null }],
