@@ -370,6 +370,28 @@ const maskOperator = {
   },
 } as Parameters<LogicEngine["addMethod"]>[1];
 
+/**
+ * `{"var": [path, default]}` with a default other than null, read as json-logic-js reads it: the
+ * default when a step of the path is null or undefined or the value is undefined, the value itself
+ * otherwise (a stored null too). Optional chaining stops at the first null or undefined step, so
+ * `context?.["a"]?.["b"]` is undefined exactly where json-logic-js answers the default. Undefined
+ * (not compiled here) for any other `var`; false (the engine interprets it) for a path this does not
+ * compile (empty, computed, `../`).
+ */
+function compileVarWithDefault(data: unknown, buildState: BuildState): unknown {
+  if (!Array.isArray(data) || data.length !== 2 || data[1] === undefined || data[1] === null) return undefined;
+  const key: unknown = data[0];
+  if (typeof key !== "string" && typeof key !== "number") return false;
+  const path = String(key);
+  if (path === "" || path.includes("../")) return false;
+  const access = path
+    .split(".")
+    .map((piece) => `?.[${JSON.stringify(piece)}]`)
+    .join("");
+  const strings = [`((prev = context${access}) === undefined ? `, ` : typeof prev === "function" ? null : prev)`];
+  return buildState.compile(Object.assign(strings, { raw: strings }), data[1]);
+}
+
 /** The configured engine, built on its first use. */
 function logicEngine(): LogicEngine {
   if (engine) return engine;
@@ -386,13 +408,13 @@ function logicEngine(): LogicEngine {
   }
   // `var` with a default: json-logic-js answers the default for a missing value only (a stored null
   // is null, so `{"var":["a",1]}` of `{"a":null}` is null); the engine's compiled form (`?? default`)
-  // answers it for null too. Such a `var` runs the engine's interpreted `var`, which reads the path
-  // as json-logic-js does; a `var` without a default keeps its compiled form (null either way).
+  // answers it for null too. Such a `var` compiles to `compileVarWithDefault`'s code; a `var` without
+  // a default keeps the engine's compiled form (null either way).
   const varDefinition = (built as unknown as { methods: Record<string, { compile: CompileHook }> }).methods["var"];
   if (varDefinition) {
     const compileVar = varDefinition.compile;
-    const withDefault = (data: unknown) => Array.isArray(data) && data.length === 2 && data[1] !== undefined && data[1] !== null;
-    built.addMethod("var", { ...varDefinition, compile: (data: unknown, buildState: BuildState) => (withDefault(data) ? false : compileVar(data, buildState)) } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
+    const compile: CompileHook = (data, buildState) => compileVarWithDefault(data, buildState) ?? compileVar(data, buildState);
+    built.addMethod("var", { ...varDefinition, compile } as unknown as Parameters<LogicEngine["addMethod"]>[1]);
   }
   built.addMethod(MASK_OPERATOR, maskOperator, { deterministic: false });
   engine = built;
