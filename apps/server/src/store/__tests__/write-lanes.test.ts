@@ -67,14 +67,19 @@ describe("a quiet user's alert is not held behind another user's document write"
   afterEach(async () => {
     for (const c of cleanups.splice(0)) await c();
   });
-
-  test("the alert log is durable while another user's document write is held; persisted() still waits for both", async () => {
+  /** A store with held document writes, released, closed and removed after the test. */
+  const heldStore = async () => {
     const s = await storeWithHeldDocuments();
     cleanups.push(async () => {
       s.release();
       await s.store.close();
       s.remove();
     });
+    return s;
+  };
+
+  test("the alert log is durable while another user's document write is held; persisted() still waits for both", async () => {
+    const s = await heldStore();
     s.hold();
     s.store.update((data) => (data.extensions["giveaway_entries.0.2"] = [{ username: "viewer1" }]), { extensions: ["giveaway_entries.0.2"] });
     s.store.update((data) => ((data.extensions["giveaway_entries.0.2"] as unknown[]).push({ username: "viewer2" })), { extensions: ["giveaway_entries.0.2"] });
@@ -104,12 +109,7 @@ describe("a quiet user's alert is not held behind another user's document write"
   });
 
   test("persisted() asked while only an alert is pending resolves without waiting for a held document write made after it", async () => {
-    const s = await storeWithHeldDocuments();
-    cleanups.push(async () => {
-      s.release();
-      await s.store.close();
-      s.remove();
-    });
+    const s = await heldStore();
     s.hold();
     s.store.logAlert(1, { t: "add", e: entry(1, 1) });
     const alertOnly = s.store.persisted();
