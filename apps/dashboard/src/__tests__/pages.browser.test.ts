@@ -222,10 +222,27 @@ describe("dashboard pages (issue 18)", () => {
     await form.getByRole("button", { name: "Create counter" }).click();
     const card = page.locator('li.counter-card[data-counter="deaths"]');
     await card.waitFor({ timeout: 30_000 });
+    // The first step's answer is held back for a while: had the page sent the second step meanwhile,
+    // its answer (2) would come first and the held one (1) would overwrite it on the card.
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let first = true;
+    await page.route("**/v1/bots/*/counters/values", async (route) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      const held = first;
+      first = false;
+      const response = await route.fetch();
+      if (held) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      inFlight -= 1;
+      await route.fulfill({ response });
+    });
     await card.getByRole("button", { name: "Add 1 to deaths" }).click();
     await card.getByRole("button", { name: "Add 1 to deaths" }).click();
     await expect.poll(() => page.locator('li.counter-card[data-counter="deaths"] .counter-value').textContent(), { timeout: 30_000 }).toBe("2");
     expect((await h.api<Array<{ name: string; value: number }>>("GET", "/v1/bots/@me/counters")).body).toMatchObject([{ name: "deaths", value: 2 }]);
+    expect(mostInFlight).toBe(1);
+    await page.unroute("**/v1/bots/*/counters/values");
 
     await page.getByRole("link", { name: "Access tokens" }).first().click();
     await expect.poll(() => heading(page).textContent()).toBe("Access tokens");

@@ -1,5 +1,5 @@
 import type { Counter } from "@ovation/client";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { errorsUnder, fieldErrorsOf, messageOf } from "../ui/errors.js";
 import type { FieldErrors } from "../ui/errors.js";
 import { CheckboxField, FormErrors, NumberField, TextField } from "../ui/field.js";
@@ -25,16 +25,22 @@ function CounterRow({ counter, onChanged, onDeleted }: { counter: Counter; onCha
   const [errors, setErrors] = useState<FieldErrors>({});
   const dirty = keyword !== (counter.keyword ?? "") || value !== counter.value || active !== counter.active;
 
-  const step = async (operation: "increment" | "decrement") => {
-    try {
-      const [next] = await client.counters.changeValues([{ name: counter.name, value: 1, operation }]);
-      if (next) {
-        onChanged(next);
-        setValue(next.value);
+  // Quick clicks send one step at a time: two steps in flight could be answered out of order, and
+  // the older answer (1) would then overwrite the newer one (2) on the card.
+  const steps = useRef<Promise<void>>(Promise.resolve());
+  const step = (operation: "increment" | "decrement") => {
+    steps.current = steps.current.then(async () => {
+      try {
+        const [next] = await client.counters.changeValues([{ name: counter.name, value: 1, operation }]);
+        if (next) {
+          onChanged(next);
+          setValue(next.value);
+        }
+      } catch (error) {
+        toast("error", messageOf(error));
       }
-    } catch (error) {
-      toast("error", messageOf(error));
-    }
+    });
+    return steps.current;
   };
 
   const save = async (event: Event) => {
