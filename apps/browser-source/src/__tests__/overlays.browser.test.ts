@@ -199,3 +199,34 @@ describe("the scenes source", () => {
     await page.close();
   });
 });
+
+describe("an overlay page whose socket joins after a save", () => {
+  it("shows the saved options: the join reads the config again (the save's update reached nobody)", { timeout: 60_000 }, async () => {
+    const chat = await generate("chat", "late-join");
+    const page = await browser.newPage({ viewport: { width: 480, height: 480 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // The socket's first request waits until the options are saved: the page has read its config
+    // (dark) and is not in its room yet when the save announces itself.
+    let release!: () => void;
+    const saved = new Promise<void>((resolve) => (release = resolve));
+    let configReads = 0;
+    page.on("request", (request) => {
+      if (request.url().includes("/config")) configReads += 1;
+    });
+    await page.route("**/socket.io/**", async (route) => {
+      await saved;
+      await route.continue();
+    });
+    await page.goto(chat.browser_source_url);
+    await page.waitForSelector('.ovation-chat[data-theme="dark"]', { timeout: 15_000 });
+    const save = await server.api("PUT", `/v1/browser-source/${chat.id}/settings`, { settings: { theme: "light" } });
+    expect(save.status).toBe(200);
+    release();
+    await page.waitForSelector('#ovation-root[data-state="connected"]', { timeout: 15_000 });
+    await page.waitForSelector('.ovation-chat[data-theme="light"]', { timeout: 5_000 });
+    expect(configReads).toBeGreaterThanOrEqual(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -100,7 +100,7 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
     else if (control.action === "clear") queue.clear();
   });
 
-  socket.on("browser-source-updated", () => {
+  const reload = (): void => {
     void fetchConfig(bootstrap).then(
       (fresh) => {
         const roomChanged = fresh.room !== config?.room;
@@ -113,6 +113,12 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
         if (isRefusedToken(error)) stop();
       },
     );
+  };
+  socket.on("browser-source-updated", reload);
+  // A save made between the config's load and the room's join (or while the socket was down) sent
+  // its `browser-source-updated` to nobody here: every join of the room reads the config again.
+  socket.on("joined", (payload) => {
+    if (payload.room === config?.room) reload();
   });
 }
 

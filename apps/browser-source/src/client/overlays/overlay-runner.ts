@@ -25,7 +25,8 @@ export interface OverlayHandlers {
 /**
  * Runs an overlay page (`chat`, `events`, `emotewall`, `effect-alerts`): loads the config (retrying
  * while the service is unreachable), opens the socket on the own room and the overlay's rooms, reloads
- * the config on `browser-source-updated` and every minute, and stops on a revoked address.
+ * the config on `browser-source-updated`, on every join of the own room and every minute, and stops
+ * on a revoked address.
  */
 export async function runOverlay(bootstrap: BrowserSourceBootstrap, status: PageStatus, handlers: OverlayHandlers): Promise<void> {
   let config = await loadConfigUntilReady(bootstrap, status);
@@ -69,6 +70,11 @@ export async function runOverlay(bootstrap: BrowserSourceBootstrap, status: Page
   };
   const refresh = setInterval(reload, REFRESH_MS);
   socket.on("browser-source-updated", reload);
+  // A save made between the config's load and the own room's join (or while the socket was down)
+  // sent its `browser-source-updated` to nobody here: every join of the own room reads the config again.
+  socket.on("joined", (payload) => {
+    if (payload.room === config.room) reload();
+  });
 }
 
 /** Reads a source's options with its schema; an unreadable set falls back to the defaults (and says so). */

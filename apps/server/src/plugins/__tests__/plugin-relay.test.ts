@@ -133,7 +133,8 @@ describe("plugin relay: a message for a channel between nodes waits for its node
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1_000));
     await redis.start();
-    await waitFor(async () => (await a.redis.ping().catch(() => null)) === "PONG", 10_000, "node-a's connection back");
+    // Both nodes' connections (each reconnects on its own; the lease below is written on node-b's).
+    for (const node of [a, b]) await waitFor(async () => (await node.redis.ping().catch(() => null)) === "PONG", 10_000, `${node.id}'s connection back`);
     // The holder writes its lease back at its next renewal.
     await hold("700001", b);
     const before = b.received.length;
