@@ -9,6 +9,7 @@ import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { serverNodeFlags } from "../bin/node-flags.mjs";
 
 const REQUESTS = Number(process.env["BENCH_CHAT_REQUESTS"] ?? 250);
 const SPACING_MS = 20;
@@ -20,7 +21,7 @@ interface Ready {
 }
 
 const child: ChildProcess = fork(fileURLToPath(new URL("./chat-fairness-server.ts", import.meta.url)), [], {
-  execArgv: ["--no-node-snapshot", "--import", "tsx"],
+  execArgv: [...serverNodeFlags(), "--import", "tsx"],
   stdio: ["ignore", "inherit", "inherit", "ipc"],
 });
 const ready = await new Promise<Ready>((resolve, reject) => {

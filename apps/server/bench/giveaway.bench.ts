@@ -10,6 +10,7 @@ import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
+import { serverNodeFlags } from "../bin/node-flags.mjs";
 
 const ENTRIES = Number(process.env["BENCH_GIVEAWAY_ENTRIES"] ?? 100_000);
 const SAMPLE = Number(process.env["BENCH_GIVEAWAY_SAMPLE"] ?? 600);
@@ -24,7 +25,7 @@ interface Ready {
 
 function start(databaseUrl: string | undefined): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(new URL("./giveaway-server.ts", import.meta.url)), databaseUrl ? [databaseUrl] : [], {
-    execArgv: ["--no-node-snapshot", "--import", "tsx"],
+    execArgv: [...serverNodeFlags(), "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {

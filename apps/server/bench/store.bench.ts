@@ -9,6 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
+import { serverNodeFlags } from "../bin/node-flags.mjs";
 
 const REQUESTS = Number(process.env["BENCH_STORE_REQUESTS"] ?? 200);
 const SPACING_MS = 40;
@@ -23,7 +24,7 @@ interface Ready {
 
 function start(kind: "empty" | "big", databaseUrl: string | undefined): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(new URL("./store-server.ts", import.meta.url)), [kind, ...(databaseUrl ? [databaseUrl] : [])], {
-    execArgv: ["--no-node-snapshot", "--import", "tsx"],
+    execArgv: [...serverNodeFlags(), "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
