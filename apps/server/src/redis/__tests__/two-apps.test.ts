@@ -114,7 +114,7 @@ describe("two nodes sharing Redis through OVATION_REDIS_URL", () => {
 
   it("the platform connection runs on one node; the console on both; it moves when that node stops", async () => {
     // Whichever node took the lease first (on a busy machine the second node may win the race).
-    await waitFor(() => probes.some((probe) => probe.connected));
+    await waitFor(() => probes.some((probe) => probe.connected), 20_000, "a node to take the platform's lease");
     const holder = probes.findIndex((probe) => probe.connected);
     const [serving, other] = [probes[holder], probes[1 - holder]] as [ProbePlugin, ProbePlugin];
     expect(other.connected).toBe(false);
@@ -122,9 +122,10 @@ describe("two nodes sharing Redis through OVATION_REDIS_URL", () => {
     expect(apps.map(consoleOn)).toEqual(["connected", "connected"]);
     await (apps.splice(holder, 1)[0] as OvationApp).close();
     expect(serving.connected).toBe(false);
-    await waitFor(() => other.connected);
+    // The stopping node gives its lease up; failing that, it runs out after leaseTtlMs (3 s).
+    await waitFor(() => other.connected, 20_000, "the other node to take the platform over");
     expect(serving.connected).toBe(false);
-  });
+  }, 60_000);
 });
 
 describe("a node whose Redis restarts mid-run", () => {
