@@ -100,4 +100,29 @@ describe("goalbars browser source", () => {
     await page.waitForSelector(`.ovation-goal[data-goal-id="${nextId}"][data-percent="10"]`, { timeout: 10_000 });
     await page.close();
   });
+
+  it("shows progress made before its socket joined: the join reads the goal bar again", { timeout: 60_000 }, async () => {
+    const goal = await api<{ id: number }>("POST", "/v1/goal-bars", { title: "Late join", kind: "followers", target: 10, start_value: 1 });
+    expect(goal.status).toBe(201);
+    const source = await api<{ browser_source_url: string }>("POST", "/v1/browser-source/generate", { browser_source_type: "goalbars", identifier: String(goal.body.id) });
+    const page = await browser.newPage({ viewport: { width: 960, height: 200 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // The socket's first request waits until the progress has moved: the page has drawn 10 % from
+    // its config and is not in its room when the update goes out.
+    let release!: () => void;
+    const moved = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/socket.io/**", async (route) => {
+      await moved;
+      await route.continue();
+    });
+    await page.goto(source.body.browser_source_url);
+    await page.waitForSelector('.ovation-goal[data-percent="10"]', { timeout: 15_000 });
+    expect((await api("POST", `/v1/goal-bars/${goal.body.id}/progress`, { operation: "increment", value: 4 })).status).toBe(200);
+    release();
+    await page.waitForSelector('#ovation-root[data-state="connected"]', { timeout: 15_000 });
+    await page.waitForSelector('.ovation-goal[data-percent="50"]', { timeout: 5_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,14 +1,16 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
+import { fetchConfig } from "./config.js";
 import { openSocket, reportConnection } from "./connection.js";
 import { drawGoalBar, readGoalBar } from "./goal-bar-view.js";
 import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
-import { revocationCheck } from "./revocation.js";
+import { isRefusedToken, revocationCheck } from "./revocation.js";
 
 /**
  * The `goalbars` page: draws the goal bar of its identifier from the configuration, joins the
- * room and redraws on every `goal-bar-updated` for that goal; `!visuals off` hides it. A goal bar
+ * room and redraws on every `goal-bar-updated` for that goal and on every join (from the config
+ * read again); `!visuals off` hides it. A goal bar
  * that does not exist is reported on the page and drawn as soon as it is created.
  */
 export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: HTMLElement, status: PageStatus): Promise<void> {
@@ -33,16 +35,34 @@ export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: H
   show(readOverlaySettings(config.overlay).visuals);
 
   const socket = openSocket(bootstrap, () => config.room);
-  const checkToken = revocationCheck(bootstrap, () => {
+  const stop = (): void => {
     socket.close();
     stage.replaceChildren();
     status.state("error");
     status.error("this browser source address is no longer valid");
-  });
+  };
+  const checkToken = revocationCheck(bootstrap, stop);
   reportConnection(socket, status, checkToken);
   socket.on("goal-bar-updated", (payload) => {
     const goal = readGoalBar(payload);
     if (goal && goal.id === goalId) drawGoalBar(stage, goal);
   });
   socket.on("overlay-settings", (settings) => show(readOverlaySettings(settings).visuals));
+  // Progress made between the config's load and the room's join (or while the socket was down) was
+  // announced to nobody here: every join of the room reads the goal bar again.
+  socket.on("joined", (payload) => {
+    if (payload.room !== config.room) return;
+    void fetchConfig(bootstrap).then(
+      (fresh) => {
+        status.configLoaded();
+        const goal = readGoalBar(fresh.goal_bar);
+        if (goal && goal.id === goalId) drawGoalBar(stage, goal);
+        show(readOverlaySettings(fresh.overlay).visuals);
+      },
+      (error: unknown) => {
+        status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
+        if (isRefusedToken(error)) stop();
+      },
+    );
+  });
 }
