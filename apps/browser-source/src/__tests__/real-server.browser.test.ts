@@ -116,11 +116,19 @@ afterAll(async () => {
 describe("browser-source page on the real server", () => {
   it("plays an alert triggered over HTTP with its resolved title, removes it after display_time, and acknowledges it", async () => {
     const { page, errors } = await openPage();
+    // The phases the alert goes through, recorded in the page: its "showing" phase lasts 500 ms here,
+    // which a busy machine can let pass between two checks from the test.
+    await page.evaluate(`(() => {
+      window.phases = [];
+      new MutationObserver((changes) => {
+        for (const change of changes) if (change.target.dataset?.phase) window.phases.push(change.target.dataset.phase);
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-phase"] });
+    })()`);
     const id = await trigger({ template: "follow", data: { name: "Alice" } });
     const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
-    await shown.waitFor({ state: "visible", timeout: 10_000 });
+    await shown.waitFor({ state: "attached", timeout: 10_000 });
     expect(await shown.locator(".ovation-title").textContent()).toBe("Alice is now following");
-    await page.waitForSelector(`.ovation-alert[data-phase="showing"]`, { timeout: 10_000 });
+    await expect.poll(() => page.evaluate<string[]>("window.phases"), { timeout: 10_000 }).toContain("showing");
     // OBS composites the transparent page over the stream; a dark backdrop stands in for it here.
     await page.evaluate(`document.body.style.background = "#1f2430"`);
     await page.screenshot({ path: path.join(TEST_RESULTS_DIR, "browser-source-alert.png") });
