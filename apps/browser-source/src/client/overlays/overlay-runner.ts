@@ -73,7 +73,7 @@ export async function runOverlay(bootstrap: BrowserSourceBootstrap, status: Page
   // A save made between the config's load and the own room's join (or while the socket was down)
   // sent its `browser-source-updated` to nobody here: every join of the own room reads the config again.
   socket.on("joined", (payload) => {
-    if (payload.room === config.room) reload();
+    if (payload.room === config?.room) reload();
   });
 }
 
