@@ -42,12 +42,9 @@ export class AlertLogRepository {
     return this.store.data.alert_log[String(userId)] ?? [];
   }
 
-  /**
-   * Appends an alert, dropping the user's oldest entries beyond the limit. `json`: the notification's
-   * JSON text when the caller has it (the entry holds the text, not the object).
-   */
-  append(userId: number, notification: NotifySub, test: boolean, now = Date.now(), json?: string): AlertLogEntry {
-    const entry = newEntry({ seq: this.store.nextAlertSeq(), userId, notification, json, test, loggedAt: now });
+  /** Appends an alert (held as its JSON text: `logged-alert.ts`), dropping the user's oldest entries beyond the limit. */
+  append(userId: number, notification: NotifySub, test: boolean, now = Date.now()): AlertLogEntry {
+    const entry = newEntry({ seq: this.store.nextAlertSeq(), userId, notification, test, loggedAt: now });
     this.store.logAlert(userId, { t: "add", e: entry });
     return entry;
   }

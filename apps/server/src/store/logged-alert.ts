@@ -12,12 +12,12 @@ import type { AlertLogEntry, StoredAlertLogEntry } from "./records.js";
 /** An acknowledged-by list with no source yet, shared by new entries (frozen: `acked_by` is replaced, never changed in place). */
 export const NO_ACKNOWLEDGEMENTS: readonly number[] = Object.freeze([]);
 
-/** A new entry of the log for `notification` (its JSON text: `json`, when the caller has it already). */
-export function newEntry(fields: { seq: number; userId: number; notification: NotifySub; json?: string; test: boolean; loggedAt: number }): AlertLogEntry {
+/** A new entry of the log for `notification`. */
+export function newEntry(fields: { seq: number; userId: number; notification: NotifySub; test: boolean; loggedAt: number }): AlertLogEntry {
   return {
     seq: fields.seq,
     user_id: fields.userId,
-    notification_json: fields.json ?? JSON.stringify(fields.notification),
+    notification_json: JSON.stringify(fields.notification),
     notification_id: fields.notification.notification.id,
     test: fields.test,
     logged_at: fields.loggedAt,
