@@ -6,6 +6,7 @@ import { buildApp } from "../app.js";
 import { StoreKeyValueStore } from "../store/key-value.js";
 import { USER_CAPS } from "../store/user-caps.js";
 import { seedDefaultAlertSet, seedUser, tempDataDir, testApp, testConfig, useTwoUserApp } from "./helpers.js";
+import { loggedNotification } from "../store/logged-alert.js";
 
 /** Issue 10, high: bounded template compilation and per-user caps, each answered with 422 naming the limit. */
 const fx = useTwoUserApp(async ({ app, alice }) => {
@@ -72,9 +73,9 @@ describe("per-user caps", () => {
     });
     for (let i = 0; i < 100; i++) log.append(fx.alice.userId, big(i), true);
     const kept = log.recent(fx.alice.userId, 1_000);
-    const bytes = kept.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.notification)), 0);
+    const bytes = kept.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(loggedNotification(e))), 0);
     expect(bytes).toBeLessThanOrEqual(USER_CAPS.alertLogBytes);
-    expect(kept[0]?.notification.notification.id).toBe("big-99");
+    expect(kept[0]?.notification_id).toBe("big-99");
     expect(log.find(fx.alice.userId, "big-0")).toBeUndefined();
   });
 

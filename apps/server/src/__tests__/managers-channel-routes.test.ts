@@ -5,6 +5,7 @@ import type { OvationApp } from "../app.js";
 import { bearer, tempDataDir } from "./helpers.js";
 import type { SeededUser } from "./helpers.js";
 import { startManagedChannel } from "./managed-channel.js";
+import { loggedNotification } from "../store/logged-alert.js";
 
 // Every scope a dashboard token holds for these routes: what a manager's token may carry.
 const FULL = ["alerts:manage", "widgets:manage", "chatbot:read", "chatbot:manage", "chatbot:manage:commands", "chatbot:manage:timers", "chatbot:manage:giveaways", "chatbot:manage:moderation", "user:read", "user:manage"];
@@ -99,7 +100,7 @@ describe("alerts, alert sets, browser sources, goal bars, media and the simulato
     expect(repos.goalBars.listForUser(editor.userId)).toEqual([]);
     expect(repos.browserSources.listForUser(streamer.userId).map((s) => s.identifier)).toContain("managed");
     expect(repos.browserSources.listForUser(editor.userId)).toEqual([]);
-    const log = repos.alertLog.recent(streamer.userId, 50).map((entry) => (entry.notification.event as Record<string, unknown>)["name"]);
+    const log = repos.alertLog.recent(streamer.userId, 50).map((entry) => (loggedNotification(entry).event as Record<string, unknown>)["name"]);
     expect(log).toEqual(expect.arrayContaining(["Zoe", "Sim", "First"]));
     expect(repos.alertLog.recent(editor.userId, 50)).toEqual([]);
     const media = await call("GET", `/v1/bots/${streamer.userId}/media`, editor.token);

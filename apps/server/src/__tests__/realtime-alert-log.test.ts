@@ -77,7 +77,7 @@ describe("queue control per browser source, live alert-log updates", () => {
     // Clearing the second source drops A for it only: A stays in the log, acknowledged by both.
     const cleared = await post("/v1/alerts/queue/clear", alice.token, { browser_source_id: second.id });
     expect(cleared.json).toMatchObject({ action: "clear", cleared: 1 });
-    expect(app.ovation.repos.alertLog.find(alice.userId, a)?.acked_by.sort()).toEqual([first.id, second.id].sort());
+    expect(app.ovation.repos.alertLog.find(alice.userId, a)?.acked_by.toSorted()).toEqual([first.id, second.id].sort());
     expect(app.ovation.repos.alertLog.find(alice.userId, a)?.cleared).toBe(false);
 
     const replayed = await post("/v1/alerts/queue/replay", alice.token, { notification_id: a, browser_source_id: first.id });

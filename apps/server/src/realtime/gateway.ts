@@ -8,6 +8,7 @@ import type { SharedNotificationIds } from "../redis/shared-notification-ids.js"
 import type { Repositories } from "../store/repositories.js";
 import type { RemoteStoreChange } from "../store/store.js";
 import { upgradeLoggedNotification } from "../store/alert-log.js";
+import { loggedNotification } from "../store/logged-alert.js";
 import { timestamp } from "../store/records.js";
 import { USER_CAPS, jsonBytes } from "../store/user-caps.js";
 import type { AlertLogEntry } from "../store/records.js";
@@ -76,7 +77,8 @@ const REVOKED_MESSAGE = "The token this connection was opened with was revoked."
 
 /** A logged notification in the current shape (alerts logged before the payload moved are rewritten). */
 function current(entry: AlertLogEntry): NotifySub {
-  return upgradeLoggedNotification(entry.notification) ?? entry.notification;
+  const notification = loggedNotification(entry);
+  return upgradeLoggedNotification(notification) ?? notification;
 }
 
 /** The internal socket.io room every browser-source socket joins (so dashboard-only events skip them). */
@@ -87,9 +89,12 @@ export function browserSourceRoom(browserSourceId: number): string {
   return `internal:browser-source:${browserSourceId}`;
 }
 
-/** A log entry as the API and the `alert-log` event show it. */
-export function presentLogEntry(entry: AlertLogEntry): AlertLogEntryView {
-  return { notification: current(entry), test: entry.test, cleared: entry.cleared, acknowledged_by: [...entry.acked_by] };
+/**
+ * A log entry as the API and the `alert-log` event show it. `notification`: the entry's notification
+ * when the caller holds it already (it was just logged), so its text is not parsed again.
+ */
+export function presentLogEntry(entry: AlertLogEntry, notification: NotifySub = current(entry)): AlertLogEntryView {
+  return { notification, test: entry.test, cleared: entry.cleared, acknowledged_by: [...entry.acked_by] };
 }
 
 /** What `publish` did. */
@@ -136,8 +141,8 @@ export class RealtimeGateway {
       const arrived: Array<{ userId: number; id: string }> = [];
       for (const { userId, event } of alertLog) {
         if (event.t !== "add") continue;
-        if (!event.e.test) this.#remember(userId, event.e.notification.notification.id);
-        arrived.push({ userId, id: event.e.notification.notification.id });
+        if (!event.e.test) this.#remember(userId, event.e.notification_id);
+        arrived.push({ userId, id: event.e.notification_id });
       }
       if (this.#heldAcks.size > 0 && arrived.length > 0) setImmediate(() => this.#applyHeldAcks(arrived));
       this.#relayRemoteLog(alertLog);
@@ -152,10 +157,10 @@ export class RealtimeGateway {
   #relayRemoteLog(alertLog: RemoteStoreChange["alertLog"]): void {
     if (!this.#io) return;
     for (const { userId, event } of alertLog) {
-      if (event.t === "add") this.#logUpdate(userId, { kind: "logged", entry: presentLogEntry(event.e) });
+      if (event.t === "add") this.#logUpdate(userId, () => ({ kind: "logged", entry: presentLogEntry(event.e) }));
       if (event.t !== "ack") continue;
       const entry = this.repos.alertLog.findBySeq(userId, event.seq);
-      if (entry) this.#logUpdate(userId, { kind: "acknowledged", notification_id: entry.notification.notification.id, browser_source_id: event.bs });
+      if (entry) this.#logUpdate(userId, { kind: "acknowledged", notification_id: entry.notification_id, browser_source_id: event.bs });
     }
   }
 
@@ -244,7 +249,7 @@ export class RealtimeGateway {
     if (!input.test) this.#remember(input.userId, id);
     const entry = this.repos.alertLog.append(input.userId, notification, input.test);
     this.#io?.to(this.#rooms(input.userId)).emit("notifysub", notification);
-    this.#logUpdate(input.userId, { kind: "logged", entry: presentLogEntry(entry) });
+    this.#logUpdate(input.userId, () => ({ kind: "logged", entry: presentLogEntry(entry, notification) }));
     return { notification, duplicate: false };
   }
 
@@ -284,7 +289,7 @@ export class RealtimeGateway {
     const from = since === undefined ? now : Math.max(since, now - BROWSER_SOURCE_BACKLOG_MAX_AGE_MS);
     const pending = this.repos.alertLog
       .unacknowledged(identity.userId, source.id, from)
-      .filter((entry) => !this.#isHeldAck(identity.userId, source.id, entry.notification.notification.id));
+      .filter((entry) => !this.#isHeldAck(identity.userId, source.id, entry.notification_id));
     const send = (entries: readonly AlertLogEntry[]): void => {
       for (const entry of entries) socket.emit("notifysub", current(entry));
       if (entries.length > 0) this.logger.debug({ browserSourceId: source.id, count: entries.length }, "replayed unacknowledged alerts");
@@ -295,8 +300,8 @@ export class RealtimeGateway {
     }
     // With several nodes, an acknowledgement may have reached another node whose log did not hold
     // the alert yet: what any node recorded is skipped. Alerts logged from here on arrive live.
-    void this.acknowledgements.acknowledged(identity.userId, source.id, pending.map((entry) => entry.notification.notification.id)).then((acked) => {
-      if (socket.connected) send(pending.filter((entry) => !acked.has(entry.notification.notification.id)));
+    void this.acknowledgements.acknowledged(identity.userId, source.id, pending.map((entry) => entry.notification_id)).then((acked) => {
+      if (socket.connected) send(pending.filter((entry) => !acked.has(entry.notification_id)));
     });
   }
 
@@ -336,7 +341,7 @@ export class RealtimeGateway {
       if (action === "pause" || action === "resume") this.repos.queueState.setSourcePaused(userId, browserSourceId, action === "pause");
       if (action === "clear") {
         for (const entry of this.repos.alertLog.unacknowledged(userId, browserSourceId, 0)) {
-          if (this.repos.alertLog.acknowledge(userId, browserSourceId, entry.notification.notification.id)) cleared++;
+          if (this.repos.alertLog.acknowledge(userId, browserSourceId, entry.notification_id)) cleared++;
         }
       }
       this.#io?.to(browserSourceRoom(browserSourceId)).emit("queue-control", { action });
@@ -372,15 +377,20 @@ export class RealtimeGateway {
    * (`logged` on the node that took the alert, `acknowledged` on the one the source is on), each
    * written by one node and read and decoded by all of them.
    */
-  #logUpdate(userId: number, update: AlertLogUpdate): void {
+  /**
+   * `update` as a function: a `logged` update, made only when it is sent (the entry's notification
+   * is parsed from its text for it).
+   */
+  #logUpdate(userId: number, update: AlertLogUpdate | (() => Extract<AlertLogUpdate, { kind: "logged" }>)): void {
     if (!this.#io) return;
     const rooms = this.#rooms(userId);
     if (rooms.length === 0) return;
-    const local = this.repos.store.shared && (update.kind === "logged" || update.kind === "acknowledged");
+    const kind = typeof update === "function" ? "logged" : update.kind;
+    const local = this.repos.store.shared && (kind === "logged" || kind === "acknowledged");
     // Told to this node's sockets only: nothing to do (not even encoding the packet, which the
     // adapter does before it looks for sockets) when none of them but browser sources is in the rooms.
     if (local && !this.#hasLocalListener(rooms)) return;
-    (local ? this.#io.local : this.#io).to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", update);
+    (local ? this.#io.local : this.#io).to(rooms).except(BROWSER_SOURCES_ROOM).emit("alert-log", typeof update === "function" ? update() : update);
   }
 
   /** Whether a socket of this node other than a browser source is in one of `rooms` (main namespace). */

@@ -1,6 +1,7 @@
 import type { NotifySub } from "@ovation/core";
 import type { Store } from "./store.js";
 import { findBySeq } from "./alert-log-events.js";
+import { newEntry } from "./logged-alert.js";
 import type { AlertLogEntry } from "./records.js";
 
 export { ALERT_LOG_LIMIT_PER_USER } from "./alert-log-events.js";
@@ -41,17 +42,9 @@ export class AlertLogRepository {
     return this.store.data.alert_log[String(userId)] ?? [];
   }
 
-  /** Appends an alert, dropping the user's oldest entries beyond the limit. */
+  /** Appends an alert (held as its JSON text: `logged-alert.ts`), dropping the user's oldest entries beyond the limit. */
   append(userId: number, notification: NotifySub, test: boolean, now = Date.now()): AlertLogEntry {
-    const entry: AlertLogEntry = {
-      seq: this.store.nextAlertSeq(),
-      user_id: userId,
-      notification,
-      test,
-      logged_at: now,
-      acked_by: [],
-      cleared: false,
-    };
+    const entry = newEntry({ seq: this.store.nextAlertSeq(), userId, notification, test, loggedAt: now });
     this.store.logAlert(userId, { t: "add", e: entry });
     return entry;
   }
@@ -77,7 +70,7 @@ export class AlertLogRepository {
     const log = this.#entries(userId);
     for (let i = log.length - 1; i >= 0; i--) {
       const e = log[i];
-      if (e && e.notification.notification.id === notificationId) return e;
+      if (e && e.notification_id === notificationId) return e;
     }
     return undefined;
   }
@@ -111,7 +104,7 @@ export class AlertLogRepository {
   /** Ids of every user's logged non-test alerts, oldest first per user (seeds the de-duplication memory). */
   realNotificationIds(): Array<{ userId: number; id: string }> {
     const out: Array<{ userId: number; id: string }> = [];
-    for (const entries of Object.values(this.store.data.alert_log)) for (const e of entries) if (!e.test) out.push({ userId: e.user_id, id: e.notification.notification.id });
+    for (const entries of Object.values(this.store.data.alert_log)) for (const e of entries) if (!e.test) out.push({ userId: e.user_id, id: e.notification_id });
     return out;
   }
 }

@@ -8,6 +8,8 @@ import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, StoreBackend, StoreBatch } from "./backend.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { migrateLegacyFile } from "./legacy-file.js";
+import { compactEvent, storedEventJson } from "./logged-alert.js";
+import type { StoredAlertLogEvent } from "./logged-alert.js";
 import type { AlertLogEntry } from "./records.js";
 
 /** Directory of the store inside the data directory. */
@@ -113,7 +115,7 @@ export class FileBackend implements StoreBackend {
       const lines = (this.#logLines.get(userId) ?? 0) + events.length;
       const compact = lines > ALERT_LOG_COMPACT_AT;
       this.#logLines.set(userId, compact ? entries.length : lines);
-      return { path: join(this.#root, alertLogPath(userId)), compact, text: compact ? serialiseEntries(entries) : events.map((e) => `${JSON.stringify(e)}\n`).join("") };
+      return { path: join(this.#root, alertLogPath(userId)), compact, text: compact ? serialiseEntries(entries) : events.map((e) => `${storedEventJson(e)}\n`).join("") };
     });
     const meta = documents.findIndex((d) => d.path.endsWith("meta.json"));
     const metaWrite = meta >= 0 ? documents.splice(meta, 1)[0] : undefined;
@@ -189,9 +191,9 @@ export function readStoreDirectory(root: string): { store: LoadedStore; logLines
       if (line === "") return;
       let event: AlertLogEvent;
       try {
-        event = JSON.parse(line) as AlertLogEvent;
+        event = compactEvent(JSON.parse(line) as StoredAlertLogEvent);
       } catch (error) {
-        throw corrupt(file, `line ${index + 1} is not valid JSON`, error);
+        throw corrupt(file, error instanceof SyntaxError ? `line ${index + 1} is not valid JSON` : `line ${index + 1}: ${(error as Error).message}`, error);
       }
       applyAlertLogEvent(entries, event);
     });
@@ -202,5 +204,5 @@ export function readStoreDirectory(root: string): { store: LoadedStore; logLines
 }
 
 function serialiseEntries(entries: readonly AlertLogEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ t: "add", e } satisfies AlertLogEvent)}\n`).join("");
+  return entries.map((e) => `${storedEventJson({ t: "add", e })}\n`).join("");
 }

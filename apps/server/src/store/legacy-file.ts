@@ -7,7 +7,8 @@ import { ALERT_LOG_LIMIT_PER_USER } from "./alert-log-events.js";
 import type { StoreBackend } from "./backend.js";
 import { raiseSequences, split } from "./partitions.js";
 import { emptyStoreData } from "./records.js";
-import type { AlertLogEntry, StoreData } from "./records.js";
+import { compactEntry } from "./logged-alert.js";
+import type { AlertLogEntry, StoreData, StoredAlertLogEntry } from "./records.js";
 
 /** The single-file store of schema version 1, in the data directory. */
 export const LEGACY_STORE_FILE = "ovation.json";
@@ -44,12 +45,21 @@ export function readLegacyFile(file: string): StoreData {
       message: `${file} is not an Ovation store: ${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim(),
     });
   }
-  const legacy = raw as Omit<StoreData, "schema_version" | "alert_log"> & { alert_log: AlertLogEntry[] };
+  const legacy = raw as Omit<StoreData, "schema_version" | "alert_log"> & { alert_log: StoredAlertLogEntry[] };
   const data: StoreData = { ...emptyStoreData(), ...legacy, schema_version: 2, alert_log: {} };
-  for (const entry of [...legacy.alert_log].sort((a, b) => a.seq - b.seq)) (data.alert_log[String(entry.user_id)] ??= []).push(entry);
+  for (const entry of [...legacy.alert_log].sort((a, b) => a.seq - b.seq)) (data.alert_log[String(entry.user_id)] ??= []).push(compactLegacyEntry(file, entry));
   for (const entries of Object.values(data.alert_log)) if (entries.length > ALERT_LOG_LIMIT_PER_USER) entries.splice(0, entries.length - ALERT_LOG_LIMIT_PER_USER);
   raiseSequences(data);
   return data;
+}
+
+/** The in-memory entry of a schema-1 file's entry; one without a notification id is reported by file name. */
+function compactLegacyEntry(file: string, entry: StoredAlertLogEntry): AlertLogEntry {
+  try {
+    return compactEntry(entry);
+  } catch (error) {
+    throw new ApiError("OVATION_ERR_STORE_CORRUPT", { message: `${file} is not an Ovation store: ${(error as Error).message}.`, cause: error });
+  }
 }
 
 /**

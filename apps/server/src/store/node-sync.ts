@@ -262,7 +262,7 @@ function takeRemoteEntry(entries: AlertLogEntry[], e: AlertLogEntry, report: Rem
   }
   for (const bs of e.acked_by) {
     if (mine.acked_by.includes(bs)) continue;
-    mine.acked_by.push(bs);
+    mine.acked_by = mine.acked_by.concat(bs);
     report.push({ userId, event: { t: "ack", seq: e.seq, bs } });
   }
   if (e.cleared) mine.cleared = true;

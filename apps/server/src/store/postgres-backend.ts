@@ -15,7 +15,8 @@ import { redactUrl } from "../redact-url.js";
 import { PostgresOidcStorage } from "./postgres-oidc-storage.js";
 import type { OidcTable } from "./postgres-oidc-storage.js";
 import type { OidcArtifactStorage } from "./oidc-artifact-storage.js";
-import type { AlertLogEntry } from "./records.js";
+import { compactEntry, storedEntryJson } from "./logged-alert.js";
+import type { AlertLogEntry, StoredAlertLogEntry } from "./records.js";
 
 /** The tables, as kysely sees them. */
 export interface StoreDatabase extends OidcTable {
@@ -207,7 +208,7 @@ export class PostgresBackend implements StoreBackend {
     for (const row of rows) {
       let entries = alertLogs.get(row.user_id);
       if (!entries) alertLogs.set(row.user_id, (entries = []));
-      entries.push(row.entry as AlertLogEntry);
+      entries.push(compactEntry(row.entry as StoredAlertLogEntry));
     }
     return alertLogs;
   }
@@ -249,7 +250,7 @@ export class PostgresBackend implements StoreBackend {
       .select("entry")
       .where((eb) => eb.or(entries.map((e) => eb.and([eb("user_id", "=", e.userId), eb("seq", "=", e.seq)]))))
       .execute();
-    return rows.map((r) => r.entry as AlertLogEntry);
+    return rows.map((r) => compactEntry(r.entry as StoredAlertLogEntry));
   }
 
   async write(batch: StoreBatch): Promise<WriteOutcome> {
@@ -327,7 +328,7 @@ export class PostgresBackend implements StoreBackend {
 
   async replaceAll(store: LoadedStore): Promise<void> {
     const documents = [...store.documents].map(([key, body]) => ({ key, body: JSON.stringify(body) }));
-    const rows = [...store.alertLogs].flatMap(([userId, entries]) => entries.map((e) => ({ user_id: userId, seq: e.seq, json: JSON.stringify(e) })));
+    const rows = [...store.alertLogs].flatMap(([userId, entries]) => entries.map((e) => ({ user_id: userId, seq: e.seq, json: storedEntryJson(e) })));
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("ovation_documents").execute();
       await trx.deleteFrom("ovation_alert_log").execute();
@@ -380,8 +381,7 @@ function serialiseLogEvents(events: readonly AlertLogEvent[]): LogChange[] {
   return events.map((e): LogChange => {
     if (e.t !== "add") return e;
     const missing = (ackedHere.get(e.e.seq) ?? []).filter((bs, i, all) => !e.e.acked_by.includes(bs) && all.indexOf(bs) === i);
-    const entry = missing.length === 0 ? e.e : { ...e.e, acked_by: [...e.e.acked_by, ...missing] };
-    return { t: "add", seq: e.e.seq, json: JSON.stringify(entry) };
+    return { t: "add", seq: e.e.seq, json: storedEntryJson(e.e, missing.length === 0 ? e.e.acked_by : [...e.e.acked_by, ...missing]) };
   });
 }
 

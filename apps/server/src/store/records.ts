@@ -83,16 +83,38 @@ export interface CommandRecord extends CommandFields {
   updated_at: string;
 }
 
-/** One alert of a user's alert log, with the browser sources that have acknowledged it. */
+/**
+ * One alert of a user's alert log, with the browser sources that have acknowledged it, as memory
+ * holds it: the notification as its JSON text (`loggedNotification` in `logged-alert.ts` parses it).
+ * The log keeps each user's 500 newest alerts, about 2.5 s at 200 alerts a second, so every entry
+ * outlives a young-generation GC or two and is copied by each: one string is copied as one block,
+ * where the notification's tree was about 30 objects. Stored, an entry has the notification as an
+ * object (`StoredAlertLogEntry`), as it always had.
+ */
 export interface AlertLogEntry {
+  seq: number;
+  user_id: number;
+  /** `JSON.stringify` of the notification (a `NotifySub`, or one logged in an older shape: `upgradeLoggedNotification`). */
+  notification_json: string;
+  /** The notification's `notification.id` (the log is searched by it). */
+  notification_id: string;
+  test: boolean;
+  /** Milliseconds since the epoch, for ordering and for browser sources created later. */
+  logged_at: number;
+  /** Replaced when a source is added, never changed in place (new entries share one empty list). */
+  acked_by: readonly number[];
+  /** Cleared through the queue API: never replayed. */
+  cleared: boolean;
+}
+
+/** An alert-log entry as it is stored (embedded files, PostgreSQL rows, schema-1 files) and always was. */
+export interface StoredAlertLogEntry {
   seq: number;
   user_id: number;
   notification: NotifySub;
   test: boolean;
-  /** Milliseconds since the epoch, for ordering and for browser sources created later. */
   logged_at: number;
   acked_by: number[];
-  /** Cleared through the queue API: never replayed. */
   cleared: boolean;
 }
 

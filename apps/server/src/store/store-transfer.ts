@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../errors.js";
 import type { LoadedStore, StoreBackend } from "./backend.js";
+import { storedEntry } from "./logged-alert.js";
 
 /** Counts and checksums of a stored installation, the same whatever backend holds it. */
 export interface StoreDigest {
@@ -33,7 +34,7 @@ export function digest(store: LoadedStore): StoreDigest {
   let entries = 0;
   for (const userId of [...store.alertLogs.keys()].sort((a, b) => a - b)) {
     for (const entry of store.alertLogs.get(userId) ?? []) {
-      log.update(`${userId}\n${canonicalJson(entry)}\n`);
+      log.update(`${userId}\n${canonicalJson(storedEntry(entry))}\n`);
       entries++;
     }
   }

@@ -24,16 +24,9 @@ export const USER_CAPS = {
 /** Key-value tables with one key per viewer (points), capped per table by `pointsViewers`, not by `kvKeys`. */
 export const VIEWER_TABLES: ReadonlySet<string> = new Set([POINTS_TABLE, POINTS_VIEWERS_TABLE]);
 
-const entryBytes = new WeakMap<AlertLogEntry, number>();
-
-/** Bytes of JSON of a logged alert (memoised per entry). */
+/** Bytes of JSON of a logged alert's notification. */
 export function alertLogEntryBytes(entry: AlertLogEntry): number {
-  let bytes = entryBytes.get(entry);
-  if (bytes === undefined) {
-    bytes = Buffer.byteLength(JSON.stringify(entry.notification));
-    entryBytes.set(entry, bytes);
-  }
-  return bytes;
+  return Buffer.byteLength(entry.notification_json);
 }
 
 /** Bytes of JSON of a value (alert data). */

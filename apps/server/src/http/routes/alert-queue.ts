@@ -92,7 +92,7 @@ export async function alertQueueRoutes(app: ZodApp): Promise<void> {
     }),
     async (request) => {
       const userId = channelUserOf(request);
-      return { data: repos.alertLog.recent(userId, request.query.limit).map(presentLogEntry), ...hub.queueState(userId) };
+      return { data: repos.alertLog.recent(userId, request.query.limit).map((entry) => presentLogEntry(entry)), ...hub.queueState(userId) };
     },
   );
 }

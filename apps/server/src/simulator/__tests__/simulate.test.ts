@@ -9,6 +9,7 @@ import { startServer } from "../../start-server.js";
 import { seedUser, tempDataDir, testConfig } from "../../__tests__/helpers.js";
 import { listen } from "../../__tests__/socket-helpers.js";
 import { TestConsole } from "../../commands/__tests__/console-harness.js";
+import { loggedNotification } from "../../store/logged-alert.js";
 
 type LogAnswer = { data: { notification: { subscription: { type: string; condition: { platform: string } }; event: Record<string, unknown>; ovation?: { simulated?: boolean } }; test: boolean }[] };
 
@@ -112,7 +113,7 @@ describe("ovation simulate (issue 26)", () => {
       const second = server.app.ovation.repos.users.create({ name: "other", email: null });
       expect(await main(["simulate", "follow", "--platform", "kick", "--name", "Zoe"], io, env)).toBe(0);
       expect(out.at(-1)).toMatch(/^Simulated follow on kick \(notification [0-9a-f-]+\)\.$/);
-      expect(server.app.ovation.repos.alertLog.recent(server.firstRun.user.id, 1)[0]?.notification).toMatchObject({
+      expect(loggedNotification(server.app.ovation.repos.alertLog.recent(server.firstRun.user.id, 1)[0]!)).toMatchObject({
         subscription: { type: "follow", condition: { platform: "kick" } },
         event: { name: "Zoe" },
         ovation: { simulated: true },

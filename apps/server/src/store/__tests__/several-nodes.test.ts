@@ -8,7 +8,8 @@ import { RealtimeGateway } from "../../realtime/gateway.js";
 import { COUNTERS_TABLE } from "../counters.js";
 import type { StoreBackend } from "../backend.js";
 import { PostgresBackend } from "../postgres-backend.js";
-import type { AlertLogEntry } from "../records.js";
+import { compactEntry } from "../logged-alert.js";
+import type { AlertLogEntry, StoredAlertLogEntry } from "../records.js";
 import { createRepositories } from "../repositories.js";
 import type { Repositories } from "../repositories.js";
 import { Store } from "../store.js";
@@ -81,7 +82,7 @@ describe("several nodes on one PostgreSQL database", () => {
     const again = await alert(hubB, user.id, "tw-1");
     expect(again.duplicate).toBe(true);
     expect(again.notification.notification.id).toBe("tw-1");
-    expect(b.repos.alertLog.unacknowledged(user.id, source.id, 0).map((e) => e.notification.notification.id)).toEqual(["tw-1"]);
+    expect(b.repos.alertLog.unacknowledged(user.id, source.id, 0).map((e) => e.notification_id)).toEqual(["tw-1"]);
 
     expect(a.repos.alertLog.acknowledge(user.id, source.id, "tw-1")).toBe(true);
     await a.store.persisted();
@@ -94,7 +95,7 @@ describe("several nodes on one PostgreSQL database", () => {
     alert(hubA, user.id, "tw-3");
     await a.store.persisted();
     await waitFor(() => b.repos.alertLog.find(user.id, "tw-3") !== undefined, 10_000, "node B to log node A's alert");
-    const ids = (r: Repositories) => r.alertLog.recent(user.id, 10).map((e) => (e.notification as NotifySub).notification.id);
+    const ids = (r: Repositories) => r.alertLog.recent(user.id, 10).map((e) => e.notification_id);
     expect(ids(a.repos)).toEqual(["tw-3", "tw-2", "tw-1"]);
     expect(ids(b.repos)).toEqual(ids(a.repos));
   });
@@ -139,7 +140,7 @@ describe("several nodes on one PostgreSQL database", () => {
     });
     // Node B applies the same, and its log matches what is stored.
     await waitFor(() => b.repos.alertLog.find(user.id, "c1")?.acked_by.length === 2 && b.repos.alertLog.find(user.id, "a2")?.acked_by.length === 1, 10_000, "node B to apply the batch");
-    const view = (r: Repositories) => Object.fromEntries(r.alertLog.recent(user.id, 10).map((e) => [e.notification.notification.id, { acked_by: e.acked_by, cleared: e.cleared }]));
+    const view = (r: Repositories) => Object.fromEntries(r.alertLog.recent(user.id, 10).map((e) => [e.notification_id, { acked_by: e.acked_by, cleared: e.cleared }]));
     expect(view(b.repos)).toEqual(stored);
     expect(view(a.repos)).toEqual(stored);
     // A write of acknowledgements only (one statement): two sources on one entry, each stored once.
@@ -163,8 +164,8 @@ describe("several nodes on one PostgreSQL database", () => {
     const heard: string[] = [];
     b.store.onRemoteChange(({ alertLog }) => {
       for (const { event } of alertLog) {
-        if (event.t === "add") heard.push(`logged ${event.e.notification.notification.id}`);
-        if (event.t === "ack") heard.push(`acked ${b.repos.alertLog.findBySeq(user.id, event.seq)?.notification.notification.id ?? "?"} by ${event.bs}`);
+        if (event.t === "add") heard.push(`logged ${event.e.notification_id}`);
+        if (event.t === "ack") heard.push(`acked ${b.repos.alertLog.findBySeq(user.id, event.seq)?.notification_id ?? "?"} by ${event.bs}`);
       }
     });
     const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: id } });
@@ -195,16 +196,17 @@ describe("several nodes on one PostgreSQL database", () => {
     const url = await freshDatabase();
     const backend = await PostgresBackend.open(url, { logger: silent });
     try {
-      const entry = (seq: number, acked_by: number[] = []): AlertLogEntry => ({
-        seq,
-        user_id: 7,
-        notification: { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n${seq}`, created_at: "" }, event: { name: `n${seq}` } },
-        test: false,
-        logged_at: 1_000 + seq,
-        acked_by,
-        cleared: false,
-      });
-      const stored = async () => Object.fromEntries((await query<{ seq: string; entry: AlertLogEntry }>(url, "select seq, entry from ovation_alert_log where user_id = 7 order by seq")).map((r) => [r.seq, r.entry.acked_by]));
+      const entry = (seq: number, acked_by: number[] = []): AlertLogEntry =>
+        compactEntry({
+          seq,
+          user_id: 7,
+          notification: { subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id: `n${seq}`, created_at: "" }, event: { name: `n${seq}` } },
+          test: false,
+          logged_at: 1_000 + seq,
+          acked_by,
+          cleared: false,
+        });
+      const stored = async () => Object.fromEntries((await query<{ seq: string; entry: StoredAlertLogEntry }>(url, "select seq, entry from ovation_alert_log where user_id = 7 order by seq")).map((r) => [r.seq, r.entry.acked_by]));
       const [e1, e2] = [entry(1), entry(2)];
       await backend.write({ documents: [], alertLogs: [{ userId: 7, events: [{ t: "add", e: e1 }, { t: "add", e: e2 }], entries: [e1, e2] }] });
       // Two new alerts, one acknowledged by two sources; its entry here lacks one of them (the

@@ -1,15 +1,21 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { NotifySub } from "@ovation/core";
 import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { freshDatabase } from "../../__tests__/services/postgres.js";
 import { ALERT_LOG_LIMIT_PER_USER } from "../alert-log-events.js";
-import { FileBackend } from "../file-backend.js";
+import { upgradeLoggedNotification } from "../alert-log.js";
+import { FileBackend, STORE_DIR } from "../file-backend.js";
 import { StoreKeyValueStore } from "../key-value.js";
+import type { StoredAlertLogEvent } from "../logged-alert.js";
 import { split } from "../partitions.js";
 import { PostgresBackend } from "../postgres-backend.js";
+import type { StoredAlertLogEntry } from "../records.js";
 import { createRepositories } from "../repositories.js";
+import { presentLogEntry } from "../../realtime/gateway.js";
 import { Store } from "../store.js";
-import { spiedStore, storeImplementations } from "./backends.js";
+import { spiedStore, storeImplementations, storedLogs, withStoredLogs } from "./backends.js";
 
 /** What a second opening of the same place does while the first is open, per backend. */
 const secondOpening: Record<string, (place: string) => Promise<void>> = {
@@ -23,8 +29,49 @@ const secondOpening: Record<string, (place: string) => Promise<void>> = {
   },
 };
 
+/**
+ * The alert-log entries a backend holds as its driver reads them (the notification as an object), and
+ * a way to add entries and events there as the code before the in-memory text form wrote them
+ * (`JSON.stringify` of the entry), per backend.
+ */
+const rawLog: Record<string, { read(place: string, userId: number): Promise<StoredAlertLogEntry[]>; write(place: string, userId: number, events: ReadonlyArray<StoredAlertLogEvent>): Promise<void> }> = {
+  "embedded files": {
+    read: async (dir, userId) => {
+      const entries = new Map<number, StoredAlertLogEntry>();
+      for (const line of readFileSync(join(dir, STORE_DIR, "alerts", `${userId}.jsonl`), "utf8").split("\n")) {
+        if (line === "") continue;
+        const event = JSON.parse(line) as StoredAlertLogEvent;
+        if (event.t === "add") entries.set(event.e.seq, event.e);
+        if (event.t === "ack") entries.get(event.seq)?.acked_by.push(event.bs);
+      }
+      return [...entries.values()];
+    },
+    write: async (dir, userId, events) => appendFileSync(join(dir, STORE_DIR, "alerts", `${userId}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join("")),
+  },
+  PostgreSQL: {
+    read: async (url, userId) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query<{ entry: StoredAlertLogEntry }>("select entry from ovation_alert_log where user_id = $1 order by seq", [userId])).rows.map((r) => r.entry);
+      } finally {
+        await client.end();
+      }
+    },
+    write: async (url, userId, events) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        for (const e of events) if (e.t === "add") await client.query("insert into ovation_alert_log (user_id, seq, entry) values ($1, $2, $3::jsonb)", [userId, e.e.seq, JSON.stringify(e.e)]);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+};
+
 /** The same contract, run on each backend. */
-const implementations = storeImplementations().map((impl) => ({ ...impl, second: secondOpening[impl.name]! }));
+const implementations = storeImplementations().map((impl) => ({ ...impl, second: secondOpening[impl.name]!, raw: rawLog[impl.name]! }));
 
 function notification(id: string): NotifySub {
   return { notification: { id }, event: { data: { n: id } } } as unknown as NotifySub;
@@ -54,7 +101,7 @@ describe.each(implementations)("store contract on $name", (impl) => {
     await store.close();
 
     const again = await Store.fromBackend(await impl.backend(place));
-    expect(again.data).toEqual(before);
+    expect(withStoredLogs(again.data)).toEqual(withStoredLogs(before));
     expect(JSON.stringify(again.data)).not.toContain(token);
     // Ids go on (PostgreSQL: from a fresh block, so possibly with a gap), never back.
     expect(createRepositories(again).users.create({ name: "Bob" }).id).toBeGreaterThan(user.id);
@@ -95,9 +142,45 @@ describe.each(implementations)("store contract on $name", (impl) => {
     expect(before[String(user.id)]).toHaveLength(ALERT_LOG_LIMIT_PER_USER);
     await store.close();
     const again = await Store.fromBackend(await impl.backend(place));
-    expect(again.data.alert_log).toEqual(before);
-    expect(createRepositories(again).alertLog.unacknowledged(user.id, 3, 0).map((e) => e.notification.notification.id)).toEqual(["after-clear"]);
+    expect(storedLogs(again.data.alert_log)).toEqual(storedLogs(before));
+    expect(createRepositories(again).alertLog.unacknowledged(user.id, 3, 0).map((e) => e.notification_id)).toEqual(["after-clear"]);
     await again.close();
+  });
+
+  test("an alert log written before memory held notifications as text loads, reads as before, and is written back in its stored form", async () => {
+    const place = await impl.place();
+    const store = await Store.fromBackend(await impl.backend(place));
+    const repos = createRepositories(store);
+    const user = repos.users.create({ name: "Old" });
+    const source = repos.browserSources.findOrCreate(user.id, "alerts", null).record;
+    repos.alertLog.append(user.id, notification("new-1"), false, 1_000);
+    await store.persisted();
+    await store.close();
+    // As the earlier code stored them: one in the shape before the payload moved to `event`, one
+    // current with text that JSON escapes, one test alert already acknowledged.
+    const condition = { platform: "twitch", platform_id: "1" };
+    const old: StoredAlertLogEntry[] = [
+      { seq: 90, user_id: user.id, notification: { subscription: { type: "follow", version: "1", condition }, notification: { id: "old-1", created_at: "2026-01-01T00:00:00.000000Z" }, event: { data: { name: "Zoë" }, random: 7, template: null, test: false } } as unknown as NotifySub, test: false, logged_at: 2_000, acked_by: [], cleared: false },
+      { seq: 91, user_id: user.id, notification: { subscription: { type: "cheer", version: "1", condition }, notification: { id: "old-2", created_at: "2026-01-01T00:00:01.000000Z" }, event: { message: 'a "quote"\n\u2028 😀', bits: 100 }, ovation: { random: 3, template: null, test: false } }, test: false, logged_at: 3_000, acked_by: [], cleared: false },
+      { seq: 92, user_id: user.id, notification: { subscription: { type: "follow", version: "1", condition }, notification: { id: "old-3", created_at: "2026-01-01T00:00:02.000000Z" }, event: { name: "T" }, ovation: { template: null, test: true } }, test: true, logged_at: 4_000, acked_by: [source.id], cleared: false },
+    ];
+    await impl.raw.write(place, user.id, old.map((e) => ({ t: "add", e })));
+    const stored = await impl.raw.read(place, user.id);
+
+    const again = await Store.fromBackend(await impl.backend(place));
+    const log = createRepositories(again).alertLog;
+    // What the API and replays show is what the earlier code showed of the same stored entries, byte for byte.
+    const expected = (e: StoredAlertLogEntry) => ({ notification: upgradeLoggedNotification(e.notification) ?? e.notification, test: e.test, cleared: e.cleared, acknowledged_by: e.acked_by });
+    expect(log.recent(user.id, 10).map((e) => JSON.stringify(presentLogEntry(e)))).toEqual(stored.toReversed().map((e) => JSON.stringify(expected(e))));
+    expect(presentLogEntry(log.find(user.id, "old-1")!).notification.ovation).toEqual({ random: 7, template: null, test: false });
+    expect(log.unacknowledged(user.id, source.id, 0).map((e) => e.notification_id)).toEqual(["new-1", "old-1", "old-2"]);
+    expect(log.acknowledge(user.id, source.id, "old-2")).toBe(true);
+    await again.persisted();
+    await again.close();
+    // Stored as before: the notification an object, untouched; only the acknowledgement added.
+    const after = await impl.raw.read(place, user.id);
+    expect(after.filter((e) => e.seq >= 90)).toEqual(old.map((e) => (e.seq === 91 ? { ...e, acked_by: [source.id] } : e)));
+    for (const e of after) expect(Object.keys(e).sort()).toEqual(["acked_by", "cleared", "logged_at", "notification", "seq", "test", "user_id"]);
   });
 
   test("replaceAll then load gives back exactly what was imported", async () => {
@@ -115,7 +198,7 @@ describe.each(implementations)("store contract on $name", (impl) => {
     await backend.replaceAll(snapshot);
     const loaded = await backend.load();
     expect(loaded.documents).toEqual(snapshot.documents);
-    expect(loaded.alertLogs).toEqual(snapshot.alertLogs);
+    expect(storedLogs(loaded.alertLogs)).toEqual(storedLogs(snapshot.alertLogs));
     await backend.close();
   });
 });

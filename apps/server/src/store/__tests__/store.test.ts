@@ -9,7 +9,10 @@ import { ALERT_LOG_COMPACT_AT, FileBackend, STORE_DIR } from "../file-backend.js
 import { StoreKeyValueStore } from "../key-value.js";
 import { LEGACY_BACKUP_FILE, LEGACY_STORE_FILE } from "../legacy-file.js";
 import { createRepositories } from "../repositories.js";
+import { loggedNotification } from "../logged-alert.js";
+import type { StoredAlertLogEntry } from "../records.js";
 import { LOCK_FILE, Store, readStoredData } from "../store.js";
+import { storedLogs } from "./backends.js";
 
 const dirs: Array<{ remove(): void }> = [];
 const dir = () => {
@@ -291,11 +294,11 @@ describe("Store", () => {
     const file = join(path, STORE_DIR, "alerts", `${user.id}.jsonl`);
     writeFileSync(file, `${readFileSync(file, "utf8")}{"t":"add","e":{"seq":99`);
     const again = await Store.open(path);
-    expect(createRepositories(again).alertLog.recent(user.id, 10).map((e) => e.notification.notification.id)).toEqual(["kept"]);
+    expect(createRepositories(again).alertLog.recent(user.id, 10).map((e) => e.notification_id)).toEqual(["kept"]);
     expect(readFileSync(file, "utf8").endsWith("\n")).toBe(true);
     createRepositories(again).alertLog.append(user.id, notification("later"), false);
     await again.close();
-    expect(Object.values(readStoredData(path).alert_log).flat().map((e) => e.notification.notification.id)).toEqual(["kept", "later"]);
+    expect(Object.values(readStoredData(path).alert_log).flat().map((e) => e.notification_id)).toEqual(["kept", "later"]);
   });
 
   test("key-value channels are documents of their own; hostile channel names stay inside the store", async () => {
@@ -348,8 +351,11 @@ describe("migrating a single-file ovation.json", () => {
     expect(data.extensions).toEqual(legacy["extensions"]);
     expect(data.meta).toEqual(legacy["meta"]);
     expect(data.sequences).toEqual(legacy["sequences"]);
-    const log = legacy["alert_log"] as Array<{ user_id: number }>;
-    expect(data.alert_log).toEqual({ "1": [log[0], log[2]], "2": [log[1]] });
+    const log = legacy["alert_log"] as StoredAlertLogEntry[];
+    expect(storedLogs(data.alert_log)).toEqual({ "1": [log[0], log[2]], "2": [log[1]] });
+    // Held as text in memory, written in the stored form: the new layout's log lines are the old entries.
+    expect(loggedNotification(data.alert_log["1"]![1]!)).toEqual(log[2]!.notification);
+    expect(readFileSync(join(path, STORE_DIR, "alerts", "1.jsonl"), "utf8")).toBe(`${JSON.stringify({ t: "add", e: log[0] })}\n${JSON.stringify({ t: "add", e: log[2] })}\n`);
     expect(existsSync(join(path, LEGACY_STORE_FILE))).toBe(false);
     expect(JSON.parse(readFileSync(join(path, LEGACY_BACKUP_FILE), "utf8"))).toEqual(legacy);
     expect(statSync(join(path, LEGACY_BACKUP_FILE)).mode & 0o777).toBe(0o600);

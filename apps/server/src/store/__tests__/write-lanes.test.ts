@@ -4,6 +4,7 @@ import type { AlertLogEntry } from "../records.js";
 import type { StoreBackend, StoreBatch } from "../backend.js";
 import { FileBackend } from "../file-backend.js";
 import { Store, readStoredData } from "../store.js";
+import { compactEntry } from "../logged-alert.js";
 
 /** Settles once the event loop has turned a few times (nothing here waits on a clock). */
 const turns = async (n = 20) => {
@@ -51,7 +52,7 @@ async function storeWithHeldDocuments(): Promise<{ store: Store; dir: string; ho
 }
 
 function entry(userId: number, seq: number): AlertLogEntry {
-  return {
+  return compactEntry({
     seq,
     user_id: userId,
     logged_at: 1_700_000_000_000 + seq,
@@ -59,7 +60,7 @@ function entry(userId: number, seq: number): AlertLogEntry {
     acked_by: [],
     cleared: false,
     notification: { subscription: { type: "follow", version: "1", condition: { platform: "kick", platform_id: "1" } }, notification: { id: `n-${seq}`, created_at: "2026-11-27T00:00:00Z" }, event: { name: `viewer${seq}` } },
-  };
+  });
 }
 
 describe("a quiet user's alert is not held behind another user's document write", () => {
