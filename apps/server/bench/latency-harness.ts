@@ -49,9 +49,8 @@ export function startServer(kind: ServerKind, env: Record<string, string> = {}):
   const logDir = process.env["BENCH_SERVER_LOG_DIR"];
   const stdout = logDir ? openSync(join(logDir, `${kind}-${env["BENCH_SERVER_ID"] ?? String(++serverCount)}.log`), "w") : "inherit";
   const child = fork(fileURLToPath(new URL("./latency-server.ts", import.meta.url)), [kind], {
-    // The flags `ovation start` runs a server with (bin/node-flags.mjs), for the bare servers too: the
-    // floor gets the same young generation as Ovation's nodes.
-    execArgv: [...serverNodeFlags([...extra, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)]), "--expose-gc", "--import", "tsx", ...extra, ...(process.env["BENCH_SERVER_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SERVER_PROF"]}`] : [])],
+    // The flags `ovation start` runs a server with (bin/node-flags.mjs), for the bare servers too.
+    execArgv: [...serverNodeFlags(), "--expose-gc", "--import", "tsx", ...extra, ...(process.env["BENCH_SERVER_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SERVER_PROF"]}`] : [])],
     stdio: ["ignore", stdout, "inherit", "ipc"],
     env: { ...process.env, ...env },
   });

@@ -3,27 +3,16 @@
 // start` runs).
 //
 // - `--no-node-snapshot`: isolated-vm 5 on Node 20 needs it in every process that loads it.
-// - A young generation of 64 MB per semi-space (V8 starts at 1 MB and grows it to 16 MB at most).
-//   Every alert stays in its user's alert log for the 500 newest, about 2.5 s at 200 alerts a second:
-//   with a small young generation each scavenge finds all the alerts since the last one still alive
-//   and copies them, twice before they are promoted, and its pause (7 to 28 ms measured, against 2
-//   to 5 ms for a bare socket.io server) lands on the alerts in flight. With 64 MB the scavenges are
-//   rare and the two-node alert latency's p99 at one client halved (docs/deployment.md, "The nodes'
-//   young-generation GCs"). The memory is taken only as it is used.
 //
-// An operator's own semi-space size (on the command line or in NODE_OPTIONS) wins.
+// The young generation keeps V8's default size (semi-spaces from 1 MB up to 16 MB). A fixed 64 MB
+// was shipped for a while to make scavenges rare; alternating runs on a quiet machine then showed
+// it did not lower the two-node alert latency and made a quiet user's alert POST beside a
+// 100,000-entry giveaway on PostgreSQL slower at p99 (docs/deployment.md, "Node flags of a server
+// process"). An operator who wants another size sets `--max-semi-space-size` in NODE_OPTIONS, or
+// `--min-semi-space-size` and `--max-semi-space-size` on the node command line that runs
+// bin/ovation.mjs (passed on to the server process as given).
 
-/** MB per semi-space of the young generation of a server process. */
-export const YOUNG_GENERATION_MB = 64;
-
-/**
- * The flags to start a server process with. `given`: the flags the process was started with
- * (command line and NODE_OPTIONS); a semi-space size among them is kept instead of ours.
- */
-export function serverNodeFlags(given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)]) {
-  const flags = ["--no-node-snapshot"];
-  if (!given.some((flag) => /^--(min|max)[-_]semi[-_]space[-_]size\b/.test(flag))) {
-    flags.push(`--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--max-semi-space-size=${YOUNG_GENERATION_MB}`);
-  }
-  return flags;
+/** The flags to start a server process with (beside the operator's own, which are passed on as they are). */
+export function serverNodeFlags() {
+  return ["--no-node-snapshot"];
 }

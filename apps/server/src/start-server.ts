@@ -114,8 +114,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw new CliError("OVATION_ERR_CLI_LISTEN_FAILED", `Cannot listen on ${config.host}:${config.port}: the address ${why} (${code}). Choose another PORT or HOST.`, { cause: error });
     });
     step("listening (plugins registered and connecting)");
-    // The young generation's size now (V8's new space: bin/node-flags.mjs sets 64 MB semi-spaces for
-    // `ovation start`; V8's own default starts at 1 MB and grows to 16 MB at most).
+    // The young generation's size now (V8's new space: its default semi-space starts at 1 MB and grows
+    // to 16 MB at most; an operator's --min/--max-semi-space-size in NODE_OPTIONS changes it).
     const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
     app.log.info({ newSpaceMb: newSpace === undefined ? null : Math.round(newSpace.space_size / 2 ** 20) }, "start: the young generation's size");
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
