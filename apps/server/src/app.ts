@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import { join } from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -79,6 +80,9 @@ export interface BuildAppOptions {
   /** Options of the bot modules (timers, giveaways, moderation); a clock for tests. */
   botModules?: BotModulesHostOptions;
 }
+
+/** How long requests in flight at shutdown may take before their connections are ended. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** The app: a fastify instance with socket.io attached to the same HTTP server. */
 export type OvationApp = FastifyInstance;
@@ -222,11 +226,26 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
 
   const heartbeat = startChatHeartbeat(io, options.chatHeartbeatMs ?? CHAT_HEARTBEAT_INTERVAL_MS);
   app.addHook("onReady", async () => botModules.start());
+  // Upgraded connections (WebSockets) are not HTTP connections any more: the server's close waits for
+  // them, and one still in its upgrade when socket.io closes its clients is none of theirs, so it
+  // held the close until the peer went away. They are ended at close.
+  const upgraded = new Set<Duplex>();
+  app.server.on("upgrade", (_request: unknown, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
+  });
   app.addHook("preClose", async () => {
     heartbeat.stop();
     botModules.stop();
     io.local.disconnectSockets(true);
     io.engine.close();
+    for (const socket of upgraded) socket.destroy();
+    // Requests in flight get a short grace to finish; then every connection still open is ended, so
+    // a peer that keeps one open (a browser's spare connection) cannot hold the shutdown.
+    setTimeout(() => {
+      app.server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
+    }, CLOSE_GRACE_MS).unref();
   });
   app.addHook("onClose", async () => {
     await commands.close();
