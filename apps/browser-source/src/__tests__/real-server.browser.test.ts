@@ -326,7 +326,7 @@ describe("browser-source page on the real server", () => {
       d.type === "follow" ? { ...d, default: { ...d.default, title: "Welcome aboard, {{name}}!", font_size: 2 } } : d,
     );
     expect((await api("PUT", `/v1/alert-configs/${alertSetId}`, { ...body, defaults })).status).toBe(200);
-    await page.waitForSelector(`${root}[data-config-version="${before + 1}"]`, { timeout: 10_000 });
+    await expect.poll(async () => Number(await page.getAttribute(root, "data-config-version")), { timeout: 10_000 }).toBeGreaterThan(before);
     const id = await trigger({ template: "follow", data: { name: "Bob" } });
     const shown = page.locator(`.ovation-alert[data-notification-id="${id}"]`);
     await shown.waitFor({ state: "visible", timeout: 10_000 });

@@ -90,8 +90,11 @@ describe("read-aloud alerts", () => {
     await tip("Troll", "read me please");
     await page.waitForSelector('#ovation-root[data-speech="blocked_viewer"]', { timeout: 30_000 });
 
+    // The page reads its config at start and again on each join of its room: wait for the read after the save.
+    const configs = async () => Number(await root().getAttribute("data-config-version"));
+    const before = await configs();
     expect((await server.api("PUT", `/v1/browser-source/${sourceId}/settings`, { settings: { tts: { enabled: true, types: { donation: { min_amount: 1 } }, approval: true } } })).status).toBe(200);
-    await page.waitForSelector('#ovation-root[data-config-version="2"]', { timeout: 10_000 });
+    await expect.poll(configs, { timeout: 10_000 }).toBeGreaterThan(before);
     const held = await tip("Patient", "wait for the moderator");
     await page.waitForSelector('#ovation-root[data-speech="held"]', { timeout: 30_000 });
     const queue = await server.api<{ data: Array<{ notification_id: string; text: string }> }>("GET", "/v1/tts/queue");
