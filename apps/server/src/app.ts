@@ -241,7 +241,8 @@ async function assemble(options: BuildAppOptions, store: Store, shared: SharedSt
     io.engine.close();
     for (const socket of upgraded) socket.destroy();
     // Requests in flight get a short grace to finish; then every connection still open is ended, so
-    // a peer that keeps one open (a browser's spare connection) cannot hold the shutdown.
+    // a peer that keeps one open (a browser's spare connection) cannot hold the shutdown. The set is
+    // read again then: a kept-alive connection may have upgraded during the grace.
     setTimeout(() => {
       app.server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();

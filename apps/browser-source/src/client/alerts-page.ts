@@ -6,7 +6,7 @@ import type { AlertOutcome } from "./alert-queue.js";
 import { playCustomAlert, playStandardAlert } from "./alert-renderer.js";
 import { fetchConfig } from "./config.js";
 import type { BrowserSourceConfig } from "./config.js";
-import { openSocket, reportConnection } from "./connection.js";
+import { keepConfigFresh, openSocket, reportConnection } from "./connection.js";
 import type { PageStatus } from "./page-state.js";
 import { applyOverlaySettings, readOverlaySettings } from "./overlay-switches.js";
 import { planAlert, readNotification } from "./resolve.js";
@@ -100,25 +100,16 @@ export async function runAlertsPage(bootstrap: BrowserSourceBootstrap, stage: HT
     else if (control.action === "clear") queue.clear();
   });
 
-  const reload = (): void => {
-    void fetchConfig(bootstrap).then(
-      (fresh) => {
-        const roomChanged = fresh.room !== config?.room;
-        config = fresh;
-        status.configLoaded();
-        if (roomChanged) socket.rejoin();
-      },
-      (error: unknown) => {
-        status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
-        if (isRefusedToken(error)) stop();
-      },
-    );
-  };
-  socket.on("browser-source-updated", reload);
-  // A save made between the config's load and the room's join (or while the socket was down) sent
-  // its `browser-source-updated` to nobody here: every join of the room reads the config again.
-  socket.on("joined", (payload) => {
-    if (payload.room === config?.room) reload();
+  keepConfigFresh(socket, {
+    bootstrap,
+    status,
+    ownRoom: () => config?.room,
+    apply: (fresh) => {
+      const roomChanged = fresh.room !== config?.room;
+      config = fresh;
+      if (roomChanged) socket.rejoin();
+    },
+    stop,
   });
 }
 

@@ -1,7 +1,10 @@
 import { connect } from "@ovation/client/socket";
 import type { OvationSocket } from "@ovation/client/socket";
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
+import { fetchConfig } from "./config.js";
+import type { BrowserSourceConfig } from "./config.js";
 import type { PageStatus } from "./page-state.js";
+import { isRefusedToken } from "./revocation.js";
 
 /** The page's socket: the client SDK's socket helper. */
 export type BrowserSourceSocket = OvationSocket;
@@ -56,4 +59,41 @@ export function reportConnection(socket: BrowserSourceSocket, status: PageStatus
     show?.(`error: ${payload.message}`);
     checkToken();
   });
+}
+
+/**
+ * Keeps a page's config fresh on its socket: reads it again on `browser-source-updated` (unless
+ * `onUpdated` is false) and on every join of the page's own room, since a save or progress announced
+ * between the config's load and the join (or while the socket was down) reached nobody here. A
+ * fresh config goes to `apply`; a failed read keeps the previous one and says so, and a refused
+ * token stops the page. Returns the reload, for a page that also reads on a timer.
+ */
+export function keepConfigFresh(
+  socket: BrowserSourceSocket,
+  page: {
+    bootstrap: BrowserSourceBootstrap;
+    status: PageStatus;
+    ownRoom: () => string | undefined;
+    apply: (fresh: BrowserSourceConfig) => void;
+    stop: () => void;
+    onUpdated?: boolean;
+  },
+): () => void {
+  const reload = (): void => {
+    void fetchConfig(page.bootstrap).then(
+      (fresh) => {
+        page.status.configLoaded();
+        page.apply(fresh);
+      },
+      (error: unknown) => {
+        page.status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
+        if (isRefusedToken(error)) page.stop();
+      },
+    );
+  };
+  if (page.onUpdated !== false) socket.on("browser-source-updated", reload);
+  socket.on("joined", (payload) => {
+    if (payload.room === page.ownRoom()) reload();
+  });
+  return reload;
 }

@@ -1,11 +1,10 @@
 import type { BrowserSourceBootstrap } from "../bootstrap.js";
 import { loadConfigUntilReady } from "./alerts-page.js";
-import { fetchConfig } from "./config.js";
-import { openSocket, reportConnection } from "./connection.js";
+import { keepConfigFresh, openSocket, reportConnection } from "./connection.js";
 import { drawGoalBar, readGoalBar } from "./goal-bar-view.js";
 import { readOverlaySettings } from "./overlay-switches.js";
 import type { PageStatus } from "./page-state.js";
-import { isRefusedToken, revocationCheck } from "./revocation.js";
+import { revocationCheck } from "./revocation.js";
 
 /**
  * The `goalbars` page: draws the goal bar of its identifier from the configuration, joins the
@@ -50,19 +49,16 @@ export async function runGoalBarPage(bootstrap: BrowserSourceBootstrap, stage: H
   socket.on("overlay-settings", (settings) => show(readOverlaySettings(settings).visuals));
   // Progress made between the config's load and the room's join (or while the socket was down) was
   // announced to nobody here: every join of the room reads the goal bar again.
-  socket.on("joined", (payload) => {
-    if (payload.room !== config.room) return;
-    void fetchConfig(bootstrap).then(
-      (fresh) => {
-        status.configLoaded();
-        const goal = readGoalBar(fresh.goal_bar);
-        if (goal && goal.id === goalId) drawGoalBar(stage, goal);
-        show(readOverlaySettings(fresh.overlay).visuals);
-      },
-      (error: unknown) => {
-        status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
-        if (isRefusedToken(error)) stop();
-      },
-    );
+  keepConfigFresh(socket, {
+    bootstrap,
+    status,
+    ownRoom: () => config.room,
+    apply: (fresh) => {
+      const goal = readGoalBar(fresh.goal_bar);
+      if (goal && goal.id === goalId) drawGoalBar(stage, goal);
+      show(readOverlaySettings(fresh.overlay).visuals);
+    },
+    stop,
+    onUpdated: false,
   });
 }

@@ -1,11 +1,10 @@
 import type { BrowserSourceBootstrap } from "../../bootstrap.js";
 import { loadConfigUntilReady } from "../alerts-page.js";
-import { fetchConfig } from "../config.js";
 import type { BrowserSourceConfig } from "../config.js";
-import { openSocket, reportConnection } from "../connection.js";
+import { keepConfigFresh, openSocket, reportConnection } from "../connection.js";
 import type { BrowserSourceSocket } from "../connection.js";
 import type { PageStatus } from "../page-state.js";
-import { isRefusedToken, revocationCheck } from "../revocation.js";
+import { revocationCheck } from "../revocation.js";
 
 /** How often an overlay asks for its config again, to join the chat rooms of channels joined since. */
 const REFRESH_MS = 60_000;
@@ -50,31 +49,22 @@ export async function runOverlay(bootstrap: BrowserSourceBootstrap, status: Page
   reportConnection(socket, status, revocationCheck(bootstrap, stop));
   handlers.start(config, socket);
 
-  const reload = (): void => {
-    void fetchConfig(bootstrap).then(
-      (fresh) => {
-        if (stopped) return;
-        config = fresh;
-        status.configLoaded();
-        const next = roomsOf(fresh);
-        const changed = next.length !== rooms.length || next.some((r, i) => r !== rooms[i]);
-        rooms = next;
-        if (changed) socket.rejoin();
-        handlers.update(fresh);
-      },
-      (error: unknown) => {
-        status.error(`config reload failed, keeping the previous one: ${error instanceof Error ? error.message : String(error)}`);
-        if (isRefusedToken(error)) stop();
-      },
-    );
-  };
-  const refresh = setInterval(reload, REFRESH_MS);
-  socket.on("browser-source-updated", reload);
-  // A save made between the config's load and the own room's join (or while the socket was down)
-  // sent its `browser-source-updated` to nobody here: every join of the own room reads the config again.
-  socket.on("joined", (payload) => {
-    if (payload.room === config?.room) reload();
+  const reload = keepConfigFresh(socket, {
+    bootstrap,
+    status,
+    ownRoom: () => config?.room,
+    apply: (fresh) => {
+      if (stopped) return;
+      config = fresh;
+      const next = roomsOf(fresh);
+      const changed = next.length !== rooms.length || next.some((r, i) => r !== rooms[i]);
+      rooms = next;
+      if (changed) socket.rejoin();
+      handlers.update(fresh);
+    },
+    stop,
   });
+  const refresh = setInterval(reload, REFRESH_MS);
 }
 
 /** Reads a source's options with its schema; an unreadable set falls back to the defaults (and says so). */
