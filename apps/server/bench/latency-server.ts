@@ -52,7 +52,7 @@ let cpuFrom = process.cpuUsage();
 if (diagnose) {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      const kind = (e.detail as { kind?: number } | undefined)?.kind ?? 0;
+      const kind = ((e as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind ?? 0;
       gcs.count++;
       gcs.totalMs += e.duration;
       gcs.maxMs = Math.max(gcs.maxMs, e.duration);

@@ -34,7 +34,7 @@ class CountingStore implements KeyValueStore {
   writes = 0;
   constructor(
     private readonly inner: StoreKeyValueStore,
-    private readonly batch: boolean,
+    batch: boolean,
   ) {
     if (!batch) delete this.updateMany;
   }

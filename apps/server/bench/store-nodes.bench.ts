@@ -54,7 +54,7 @@ async function acrossNodes(url: string): Promise<{ round: () => Promise<number[]
   await a.persisted();
   const seen = new Map<string, () => void>();
   b.onRemoteChange(({ alertLog }) => {
-    for (const { event } of alertLog) if (event.t === "add") seen.get(event.e.notification.notification.id)?.();
+    for (const { event } of alertLog) if (event.t === "add") seen.get(event.e.notification_id)?.();
   });
   let sent = 0;
   const round = async (): Promise<number[]> => {

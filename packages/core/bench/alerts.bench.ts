@@ -89,7 +89,7 @@ const set: AlertSetInput = {
   active: true,
   default: { title: null, subtitle: null, font_family: "Inter", font_color: "#ffffff" },
   defaults: types.flatMap((type) =>
-    PLATFORMS.map((platform) => ({ platform, type, name: type, enabled: true, default: { title: `{{name}} (${type})` } })),
+    PLATFORMS.map((platform) => ({ platform, type: type as AlertSetInput["defaults"][number]["type"], name: type, enabled: true, default: { title: `{{name}} (${type})` } })),
   ),
   variations: conditions.map((c, i) => ({
     name: `variation ${i}`,

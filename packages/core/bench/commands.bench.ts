@@ -115,7 +115,7 @@ class NunjucksRenderer implements CommandRenderer {
     return !/\{[{%#]/.test(source);
   }
   compile(source: string): unknown {
-    return nunjucks.compile(source, this.#env, undefined, true);
+    return new nunjucks.Template(source, this.#env, undefined, true);
   }
   async render(compiled: unknown, variables: CommandTemplateVariables): Promise<string> {
     return (compiled as nunjucks.Template).render(variables as unknown as object);
@@ -130,7 +130,7 @@ class NunjucksRenderer implements CommandRenderer {
  * cooldowns, price or budgets: those are what the runtime adds.
  */
 class BarePlainBot {
-  readonly #answers = new Map<string, { text: string; send_as: "say" | "reply" }>();
+  readonly #answers = new Map<string, { text: string; send_as: string }>();
   readonly #lastUse = new Map<string, number>();
   readonly #cooldowns = new Map<string, number>();
   constructor(commands: readonly BotCommandInput[]) {
