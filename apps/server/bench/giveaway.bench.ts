@@ -5,17 +5,22 @@
 // slowed from about 190 to 20 entries/s by 26,750 entries and the quiet POST took up to 33 s.
 // Target: entry p99 and quiet POST p99 at 100,000 entries <= 1.2x their value on an empty giveaway.
 // Run on the embedded store, then on PostgreSQL (a temporary server started like the tests' one).
+// BENCH_ROUNDS rounds (default 5) of both servers at once, the last one ending at 100,000 entries:
+// each round's p99s give its full/empty ratios, and each figure is the median of the rounds with
+// min and max (one round's p99 of ~150 POSTs is its second-worst, far too noisy alone).
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { serverNodeFlags } from "../bin/node-flags.mjs";
+import { benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 
 const ENTRIES = Number(process.env["BENCH_GIVEAWAY_ENTRIES"] ?? 100_000);
 const SAMPLE = Number(process.env["BENCH_GIVEAWAY_SAMPLE"] ?? 600);
 const RATE = 100;
 const POST_SPACING_MS = 40;
+const ROUNDS = benchRounds();
 
 interface Ready {
   port: number;
@@ -83,33 +88,50 @@ async function side(servers: Array<{ child: ChildProcess; ready: Ready }>): Prom
   return results.map((r, k) => ({ entries: r.times, posts: posts[k] ?? [], stored: r.entries }));
 }
 
-async function measure(backend: "embedded files" | "PostgreSQL"): Promise<void> {
+async function measure(backend: "embedded files" | "PostgreSQL", key: "files" | "postgres"): Promise<void> {
   const url = async () => (backend === "PostgreSQL" ? await freshDatabase() : undefined);
   const servers = [await start(await url()), await start(await url())];
   const [empty, full] = servers as [{ child: ChildProcess; ready: Ready }, { child: ChildProcess; ready: Ready }];
   const fillStart = performance.now();
-  await ask(full.child, { type: "fill", to: ENTRIES - SAMPLE });
+  await ask(full.child, { type: "fill", to: ENTRIES - ROUNDS * SAMPLE });
   const fillSeconds = (performance.now() - fillStart) / 1000;
   for (let i = 0; i < 20; i++) await Promise.all([post(empty.ready, i), post(full.ready, i)]); // warm-up
-  const [atEmpty, atFull] = (await side(servers)) as [Phase, Phase];
+  const rounds: Array<[Phase, Phase]> = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push((await side(servers)) as [Phase, Phase]);
   for (const { child } of servers) {
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     child.send({ type: "stop" });
     await exited;
   }
-  console.log(`\n${backend}: ${SAMPLE} entries at ${RATE}/s on each of two servers at once, quiet POSTs alternating (one every ${POST_SPACING_MS} ms); filling one to ${ENTRIES - SAMPLE} took ${fillSeconds.toFixed(1)} s (${((ENTRIES - SAMPLE) / fillSeconds).toFixed(0)} entries/s)`);
-  console.log("giveaway holds        | entry p50 | entry p99 | POST p50 | POST p99");
-  for (const [label, r] of [[`0 (to ${atEmpty.stored})`, atEmpty], [`${atFull.stored - SAMPLE} (to ${atFull.stored})`, atFull]] as const) {
-    console.log(`${label.padEnd(21)} | ${ms(p(r.entries, 50)).padStart(9)} | ${ms(p(r.entries, 99)).padStart(9)} | ${ms(p(r.posts, 50)).padStart(8)} | ${ms(p(r.posts, 99)).padStart(8)}`);
+  console.log(
+    `\n${backend}: ${ROUNDS} rounds of ${SAMPLE} entries at ${RATE}/s on each of two servers at once, quiet POSTs alternating (one every ${POST_SPACING_MS} ms); ` +
+      `filling one to ${ENTRIES - ROUNDS * SAMPLE} took ${fillSeconds.toFixed(1)} s (${((ENTRIES - ROUNDS * SAMPLE) / fillSeconds).toFixed(0)} entries/s); load average ${loadavg()[0]?.toFixed(2)}`,
+  );
+  console.log("round | giveaway holds          | entry p50 | entry p99 | POST p50 | POST p99");
+  rounds.forEach(([atEmpty, atFull], round) => {
+    for (const [label, r] of [[`empty, to ${atEmpty.stored}`, atEmpty], [`full, to ${atFull.stored}`, atFull]] as const) {
+      console.log(`${String(round + 1).padStart(5)} | ${label.padEnd(23)} | ${ms(p(r.entries, 50)).padStart(9)} | ${ms(p(r.entries, 99)).padStart(9)} | ${ms(p(r.posts, 50)).padStart(8)} | ${ms(p(r.posts, 99)).padStart(8)}`);
+    }
+  });
+  const p99 = (which: "entries" | "posts", side: 0 | 1) => rounds.map((round) => p(round[side][which], 99));
+  for (const [which, name] of [["entries", "entry"], ["posts", "POST"]] as const) {
+    report({ id: `giveaway.${key}.${which}.empty`, label: `${backend}: ${name} p99, empty giveaway`, unit: "ms", rounds: ROUNDS, value: spreadOf(p99(which, 0)), better: "lower" });
+    report({ id: `giveaway.${key}.${which}.full`, label: `${backend}: ${name} p99, 100,000 entries`, unit: "ms", rounds: ROUNDS, value: spreadOf(p99(which, 1)), better: "lower" });
+    report({
+      id: `giveaway.${key}.${which}.ratio`,
+      label: `${backend}: ${name} p99 full / empty, same round`,
+      unit: "x",
+      rounds: ROUNDS,
+      value: spreadOf(ratiosOf(p99(which, 1), p99(which, 0))),
+      better: "lower",
+      target: { op: "<=", value: 1.2 },
+    });
   }
-  const entryRatio = p(atFull.entries, 99) / p(atEmpty.entries, 99);
-  const postRatio = p(atFull.posts, 99) / p(atEmpty.posts, 99);
-  console.log(`ratio p99 (full / empty): entries ${entryRatio.toFixed(2)}, POST ${postRatio.toFixed(2)} (target <= 1.2: ${entryRatio <= 1.2 && postRatio <= 1.2 ? "met" : "NOT met"}; load average ${loadavg()[0]?.toFixed(2)}, 2 cores, shared machine)`);
 }
 
 console.log("giveaway entries: entry and quiet alert POST latency on an empty giveaway and at 100,000 entries");
 // BENCH_GIVEAWAY_STORES=postgres (or files) runs one store only.
 const stores = process.env["BENCH_GIVEAWAY_STORES"] ?? "files,postgres";
-if (stores.includes("files")) await measure("embedded files");
-if (stores.includes("postgres")) await measure("PostgreSQL");
+if (stores.includes("files")) await measure("embedded files", "files");
+if (stores.includes("postgres")) await measure("PostgreSQL", "postgres");
 process.exit(0);
