@@ -113,16 +113,17 @@ async function measure(backend: "embedded files" | "PostgreSQL", key: "files" | 
       console.log(`${String(round + 1).padStart(5)} | ${label.padEnd(23)} | ${ms(p(r.entries, 50)).padStart(9)} | ${ms(p(r.entries, 99)).padStart(9)} | ${ms(p(r.posts, 50)).padStart(8)} | ${ms(p(r.posts, 99)).padStart(8)}`);
     }
   });
-  const p99 = (which: "entries" | "posts", side: 0 | 1) => rounds.map((round) => p(round[side][which], 99));
+  const p99 = (which: "entries" | "posts", server: 0 | 1) => rounds.map((round) => p(round[server][which], 99));
   for (const [which, name] of [["entries", "entry"], ["posts", "POST"]] as const) {
-    report({ id: `giveaway.${key}.${which}.empty`, label: `${backend}: ${name} p99, empty giveaway`, unit: "ms", rounds: ROUNDS, value: spreadOf(p99(which, 0)), better: "lower" });
-    report({ id: `giveaway.${key}.${which}.full`, label: `${backend}: ${name} p99, 100,000 entries`, unit: "ms", rounds: ROUNDS, value: spreadOf(p99(which, 1)), better: "lower" });
+    const [empty, full] = [p99(which, 0), p99(which, 1)];
+    report({ id: `giveaway.${key}.${which}.empty`, label: `${backend}: ${name} p99, empty giveaway`, unit: "ms", rounds: ROUNDS, value: spreadOf(empty), better: "lower" });
+    report({ id: `giveaway.${key}.${which}.full`, label: `${backend}: ${name} p99, 100,000 entries`, unit: "ms", rounds: ROUNDS, value: spreadOf(full), better: "lower" });
     report({
       id: `giveaway.${key}.${which}.ratio`,
       label: `${backend}: ${name} p99 full / empty, same round`,
       unit: "x",
       rounds: ROUNDS,
-      value: spreadOf(ratiosOf(p99(which, 1), p99(which, 0))),
+      value: spreadOf(ratiosOf(full, empty)),
       better: "lower",
       target: { op: "<=", value: 1.2 },
     });

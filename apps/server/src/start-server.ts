@@ -115,7 +115,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     step("listening (plugins registered and connecting)");
     // The young generation's size now (V8's new space: its default semi-space starts at 1 MB and grows
-    // to 16 MB at most; an operator's --min/--max-semi-space-size in NODE_OPTIONS changes it).
+    // to 16 MB at most; an operator's --max-semi-space-size in NODE_OPTIONS, or --min/--max on the node
+    // command line, changes it: Node refuses the minimum in NODE_OPTIONS).
     const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
     app.log.info({ newSpaceMb: newSpace === undefined ? null : Math.round(newSpace.space_size / 2 ** 20) }, "start: the young generation's size");
     // After listen: a start that cannot listen creates nothing (and so loses no quick-start token).
