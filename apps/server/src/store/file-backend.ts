@@ -78,7 +78,7 @@ export class FileBackend implements StoreBackend {
     const lockPath = lockDataDir(dataDir, options.logger);
     try {
       const root = join(dataDir, STORE_DIR);
-      for (const sub of ["", "users", "kv", "ext", "alerts"]) mkdirSync(join(root, sub), { recursive: true, mode: DIR_MODE });
+      for (const sub of ["", "users", "kv", "kvv", "ext", "alerts"]) mkdirSync(join(root, sub), { recursive: true, mode: DIR_MODE });
       const backend = new FileBackend(root, lockPath, options.logger);
       await migrateLegacyFile(dataDir, backend, options.logger);
       return backend;
@@ -130,7 +130,7 @@ export class FileBackend implements StoreBackend {
   async replaceAll(store: LoadedStore): Promise<void> {
     // Without its meta document the store counts as incomplete until the import ends.
     await rm(join(this.#root, documentPath("meta")), { force: true });
-    for (const sub of ["users", "kv", "ext", "alerts"]) {
+    for (const sub of ["users", "kv", "kvv", "ext", "alerts"]) {
       rmSync(join(this.#root, sub), { recursive: true, force: true });
       mkdirSync(join(this.#root, sub), { mode: DIR_MODE });
     }
@@ -176,7 +176,7 @@ export function readStoreDirectory(root: string): { store: LoadedStore; logLines
   };
   readDocument("meta");
   for (const id of names("users", ".json")) if (/^\d+$/.test(id)) readDocument(`user:${id}`);
-  for (const kind of ["kv", "ext"]) for (const name of names(kind, ".json")) readDocument(`${kind}:${Buffer.from(name, "base64url").toString()}`);
+  for (const kind of ["kv", "kvv", "ext"]) for (const name of names(kind, ".json")) readDocument(`${kind}:${Buffer.from(name, "base64url").toString()}`);
   const alertLogs = new Map<number, AlertLogEntry[]>();
   const logLines = new Map<number, number>();
   const torn: number[] = [];

@@ -1,5 +1,6 @@
 import type { KeyValueStore } from "@ovation/core";
-import { KV_EXTENSION } from "./partitions.js";
+import { KV_EXTENSION, KV_VIEWERS_EXTENSION, viewerChunkKey } from "./partitions.js";
+import type { ViewerChunks } from "./partitions.js";
 import type { Store } from "./store.js";
 import { USER_CAPS, VIEWER_TABLES } from "./user-caps.js";
 
@@ -30,51 +31,121 @@ export function copyValue<T>(value: T, depth = 0): T {
   return copy as T;
 }
 
+/** Keys per chunk document of a viewer table (about 60 KB of names, 25 KB of balances). */
+export const VIEWER_CHUNK_KEYS = 1_000;
+
+type Chunks = Record<string, Record<string, unknown>>;
+
+/** The chunks of `chunks` holding `key`, lowest first (more than one only after a race of two nodes). */
+function holders(chunks: Chunks | undefined, key: string, names: readonly string[] = chunks === undefined ? [] : Object.keys(chunks)): string[] {
+  const found: string[] = [];
+  for (const name of names) if (Object.hasOwn(chunks![name]!, key)) found.push(name);
+  return found.length > 1 ? found.sort((a, b) => Number(a) - Number(b)) : found;
+}
+
+/**
+ * A key's value over the chunks holding it: one chunk's value; when two nodes placed the same new
+ * key in different chunks at once, numbers add up (as concurrent changes of a key-value number do,
+ * merge.ts) and any other value is the highest chunk's.
+ */
+function combined(chunks: Chunks, names: readonly string[], key: string): unknown {
+  const values = names.map((name) => chunks[name]![key]);
+  if (values.length === 1) return values[0];
+  if (values.every((v) => typeof v === "number")) return (values as number[]).reduce((a, b) => a + b, 0);
+  return values[values.length - 1];
+}
+
+function keyCount(record: object): number {
+  let n = 0;
+  for (const _ in record) n++;
+  return n;
+}
+
+/**
+ * Keys per chunk object, kept up to date by the writes below: counting 100,000 keys took 13-19 ms
+ * per tick. A chunk replaced whole (loaded, or changed by another node) is a new object, counted
+ * once when first needed.
+ */
+const chunkSizes = new WeakMap<object, number>();
+function chunkSize(chunk: object): number {
+  let size = chunkSizes.get(chunk);
+  if (size === undefined) chunkSizes.set(chunk, (size = keyCount(chunk)));
+  return size;
+}
+
+/** Counts a key about to be added to (`by` 1) or deleted from (-1) a chunk: call it before the change. */
+function resize(chunk: object, by: 1 | -1): void {
+  chunkSizes.set(chunk, chunkSize(chunk) + by);
+}
+
 /**
  * The command templates' per-channel key-value store (`db`, `inc`, `dec`, `set`, viewers' points),
- * kept under `extensions.kv` and written as one document per channel. Updates are synchronous on
+ * kept under `extensions.kv` and written as one document per channel (the viewer tables apart,
+ * below). Updates are synchronous on
  * the data, so each field changes atomically. A new table or key beyond the user's caps
  * (`USER_CAPS.kvTables`, `USER_CAPS.kvKeys`) is refused with an error naming the cap, before
  * anything changes. The viewers' points tables (`points`, `points_viewers`: one key per viewer) have a
  * cap of their own per table (`USER_CAPS.pointsViewers`) instead of counting against `kvKeys`.
+ *
+ * The viewer tables hold up to 200,000 keys per channel, so they are not part of the channel's
+ * document: each is kept in chunk documents of about {@link VIEWER_CHUNK_KEYS} keys
+ * (`extensions.kv_viewers[channel][table][n]`, document `kvv:<channel>/<table>/<n>`). A key stays in
+ * the chunk it was first written to and a new key goes to the last chunk, so a points tick that
+ * names 600 new chatters rewrites one or two 60 KB chunks, not a 6 MB document (whose JSON held the
+ * event loop 100-170 ms per tick at 100,000 viewers, and counting its keys another 40 ms). Tables
+ * that earlier versions kept inside the channel's document move into chunks when the store opens.
  */
 export class StoreKeyValueStore implements KeyValueStore {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.#moveInlineViewerTables();
+  }
 
   #tables(): Tables {
     return (this.store.data.extensions[KV_EXTENSION] as Tables | undefined) ?? {};
   }
 
-  /** Every table of a channel as stored (read-only use: cap reports). */
+  #chunks(channel: string, table: string): Chunks | undefined {
+    return (this.store.data.extensions[KV_VIEWERS_EXTENSION] as Record<string, ViewerChunks> | undefined)?.[channel]?.[table];
+  }
+
+  /** Every table of a channel, the viewer tables' chunks joined (read-only use: cap reports). */
   channelTables(channel: string): Record<string, Record<string, unknown>> {
-    return this.#tables()[channel] ?? {};
+    const tables: Record<string, Record<string, unknown>> = { ...(this.#tables()[channel] ?? {}) };
+    for (const table of VIEWER_TABLES) if (this.#chunks(channel, table) !== undefined) tables[table] = this.#joined(channel, table, false);
+    return tables;
+  }
+
+  /** A viewer table's keys over all of its chunks (copies when `copy`). */
+  #joined(channel: string, table: string, copy: boolean): Record<string, unknown> {
+    const chunks = this.#chunks(channel, table) ?? {};
+    const joined: Record<string, unknown> = {};
+    let duplicates = false;
+    for (const name of Object.keys(chunks).sort((a, b) => Number(a) - Number(b))) {
+      for (const [key, value] of Object.entries(chunks[name]!)) {
+        if (Object.hasOwn(joined, key)) duplicates = true;
+        else joined[key] = copy ? copyValue(value) : value;
+      }
+    }
+    if (duplicates) for (const key of Object.keys(joined)) {
+      const names = holders(chunks, key);
+      if (names.length > 1) joined[key] = copy ? copyValue(combined(chunks, names, key)) : combined(chunks, names, key);
+    }
+    return joined;
   }
 
   async table(channel: string, table: string): Promise<Record<string, unknown>> {
+    if (VIEWER_TABLES.has(table)) return this.#joined(channel, table, true);
     return copyValue(this.#tables()[channel]?.[table] ?? {});
   }
 
   async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
-    return this.store.update(
-      (data) => {
-        const tables = (data.extensions[KV_EXTENSION] ??= {}) as Tables;
-        const existing = tables[channel]?.[table];
-        const present = existing !== undefined && Object.hasOwn(existing, key);
-        const next = change(present ? existing[key] : undefined);
-        if (next === undefined) {
-          if (existing !== undefined) delete existing[key];
-          return undefined;
-        }
-        if (!present) checkCaps(tables[channel] ?? {}, table, existing === undefined, 1);
-        const fields = ((tables[channel] ??= {})[table] ??= {});
-        fields[key] = copyValue(next);
-        return copyValue(next);
-      },
-      { kv: [channel] },
-    );
+    let stored: unknown;
+    await this.updateMany(channel, table, [key], (_key, current) => (stored = change(current)));
+    return stored === undefined ? undefined : copyValue(stored);
   }
 
   async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
+    if (VIEWER_TABLES.has(table)) return this.#updateViewers(channel, table, keys, change);
     this.store.update(
       (data) => {
         const tables = (data.extensions[KV_EXTENSION] ??= {}) as Tables;
@@ -89,7 +160,11 @@ export class StoreKeyValueStore implements KeyValueStore {
           if (!present && next !== undefined) added++;
         }
         // The whole batch is refused before anything changes when its new keys break a cap.
-        if (added > 0) checkCaps(tables[channel] ?? {}, table, existing === undefined, added);
+        if (added > 0) {
+          if (existing === undefined) this.#checkTableCap(channel);
+          checkKeyCap(tables[channel] ?? {}, added);
+        }
+        if (existing === undefined && [...nexts.values()].every((next) => next === undefined)) return;
         const fields = ((tables[channel] ??= {})[table] ??= {});
         for (const [key, next] of nexts) {
           if (next === undefined) delete fields[key];
@@ -100,24 +175,111 @@ export class StoreKeyValueStore implements KeyValueStore {
     );
   }
 
+  /** `updateMany` of a viewer table: each key changed in the chunk holding it, new keys added to the last chunk. */
+  #updateViewers(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown, capped = true): void {
+    this.store.update((data, touch) => {
+      const chunks = this.#chunks(channel, table);
+      const chunkNames = chunks === undefined ? [] : Object.keys(chunks);
+      const nexts = new Map<string, { next: unknown; holders: string[] }>();
+      let added = 0;
+      for (const key of keys) {
+        if (nexts.has(key)) continue;
+        const names = holders(chunks, key, chunkNames);
+        const next = change(key, names.length > 0 ? combined(chunks!, names, key) : undefined);
+        nexts.set(key, { next, holders: names });
+        if (names.length === 0 && next !== undefined) added++;
+      }
+      if (added > 0 && capped) {
+        if (chunks === undefined) this.#checkTableCap(channel);
+        let count = 0;
+        for (const chunk of Object.values(chunks ?? {})) count += chunkSize(chunk);
+        if (count + added > USER_CAPS.pointsViewers) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.pointsViewers} viewers in table ${table} (pointsViewers)`);
+      }
+      const all = (data.extensions[KV_VIEWERS_EXTENSION] ??= {}) as Record<string, ViewerChunks>;
+      const target = ((all[channel] ??= {})[table] ??= {});
+      const touched = new Set<string>();
+      // New keys go to the last chunk while it has room, then to a new one.
+      let last = Math.max(-1, ...Object.keys(target).map(Number));
+      let room = last < 0 ? 0 : VIEWER_CHUNK_KEYS - chunkSize(target[String(last)]!);
+      for (const [key, { next, holders: names }] of nexts) {
+        if (names.length === 0) {
+          if (next === undefined) continue;
+          if (room <= 0) {
+            target[String(++last)] = {};
+            room = VIEWER_CHUNK_KEYS;
+          }
+          const chunk = target[String(last)]!;
+          resize(chunk, 1);
+          chunk[key] = copyValue(next);
+          room--;
+          touched.add(String(last));
+          continue;
+        }
+        const [first, ...rest] = names as [string, ...string[]];
+        if (next === undefined) {
+          resize(target[first]!, -1);
+          delete target[first]![key];
+        } else target[first]![key] = copyValue(next);
+        touched.add(first);
+        for (const name of rest) {
+          resize(target[name]!, -1);
+          delete target[name]![key];
+          touched.add(name);
+        }
+      }
+      // An emptied chunk is deleted (its document with it); the table and channel levels too when empty.
+      for (const name of touched) if (chunkSize(target[name]!) === 0) delete target[name];
+      if (keyCount(target) === 0) delete all[channel]![table];
+      if (keyCount(all[channel]!) === 0) delete all[channel];
+      touch({ kvChunks: [...touched].map((name) => viewerChunkKey(channel, table, name)) });
+    });
+  }
+
   async field(channel: string, table: string, key: string): Promise<unknown> {
+    if (VIEWER_TABLES.has(table)) {
+      const chunks = this.#chunks(channel, table);
+      const names = holders(chunks, key);
+      return names.length === 0 ? undefined : copyValue(combined(chunks!, names, key));
+    }
     const fields = this.#tables()[channel]?.[table];
     if (fields === undefined || !Object.hasOwn(fields, key)) return undefined;
     const value = fields[key];
     return copyValue(value);
   }
+
+  /** Throws (naming the cap) when the channel holds as many tables as `kvTables` allows. */
+  #checkTableCap(channel: string): void {
+    const tables = Object.keys(this.#tables()[channel] ?? {}).filter((table) => !VIEWER_TABLES.has(table)).length;
+    let viewerTables = 0;
+    for (const table of VIEWER_TABLES) if (this.#chunks(channel, table) !== undefined) viewerTables++;
+    if (tables + viewerTables >= USER_CAPS.kvTables) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvTables} tables per user (kvTables)`);
+  }
+
+  /**
+   * Moves viewer tables that earlier versions kept inside the channel's document into chunks, in one
+   * write: their keys in their stored order, a key already in a chunk (a move cut short) overwritten.
+   */
+  #moveInlineViewerTables(): void {
+    const inline: Array<[string, string]> = [];
+    for (const [channel, tables] of Object.entries(this.#tables())) for (const table of VIEWER_TABLES) if (tables[table] !== undefined) inline.push([channel, table]);
+    if (inline.length === 0) return;
+    this.store.update((data, touch) => {
+      const tables = data.extensions[KV_EXTENSION] as Tables;
+      for (const [channel, table] of inline) {
+        const fields = tables[channel]![table]!;
+        delete tables[channel]![table];
+        touch({ kv: [channel] });
+        if (keyCount(fields) === 0) continue;
+        // Within this update: the chunks are written with the channel's document, in one write. A
+        // table over a cap (a store of an earlier version) moves whole: cap-breaches.ts reports it.
+        this.#updateViewers(channel, table, Object.keys(fields), (key) => fields[key], false);
+      }
+    });
+  }
 }
 
-/** Throws (naming the cap) when adding `added` keys to `table`, a new table when `newTable`, would break a cap. */
-function checkCaps(channelTables: Record<string, Record<string, unknown>>, table: string, newTable: boolean, added: number): void {
-  if (newTable && Object.keys(channelTables).length >= USER_CAPS.kvTables) {
-    throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvTables} tables per user (kvTables)`);
-  }
-  if (VIEWER_TABLES.has(table)) {
-    const keys = Object.keys(channelTables[table] ?? {}).length;
-    if (keys + added > USER_CAPS.pointsViewers) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.pointsViewers} viewers in table ${table} (pointsViewers)`);
-    return;
-  }
+/** Throws (naming the cap) when adding `added` keys to the channel's ordinary tables would break `kvKeys`. */
+function checkKeyCap(channelTables: Record<string, Record<string, unknown>>, added: number): void {
   let keys = 0;
   for (const [name, fields] of Object.entries(channelTables)) if (!VIEWER_TABLES.has(name)) keys += Object.keys(fields).length;
   if (keys + added > USER_CAPS.kvKeys) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.kvKeys} keys per user over all tables (kvKeys)`);

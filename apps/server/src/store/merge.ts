@@ -106,7 +106,7 @@ function mergeValue(base: Json, local: Json, remote: Json, rule: NumberRule, pat
  * sides changed differently keeps this node's (the later write), and a removal wins over a change.
  */
 export function mergeDocument(key: DocumentKey, base: unknown, local: unknown, remote: unknown): MergeResult {
-  const rule: NumberRule = key.startsWith("kv:") ? "add" : key === "meta" ? "max" : "local";
+  const rule: NumberRule = key.startsWith("kv:") || key.startsWith("kvv:") ? "add" : key === "meta" ? "max" : "local";
   const conflicts: string[] = [];
   const body = mergeValue(base ?? undefined, local ?? undefined, remote ?? undefined, rule, key, conflicts);
   return { body: body ?? null, conflicts };

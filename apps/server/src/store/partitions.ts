@@ -7,14 +7,56 @@ import type { AlertLogEntry, QueueStateRecord, StoreData } from "./records.js";
  * - `meta`: schema version, id sequences, installation facts;
  * - `user:<id>`: a user's record and everything that belongs to the user (connections, tokens,
  *   browser sources, alert sets, commands, queue state);
- * - `kv:<channel>`: one channel's key-value tables (`extensions.kv[channel]`);
+ * - `kv:<channel>`: one channel's key-value tables (`extensions.kv[channel]`) but its viewer tables;
+ * - `kvv:<channel>/<table>/<n>`: chunk n of a channel's viewer table (`points`, `points_viewers`:
+ *   one key per viewer, up to 200,000), `extensions.kv_viewers[channel][table][n]` (see key-value.ts);
  * - `ext:<key>`: any other extension (`extensions[key]`).
  * Alert logs are not documents: they are appended as events (see `alert-log-events.ts`).
  */
-export type DocumentKey = `meta` | `user:${number}` | `kv:${string}` | `ext:${string}`;
+export type DocumentKey = `meta` | `user:${number}` | `kv:${string}` | `kvv:${string}` | `ext:${string}`;
 
 /** The key-value extension, stored per channel rather than as one document. */
 export const KV_EXTENSION = "kv";
+/** The key-value viewer tables, stored per chunk of a channel's table: `[channel][table][chunk]`. */
+export const KV_VIEWERS_EXTENSION = "kv_viewers";
+
+/** A channel's viewer-table chunks in memory: table -> chunk number -> key -> value. */
+export type ViewerChunks = Record<string, Record<string, Record<string, unknown>>>;
+
+/** The document key of chunk `chunk` of a channel's viewer table. */
+export function viewerChunkKey(channel: string, table: string, chunk: number | string): DocumentKey {
+  return `kvv:${channel}/${table}/${chunk}`;
+}
+
+/** The channel, table and chunk of a `kvv:` document's name (the channel may hold `/`; table and chunk do not). */
+function parseViewerChunk(name: string): { channel: string; table: string; chunk: string } | null {
+  const last = name.lastIndexOf("/");
+  const middle = last > 0 ? name.lastIndexOf("/", last - 1) : -1;
+  if (middle < 0 || !/^\d+$/.test(name.slice(last + 1))) return null;
+  return { channel: name.slice(0, middle), table: name.slice(middle + 1, last), chunk: name.slice(last + 1) };
+}
+
+function viewerChunksOf(data: Readonly<StoreData>): Record<string, ViewerChunks> {
+  return (data.extensions[KV_VIEWERS_EXTENSION] ?? {}) as Record<string, ViewerChunks>;
+}
+
+/** Sets (or with null deletes) one viewer chunk of the data, dropping emptied levels. */
+function setViewerChunk(data: StoreData, name: string, body: unknown): void {
+  const parsed = parseViewerChunk(name);
+  if (parsed === null) throw new DocumentShapeError(`kvv:${name}`, "not <channel>/<table>/<chunk>");
+  if (body !== null && (typeof body !== "object" || Array.isArray(body))) throw new DocumentShapeError(`kvv:${name}`, "(root) Expected object");
+  const all = (data.extensions[KV_VIEWERS_EXTENSION] ??= {}) as Record<string, ViewerChunks>;
+  if (body !== null) {
+    ((all[parsed.channel] ??= {})[parsed.table] ??= {})[parsed.chunk] = body as Record<string, unknown>;
+    return;
+  }
+  const tables = all[parsed.channel];
+  const chunks = tables?.[parsed.table];
+  if (chunks === undefined) return;
+  delete chunks[parsed.chunk];
+  if (Object.keys(chunks).length === 0) delete tables![parsed.table];
+  if (Object.keys(tables!).length === 0) delete all[parsed.channel];
+}
 
 /** The tables of a user document that hold records with a `user_id`. */
 const USER_TABLES = ["connections", "personal_access_tokens", "browser_sources", "alert_sets", "commands"] as const;
@@ -55,8 +97,11 @@ export function documentKeys(data: Readonly<StoreData>): Set<DocumentKey> {
   for (const table of USER_TABLES) for (const r of data[table]) keys.add(`user:${r.user_id}`);
   for (const id of Object.keys(data.queue_state)) keys.add(`user:${Number(id)}`);
   for (const [key, value] of Object.entries(data.extensions)) {
-    if (key !== KV_EXTENSION) keys.add(`ext:${key}`);
-    else for (const channel of Object.keys((value ?? {}) as object)) keys.add(`kv:${channel}`);
+    if (key === KV_EXTENSION) for (const channel of Object.keys((value ?? {}) as object)) keys.add(`kv:${channel}`);
+    else if (key !== KV_VIEWERS_EXTENSION) keys.add(`ext:${key}`);
+  }
+  for (const [channel, tables] of Object.entries(viewerChunksOf(data))) {
+    for (const [table, chunks] of Object.entries(tables)) for (const chunk of Object.keys(chunks)) keys.add(viewerChunkKey(channel, table, chunk));
   }
   return keys;
 }
@@ -82,6 +127,10 @@ export function documentBody(data: Readonly<StoreData>, key: DocumentKey): unkno
     return empty ? null : doc;
   }
   if (kind === "kv") return (data.extensions[KV_EXTENSION] as Record<string, unknown> | undefined)?.[name] ?? null;
+  if (kind === "kvv") {
+    const parsed = parseViewerChunk(name);
+    return (parsed && viewerChunksOf(data)[parsed.channel]?.[parsed.table]?.[parsed.chunk]) ?? null;
+  }
   return data.extensions[name] ?? null;
 }
 
@@ -119,6 +168,7 @@ export function assemble(documents: ReadonlyMap<string, unknown>, alertLogs: Rea
       if (doc.queue_state) data.queue_state[key.slice(5)] = doc.queue_state;
       for (const table of USER_TABLES) (data[table] as unknown[]).push(...doc[table]);
     } else if (key.startsWith("kv:")) kv[key.slice(3)] = body;
+    else if (key.startsWith("kvv:")) setViewerChunk(data, key.slice(4), body);
     else if (key.startsWith("ext:")) data.extensions[key.slice(4)] = body;
   }
   if (Object.keys(kv).length > 0) data.extensions[KV_EXTENSION] = kv;
@@ -187,6 +237,7 @@ export function replaceDocument(data: StoreData, key: DocumentKey, body: unknown
     else kv[name] = body;
     return;
   }
+  if (kind === "kvv") return setViewerChunk(data, name, body);
   if (body === null) delete data.extensions[name];
   else data.extensions[name] = body;
 }

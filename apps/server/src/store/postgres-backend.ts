@@ -20,7 +20,7 @@ import type { AlertLogEntry, StoredAlertLogEntry } from "./records.js";
 
 /** The tables, as kysely sees them. */
 export interface StoreDatabase extends OidcTable {
-  /** One row per document of `partitions.ts` (`meta`, `user:<id>`, `kv:<channel>`, `ext:<key>`). */
+  /** One row per document of `partitions.ts` (`meta`, `user:<id>`, `kv:<channel>`, `kvv:<channel>/<table>/<n>`, `ext:<key>`). */
   ovation_documents: { key: string; body: unknown; updated_at: Generated<Date>; version: Generated<number> };
   /** One row per logged alert, its acknowledgements and clear flag inside `entry`. */
   ovation_alert_log: { user_id: number; seq: number; entry: unknown; logged_at: Generated<Date> };

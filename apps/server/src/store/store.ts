@@ -10,7 +10,7 @@ import { FileBackend, STORE_DIR, readStoreDirectory } from "./file-backend.js";
 import { IdBlocks } from "./id-blocks.js";
 import { NodeSync } from "./node-sync.js";
 import type { RemoteStoreChange } from "./node-sync.js";
-import { DocumentShapeError, KV_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, restoreIdOrder, tableLengths } from "./partitions.js";
+import { DocumentShapeError, KV_EXTENSION, KV_VIEWERS_EXTENSION, RECORD_EXTENSIONS, assemble, documentBody, documentKeys, restoreIdOrder, tableLengths } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
 import type { StoreData } from "./records.js";
 
@@ -51,6 +51,8 @@ const WRITE_RETRY_MS = 1_000;
 export interface Touched {
   users?: readonly number[];
   kv?: readonly string[];
+  /** Viewer-table chunks (`viewerChunkKey`). */
+  kvChunks?: readonly DocumentKey[];
   extensions?: readonly string[];
   meta?: boolean;
 }
@@ -208,8 +210,9 @@ export class Store {
       marked = true;
       for (const id of t.users ?? []) this.#dirty.add(`user:${id}`);
       for (const channel of t.kv ?? []) this.#dirty.add(`kv:${channel}`);
-      // The key-value extension is stored per channel: naming it whole rewrites everything.
-      for (const key of t.extensions ?? []) if (key === KV_EXTENSION) this.#allDirty = true;
+      for (const key of t.kvChunks ?? []) this.#dirty.add(key);
+      // The key-value extensions are stored per channel and chunk: naming one whole rewrites everything.
+      for (const key of t.extensions ?? []) if (key === KV_EXTENSION || key === KV_VIEWERS_EXTENSION) this.#allDirty = true;
       else this.#dirty.add(`ext:${key}`);
       if (t.meta) this.#dirty.add("meta");
     };

@@ -67,6 +67,7 @@ describe("the key-value store keeps its own copies", () => {
     const expected = { "kick:1": { name: "viewer1", platform: "kick" }, "kick:2": { name: "viewer2", platform: "kick" }, "kick:3": { name: "viewer3", platform: "kick" } };
     expect(await kv.table("7", "points_viewers")).toEqual(expected);
     await store.persisted();
-    expect((readStoredData(dir.dir).extensions["kv"] as Record<string, Record<string, unknown>>)["7"]?.["points_viewers"]).toEqual(expected);
+    // The viewer tables are stored in chunks (`kv_viewers[channel][table][chunk]`): three keys fit the first.
+    expect((readStoredData(dir.dir).extensions["kv_viewers"] as Record<string, Record<string, unknown>>)["7"]?.["points_viewers"]).toEqual({ "0": expected });
   });
 });
