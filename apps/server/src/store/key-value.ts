@@ -1,6 +1,8 @@
 import type { KeyValueStore } from "@ovation/core";
 import { KV_EXTENSION, KV_VIEWERS_EXTENSION, viewerChunkKey } from "./partitions.js";
 import type { ViewerChunks } from "./partitions.js";
+import { ChunkIndex, combined } from "./viewer-chunks.js";
+import type { Chunks } from "./viewer-chunks.js";
 import type { Store } from "./store.js";
 import { USER_CAPS, VIEWER_TABLES } from "./user-caps.js";
 
@@ -31,53 +33,6 @@ export function copyValue<T>(value: T, depth = 0): T {
   return copy as T;
 }
 
-/** Keys per chunk document of a viewer table (about 60 KB of names, 25 KB of balances). */
-export const VIEWER_CHUNK_KEYS = 1_000;
-
-type Chunks = Record<string, Record<string, unknown>>;
-
-/** The chunks of `chunks` holding `key`, lowest first (more than one only after a race of two nodes). */
-function holders(chunks: Chunks | undefined, key: string, names: readonly string[] = chunks === undefined ? [] : Object.keys(chunks)): string[] {
-  const found: string[] = [];
-  for (const name of names) if (Object.hasOwn(chunks![name]!, key)) found.push(name);
-  return found.length > 1 ? found.sort((a, b) => Number(a) - Number(b)) : found;
-}
-
-/**
- * A key's value over the chunks holding it: one chunk's value; when two nodes placed the same new
- * key in different chunks at once, numbers add up (as concurrent changes of a key-value number do,
- * merge.ts) and any other value is the highest chunk's.
- */
-function combined(chunks: Chunks, names: readonly string[], key: string): unknown {
-  const values = names.map((name) => chunks[name]![key]);
-  if (values.length === 1) return values[0];
-  if (values.every((v) => typeof v === "number")) return (values as number[]).reduce((a, b) => a + b, 0);
-  return values[values.length - 1];
-}
-
-function keyCount(record: object): number {
-  let n = 0;
-  for (const _ in record) n++;
-  return n;
-}
-
-/**
- * Keys per chunk object, kept up to date by the writes below: counting 100,000 keys took 13-19 ms
- * per tick. A chunk replaced whole (loaded, or changed by another node) is a new object, counted
- * once when first needed.
- */
-const chunkSizes = new WeakMap<object, number>();
-function chunkSize(chunk: object): number {
-  let size = chunkSizes.get(chunk);
-  if (size === undefined) chunkSizes.set(chunk, (size = keyCount(chunk)));
-  return size;
-}
-
-/** Counts a key about to be added to (`by` 1) or deleted from (-1) a chunk: call it before the change. */
-function resize(chunk: object, by: 1 | -1): void {
-  chunkSizes.set(chunk, chunkSize(chunk) + by);
-}
-
 /**
  * The command templates' per-channel key-value store (`db`, `inc`, `dec`, `set`, viewers' points),
  * kept under `extensions.kv` and written as one document per channel (the viewer tables apart,
@@ -88,7 +43,7 @@ function resize(chunk: object, by: 1 | -1): void {
  * cap of their own per table (`USER_CAPS.pointsViewers`) instead of counting against `kvKeys`.
  *
  * The viewer tables hold up to 200,000 keys per channel, so they are not part of the channel's
- * document: each is kept in chunk documents of about {@link VIEWER_CHUNK_KEYS} keys
+ * document: each is kept in chunk documents of about 1,000 keys (viewer-chunks.ts)
  * (`extensions.kv_viewers[channel][table][n]`, document `kvv:<channel>/<table>/<n>`). A key stays in
  * the chunk it was first written to and a new key goes to the last chunk, so a points tick that
  * names 600 new chatters rewrites one or two 60 KB chunks, not a 6 MB document (whose JSON held the
@@ -96,6 +51,9 @@ function resize(chunk: object, by: 1 | -1): void {
  * that earlier versions kept inside the channel's document move into chunks when the store opens.
  */
 export class StoreKeyValueStore implements KeyValueStore {
+  /** Per channel and viewer table (`<channel>\n<table>`), where its keys live. */
+  readonly #indexes = new Map<string, ChunkIndex>();
+
   constructor(private readonly store: Store) {
     this.#moveInlineViewerTables();
   }
@@ -106,6 +64,13 @@ export class StoreKeyValueStore implements KeyValueStore {
 
   #chunks(channel: string, table: string): Chunks | undefined {
     return (this.store.data.extensions[KV_VIEWERS_EXTENSION] as Record<string, ViewerChunks> | undefined)?.[channel]?.[table];
+  }
+
+  #index(channel: string, table: string, chunks: Chunks): ChunkIndex {
+    const id = `${channel}\n${table}`;
+    let index = this.#indexes.get(id);
+    if (index === undefined) this.#indexes.set(id, (index = new ChunkIndex()));
+    return index.sync(chunks);
   }
 
   /** Every table of a channel, the viewer tables' chunks joined (read-only use: cap reports). */
@@ -126,9 +91,12 @@ export class StoreKeyValueStore implements KeyValueStore {
         else joined[key] = copy ? copyValue(value) : value;
       }
     }
-    if (duplicates) for (const key of Object.keys(joined)) {
-      const names = holders(chunks, key);
-      if (names.length > 1) joined[key] = copy ? copyValue(combined(chunks, names, key)) : combined(chunks, names, key);
+    if (duplicates) {
+      const index = this.#index(channel, table, chunks);
+      for (const key of Object.keys(joined)) {
+        const names = index.holders(chunks, key);
+        if (names.length > 1) joined[key] = copy ? copyValue(combined(chunks, names, key)) : combined(chunks, names, key);
+      }
     }
     return joined;
   }
@@ -178,59 +146,36 @@ export class StoreKeyValueStore implements KeyValueStore {
   /** `updateMany` of a viewer table: each key changed in the chunk holding it, new keys added to the last chunk. */
   #updateViewers(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown, capped = true): void {
     this.store.update((data, touch) => {
-      const chunks = this.#chunks(channel, table);
-      const chunkNames = chunks === undefined ? [] : Object.keys(chunks);
+      const existing = this.#chunks(channel, table);
+      const index = this.#index(channel, table, existing ?? {});
       const nexts = new Map<string, { next: unknown; holders: string[] }>();
       let added = 0;
       for (const key of keys) {
         if (nexts.has(key)) continue;
-        const names = holders(chunks, key, chunkNames);
-        const next = change(key, names.length > 0 ? combined(chunks!, names, key) : undefined);
+        const names = existing === undefined ? [] : index.holders(existing, key);
+        const next = change(key, names.length > 0 ? combined(existing!, names, key) : undefined);
         nexts.set(key, { next, holders: names });
         if (names.length === 0 && next !== undefined) added++;
       }
       if (added > 0 && capped) {
-        if (chunks === undefined) this.#checkTableCap(channel);
-        let count = 0;
-        for (const chunk of Object.values(chunks ?? {})) count += chunkSize(chunk);
-        if (count + added > USER_CAPS.pointsViewers) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.pointsViewers} viewers in table ${table} (pointsViewers)`);
+        if (existing === undefined) this.#checkTableCap(channel);
+        if (index.keys + added > USER_CAPS.pointsViewers) throw new RangeError(`key-value cap reached: at most ${USER_CAPS.pointsViewers} viewers in table ${table} (pointsViewers)`);
       }
       const all = (data.extensions[KV_VIEWERS_EXTENSION] ??= {}) as Record<string, ViewerChunks>;
-      const target = ((all[channel] ??= {})[table] ??= {});
+      const chunks = ((all[channel] ??= {})[table] ??= {});
       const touched = new Set<string>();
-      // New keys go to the last chunk while it has room, then to a new one.
-      let last = Math.max(-1, ...Object.keys(target).map(Number));
-      let room = last < 0 ? 0 : VIEWER_CHUNK_KEYS - chunkSize(target[String(last)]!);
       for (const [key, { next, holders: names }] of nexts) {
         if (names.length === 0) {
-          if (next === undefined) continue;
-          if (room <= 0) {
-            target[String(++last)] = {};
-            room = VIEWER_CHUNK_KEYS;
-          }
-          const chunk = target[String(last)]!;
-          resize(chunk, 1);
-          chunk[key] = copyValue(next);
-          room--;
-          touched.add(String(last));
+          if (next !== undefined) touched.add(index.add(chunks, key, copyValue(next)));
           continue;
         }
-        const [first, ...rest] = names as [string, ...string[]];
-        if (next === undefined) {
-          resize(target[first]!, -1);
-          delete target[first]![key];
-        } else target[first]![key] = copyValue(next);
-        touched.add(first);
-        for (const name of rest) {
-          resize(target[name]!, -1);
-          delete target[name]![key];
-          touched.add(name);
-        }
+        // A chunk emptied by a removal is deleted, and so is its document.
+        if (next === undefined) index.remove(chunks, names, key);
+        else index.set(chunks, names[0]!, key, copyValue(next), names.slice(1));
+        for (const name of names) touched.add(name);
       }
-      // An emptied chunk is deleted (its document with it); the table and channel levels too when empty.
-      for (const name of touched) if (chunkSize(target[name]!) === 0) delete target[name];
-      if (keyCount(target) === 0) delete all[channel]![table];
-      if (keyCount(all[channel]!) === 0) delete all[channel];
+      if (Object.keys(chunks).length === 0) delete all[channel]![table];
+      if (Object.keys(all[channel]!).length === 0) delete all[channel];
       touch({ kvChunks: [...touched].map((name) => viewerChunkKey(channel, table, name)) });
     });
   }
@@ -238,7 +183,7 @@ export class StoreKeyValueStore implements KeyValueStore {
   async field(channel: string, table: string, key: string): Promise<unknown> {
     if (VIEWER_TABLES.has(table)) {
       const chunks = this.#chunks(channel, table);
-      const names = holders(chunks, key);
+      const names = chunks === undefined ? [] : this.#index(channel, table, chunks).holders(chunks, key);
       return names.length === 0 ? undefined : copyValue(combined(chunks!, names, key));
     }
     const fields = this.#tables()[channel]?.[table];
@@ -269,7 +214,7 @@ export class StoreKeyValueStore implements KeyValueStore {
         const fields = tables[channel]![table]!;
         delete tables[channel]![table];
         touch({ kv: [channel] });
-        if (keyCount(fields) === 0) continue;
+        if (Object.keys(fields).length === 0) continue;
         // Within this update: the chunks are written with the channel's document, in one write. A
         // table over a cap (a store of an earlier version) moves whole: cap-breaches.ts reports it.
         this.#updateViewers(channel, table, Object.keys(fields), (key) => fields[key], false);

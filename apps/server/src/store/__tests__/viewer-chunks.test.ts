@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, test } from "vitest";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 import { STORE_DIR } from "../file-backend.js";
-import { VIEWER_CHUNK_KEYS } from "../key-value.js";
+import { VIEWER_CHUNK_KEYS } from "../viewer-chunks.js";
 import { KV_EXTENSION, KV_VIEWERS_EXTENSION } from "../partitions.js";
 import { USER_CAPS } from "../user-caps.js";
 import { PostgresBackend } from "../postgres-backend.js";
@@ -84,6 +84,12 @@ describe.each(implementations)("viewer tables in chunks on $name", (impl) => {
       ["kvv:9/points/0", false],
     ]);
     if (impl.name === "embedded files") expect(readdirSync(join(place, STORE_DIR, "kvv"))).toHaveLength(1);
+    // A new key after the last chunk was deleted: one chunk again, written alone.
+    batches.length = 0;
+    await kv.update("9", "points", "kick:late", () => 3);
+    await store.persisted();
+    expect(batches.flatMap((b) => b.documents.map((d) => d.key))).toEqual(["kvv:9/points/1"]);
+    await kv.update("9", "points", "kick:late", () => undefined);
     await store.close();
     const again = await Store.fromBackend(await impl.backend(place));
     open.push(again);
