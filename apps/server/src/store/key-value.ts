@@ -1,6 +1,6 @@
 import type { KeyValueStore } from "@ovation/core";
-import { KV_EXTENSION, KV_VIEWERS_EXTENSION, viewerChunkKey } from "./partitions.js";
-import type { ViewerChunks } from "./partitions.js";
+import { KV_EXTENSION, KV_VIEWERS_EXTENSION, viewerChunkKey, viewerChunkVersion } from "./partitions.js";
+import type { DocumentKey, ViewerChunks } from "./partitions.js";
 import { ChunkIndex, combined } from "./viewer-chunks.js";
 import type { Chunks } from "./viewer-chunks.js";
 import type { Store } from "./store.js";
@@ -51,8 +51,8 @@ export function copyValue<T>(value: T, depth = 0): T {
  * that earlier versions kept inside the channel's document move into chunks when the store opens.
  */
 export class StoreKeyValueStore implements KeyValueStore {
-  /** Per channel and viewer table (`<channel>\n<table>`), where its keys live. */
-  readonly #indexes = new Map<string, ChunkIndex>();
+  /** Per channel and viewer table, where its keys live. */
+  readonly #indexes = new Map<string, Map<string, ChunkIndex>>();
 
   constructor(private readonly store: Store) {
     this.#moveInlineViewerTables();
@@ -67,10 +67,11 @@ export class StoreKeyValueStore implements KeyValueStore {
   }
 
   #index(channel: string, table: string, chunks: Chunks): ChunkIndex {
-    const id = `${channel}\n${table}`;
-    let index = this.#indexes.get(id);
-    if (index === undefined) this.#indexes.set(id, (index = new ChunkIndex()));
-    return index.sync(chunks);
+    let tables = this.#indexes.get(channel);
+    if (tables === undefined) this.#indexes.set(channel, (tables = new Map()));
+    let index = tables.get(table);
+    if (index === undefined) tables.set(table, (index = new ChunkIndex()));
+    return index.sync(chunks, viewerChunkVersion(this.store.data));
   }
 
   /** Every table of a channel, the viewer tables' chunks joined (read-only use: cap reports). */
@@ -107,9 +108,31 @@ export class StoreKeyValueStore implements KeyValueStore {
   }
 
   async update(channel: string, table: string, key: string, change: (current: unknown) => unknown): Promise<unknown> {
-    let stored: unknown;
-    await this.updateMany(channel, table, [key], (_key, current) => (stored = change(current)));
-    return stored === undefined ? undefined : copyValue(stored);
+    if (VIEWER_TABLES.has(table)) {
+      let stored: unknown;
+      this.#updateViewers(channel, table, [key], (_key, current) => (stored = change(current)));
+      return stored === undefined ? undefined : copyValue(stored);
+    }
+    return this.store.update(
+      (data) => {
+        const tables = (data.extensions[KV_EXTENSION] ??= {}) as Tables;
+        const existing = tables[channel]?.[table];
+        const present = existing !== undefined && Object.hasOwn(existing, key);
+        const next = change(present ? existing[key] : undefined);
+        if (next === undefined) {
+          if (existing !== undefined) delete existing[key];
+          return undefined;
+        }
+        if (!present) {
+          if (existing === undefined) this.#checkTableCap(channel);
+          checkKeyCap(tables[channel] ?? {}, 1);
+        }
+        const fields = ((tables[channel] ??= {})[table] ??= {});
+        fields[key] = copyValue(next);
+        return copyValue(next);
+      },
+      { kv: [channel] },
+    );
   }
 
   async updateMany(channel: string, table: string, keys: readonly string[], change: (key: string, current: unknown) => unknown): Promise<void> {
@@ -148,14 +171,18 @@ export class StoreKeyValueStore implements KeyValueStore {
     this.store.update((data, touch) => {
       const existing = this.#chunks(channel, table);
       const index = this.#index(channel, table, existing ?? {});
-      const nexts = new Map<string, { next: unknown; holders: string[] }>();
+      const unique = keys.length > 1 ? [...new Set(keys)] : keys;
+      // Per key: its next value, and its chunk (undefined: none holds it; null: several do).
+      const nexts: unknown[] = new Array(unique.length);
+      const places: Array<string | undefined | null> = new Array(unique.length);
       let added = 0;
-      for (const key of keys) {
-        if (nexts.has(key)) continue;
-        const names = existing === undefined ? [] : index.holders(existing, key);
-        const next = change(key, names.length > 0 ? combined(existing!, names, key) : undefined);
-        nexts.set(key, { next, holders: names });
-        if (names.length === 0 && next !== undefined) added++;
+      for (let i = 0; i < unique.length; i++) {
+        const key = unique[i]!;
+        const place = existing === undefined ? undefined : index.placeOf(key);
+        const current = place === undefined ? undefined : place === null ? combined(existing!, index.holders(existing!, key), key) : existing![place]![key];
+        nexts[i] = change(key, current);
+        places[i] = place;
+        if (place === undefined && nexts[i] !== undefined) added++;
       }
       if (added > 0 && capped) {
         if (existing === undefined) this.#checkTableCap(channel);
@@ -164,19 +191,30 @@ export class StoreKeyValueStore implements KeyValueStore {
       const all = (data.extensions[KV_VIEWERS_EXTENSION] ??= {}) as Record<string, ViewerChunks>;
       const chunks = ((all[channel] ??= {})[table] ??= {});
       const touched = new Set<string>();
-      for (const [key, { next, holders: names }] of nexts) {
-        if (names.length === 0) {
+      for (let i = 0; i < unique.length; i++) {
+        const key = unique[i]!;
+        const next = nexts[i];
+        const place = places[i];
+        if (place === undefined) {
           if (next !== undefined) touched.add(index.add(chunks, key, copyValue(next)));
-          continue;
+        } else if (place !== null && next !== undefined) {
+          chunks[place]![key] = copyValue(next);
+          touched.add(place);
+        } else {
+          // A removal (a chunk it empties is deleted, and so is its document), or a key several chunks hold.
+          const names = index.holders(chunks, key);
+          for (const name of names) touched.add(name);
+          if (next === undefined) index.remove(chunks, names, key);
+          else index.set(chunks, names[0]!, key, copyValue(next), names.slice(1));
         }
-        // A chunk emptied by a removal is deleted, and so is its document.
-        if (next === undefined) index.remove(chunks, names, key);
-        else index.set(chunks, names[0]!, key, copyValue(next), names.slice(1));
-        for (const name of names) touched.add(name);
       }
-      if (Object.keys(chunks).length === 0) delete all[channel]![table];
-      if (Object.keys(all[channel]!).length === 0) delete all[channel];
-      touch({ kvChunks: [...touched].map((name) => viewerChunkKey(channel, table, name)) });
+      if (index.chunkCount === 0) {
+        delete all[channel]![table];
+        if (isEmpty(all[channel]!)) delete all[channel];
+      }
+      const kvChunks: DocumentKey[] = [];
+      for (const name of touched) kvChunks.push(viewerChunkKey(channel, table, name));
+      touch({ kvChunks });
     });
   }
 
@@ -221,6 +259,11 @@ export class StoreKeyValueStore implements KeyValueStore {
       }
     });
   }
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 /** Throws (naming the cap) when adding `added` keys to the channel's ordinary tables would break `kvKeys`. */

@@ -40,8 +40,17 @@ function viewerChunksOf(data: Readonly<StoreData>): Record<string, ViewerChunks>
   return (data.extensions[KV_VIEWERS_EXTENSION] ?? {}) as Record<string, ViewerChunks>;
 }
 
+/** Viewer chunks replaced in each data object (a load, another node's change): what a chunk index checks first. */
+const viewerChunkReplacements = new WeakMap<object, number>();
+
+/** How many times a viewer chunk of `data` was replaced whole (by `assemble` or `replaceDocument`). */
+export function viewerChunkVersion(data: Readonly<StoreData>): number {
+  return viewerChunkReplacements.get(data) ?? 0;
+}
+
 /** Sets (or with null deletes) one viewer chunk of the data, dropping emptied levels. */
 function setViewerChunk(data: StoreData, name: string, body: unknown): void {
+  viewerChunkReplacements.set(data, viewerChunkVersion(data) + 1);
   const parsed = parseViewerChunk(name);
   if (parsed === null) throw new DocumentShapeError(`kvv:${name}`, "not <channel>/<table>/<chunk>");
   if (body !== null && (typeof body !== "object" || Array.isArray(body))) throw new DocumentShapeError(`kvv:${name}`, "(root) Expected object");

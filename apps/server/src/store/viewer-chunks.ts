@@ -34,9 +34,19 @@ export class ChunkIndex {
   /** Keys held by more than one chunk (two nodes placed a new key at once): looked up by scanning. */
   readonly #doubled = new Set<string>();
   #last = -1;
+  /** The table's chunks object and the data's chunk version (`viewerChunkVersion`) last checked. */
+  #checked: Chunks | null = null;
+  #version = -1;
 
-  /** Brings the index in line with `chunks` (built again when a chunk object changed). */
-  sync(chunks: Chunks): this {
+  /**
+   * Brings the index in line with `chunks` (built again when a chunk object changed). Checking every
+   * chunk costs a walk over the chunk names, so it is skipped while `chunks` and `version` (bumped
+   * whenever a chunk is replaced from outside: a load, another node's change) are as last checked.
+   */
+  sync(chunks: Chunks, version: number): this {
+    if (chunks === this.#checked && version === this.#version) return this;
+    this.#checked = chunks;
+    this.#version = version;
     let count = 0;
     for (const name in chunks) {
       if (this.#chunks.get(name) !== chunks[name]) return this.#build(chunks);
@@ -66,9 +76,19 @@ export class ChunkIndex {
     return this;
   }
 
+  /** Chunks of the table. */
+  get chunkCount(): number {
+    return this.#chunks.size;
+  }
+
   /** Distinct keys of the table. */
   get keys(): number {
     return this.#place.size;
+  }
+
+  /** The chunk holding `key`: undefined when none, null when several do (see `holders`). */
+  placeOf(key: string): string | undefined | null {
+    return this.#doubled.has(key) ? null : this.#place.get(key);
   }
 
   /** The chunks holding `key`, lowest first (empty when none). */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { waitFor } from "../../__tests__/socket-helpers.js";
 import { STORE_DIR } from "../file-backend.js";
 import { VIEWER_CHUNK_KEYS } from "../viewer-chunks.js";
-import { KV_EXTENSION, KV_VIEWERS_EXTENSION } from "../partitions.js";
+import { KV_EXTENSION, KV_VIEWERS_EXTENSION, documentBody, replaceDocument } from "../partitions.js";
 import { USER_CAPS } from "../user-caps.js";
 import { PostgresBackend } from "../postgres-backend.js";
 import { createRepositories } from "../repositories.js";
@@ -192,11 +192,11 @@ describe("viewer chunks on two nodes (PostgreSQL)", () => {
     const place = await implementations[1]!.place();
     const { store, kv } = await node(place);
     await kv.updateMany("6", "points", names(0, VIEWER_CHUNK_KEYS), () => 1);
-    // As after a race: node A put the new key in chunk 0 (with room), node B in a new chunk 1.
+    // As after a race: node A put the new key in chunk 0 (with room), node B in a new chunk 1; both
+    // documents arrive as another node's changes do (`replaceDocument`).
     store.update((data) => {
-      const chunks = (data.extensions[KV_VIEWERS_EXTENSION] as Record<string, Record<string, Record<string, Record<string, unknown>>>>)["6"]!["points"]!;
-      chunks["0"]![viewer(0)] = 4;
-      chunks["1"] = { [viewer(0)]: 6 };
+      replaceDocument(data, "kvv:6/points/0", { ...(documentBody(data, "kvv:6/points/0") as object), [viewer(0)]: 4 });
+      replaceDocument(data, "kvv:6/points/1", { [viewer(0)]: 6 });
     });
     expect(await kv.field("6", "points", viewer(0))).toBe(10);
     expect((await kv.table("6", "points"))[viewer(0)]).toBe(10);
