@@ -34,10 +34,15 @@ export function copyValue<T>(value: T, depth = 0): T {
 }
 
 /**
+ * Per store data, channel and viewer table, where its keys live: one registry per data object, so
+ * that every key-value store over the same data (the server has one; tests make more) shares it.
+ */
+const chunkIndexes = new WeakMap<object, Map<string, Map<string, ChunkIndex>>>();
+
+/**
  * The command templates' per-channel key-value store (`db`, `inc`, `dec`, `set`, viewers' points),
  * kept under `extensions.kv` and written as one document per channel (the viewer tables apart,
- * below). Updates are synchronous on
- * the data, so each field changes atomically. A new table or key beyond the user's caps
+ * below). Updates are synchronous on the data, so each field changes atomically. A new table or key beyond the user's caps
  * (`USER_CAPS.kvTables`, `USER_CAPS.kvKeys`) is refused with an error naming the cap, before
  * anything changes. The viewers' points tables (`points`, `points_viewers`: one key per viewer) have a
  * cap of their own per table (`USER_CAPS.pointsViewers`) instead of counting against `kvKeys`.
@@ -51,9 +56,6 @@ export function copyValue<T>(value: T, depth = 0): T {
  * that earlier versions kept inside the channel's document move into chunks when the store opens.
  */
 export class StoreKeyValueStore implements KeyValueStore {
-  /** Per channel and viewer table, where its keys live. */
-  readonly #indexes = new Map<string, Map<string, ChunkIndex>>();
-
   constructor(private readonly store: Store) {
     this.#moveInlineViewerTables();
   }
@@ -67,8 +69,10 @@ export class StoreKeyValueStore implements KeyValueStore {
   }
 
   #index(channel: string, table: string, chunks: Chunks): ChunkIndex {
-    let tables = this.#indexes.get(channel);
-    if (tables === undefined) this.#indexes.set(channel, (tables = new Map()));
+    let indexes = chunkIndexes.get(this.store.data);
+    if (indexes === undefined) chunkIndexes.set(this.store.data, (indexes = new Map()));
+    let tables = indexes.get(channel);
+    if (tables === undefined) indexes.set(channel, (tables = new Map()));
     let index = tables.get(table);
     if (index === undefined) tables.set(table, (index = new ChunkIndex()));
     return index.sync(chunks, viewerChunkVersion(this.store.data));

@@ -133,6 +133,20 @@ describe.each(implementations)("viewer tables in chunks on $name", (impl) => {
 });
 
 describe("viewer chunks and the caps", () => {
+  test("two key-value stores over one store see each other's new viewers (one index per store)", async () => {
+    const store = await Store.fromBackend(await implementations[0]!.backend(await implementations[0]!.place()));
+    open.push(store);
+    const first = createRepositories(store).kv;
+    const second = createRepositories(store).kv;
+    await first.update("1", "points", viewer(1), () => 1);
+    await second.update("1", "points", viewer(2), () => 2);
+    await first.update("1", "points", viewer(2), (n) => (n as number) + 1);
+    await second.update("1", "points", viewer(1), (n) => (n as number) + 1);
+    expect(await first.table("1", "points")).toEqual({ [viewer(1)]: 2, [viewer(2)]: 3 });
+    const chunks = (store.data.extensions[KV_VIEWERS_EXTENSION] as Record<string, Record<string, Record<string, object>>>)["1"]!["points"]!;
+    expect(Object.keys(chunks)).toEqual(["0"]);
+  });
+
   test("a viewer table holds at most pointsViewers keys over all of its chunks; a refused batch changes nothing", async () => {
     const store = await Store.fromBackend(await implementations[0]!.backend(await implementations[0]!.place()));
     open.push(store);
