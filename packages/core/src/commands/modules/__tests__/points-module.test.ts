@@ -8,7 +8,7 @@ import type { BotModuleContext } from "../../runtime/bot-module.js";
 import { parsePointsCsv } from "../points/points-csv.js";
 import { PointsModule, alertPoints } from "../points/points-module.js";
 import { savePointsSettings } from "../points/points-ledger.js";
-import { POINTS_CONFIG_TABLE, POINTS_ERROR_CODES, pointsSettingsSchema } from "../points/points-record.js";
+import { POINTS_CONFIG_TABLE, POINTS_ERROR_CODES, POINTS_LIMITS, POINTS_VIEWERS_TABLE, pointsSettingsSchema } from "../points/points-record.js";
 import { QUOTES_ERROR_CODES } from "../quotes/quote-record.js";
 
 /** Counts the store calls a tick makes: writes, and reads per table. */
@@ -85,6 +85,27 @@ describe("the points module on its own", () => {
     live.delete("c1");
     clock.now += 120_000;
     expect((await points.tick(ctx)).viewers).toBe(0);
+  });
+
+  it("names a crowd in writes of at most nameBatch viewers, the event loop free between them", async () => {
+    const store = new CountingStore();
+    const clock = { now: 0 };
+    const ctx = context(store, clock, new Set());
+    const points = new PointsModule();
+    const runtime = new BotRuntime(ctx, points.modules());
+    const crowd = 2 * POINTS_LIMITS.nameBatch + 7;
+    for (let i = 0; i < crowd; i++) await runtime.chat({ event: line("c1", `v${i}`, "hi"), plugin: "twitch", channel: "c1" });
+    const sizes: number[] = [];
+    const batch = store.updateMany.bind(store);
+    store.updateMany = (channel, table, keys, change) => (sizes.push(keys.length), batch(channel, table, keys, change));
+    // A timer set before the tick runs between its first and second write, not after the last.
+    let ranAfter = -1;
+    setTimeout(() => (ranAfter = sizes.length), 0);
+    const report = await points.tick(ctx);
+    expect(sizes).toEqual([POINTS_LIMITS.nameBatch, POINTS_LIMITS.nameBatch, 7]);
+    expect(report.writes).toBe(3);
+    expect(ranAfter).toBe(1);
+    expect(Object.keys(await store.table("c1", POINTS_VIEWERS_TABLE))).toHaveLength(crowd);
   });
 
   it("holds each channel's settings: ticks do not read them, a save through the API or another node's change is paid on the next tick", async () => {

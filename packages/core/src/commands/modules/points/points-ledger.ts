@@ -48,12 +48,23 @@ export function awardPoints(store: KeyValueStore, channel: string, awards: Reado
   return updateFields(store, channel, POINTS_TABLE, [...awards.keys()], (wallet, current) => clampBalance(storedNumber(current) + (awards.get(wallet) ?? 0)));
 }
 
-/** Stores viewers' names (one batched write); resolves to the store writes made. */
-export function rememberViewers(store: KeyValueStore, channel: string, viewers: ReadonlyMap<string, PointsViewer>): Promise<number> {
-  return updateFields(store, channel, POINTS_VIEWERS_TABLE, [...viewers.keys()], (wallet, current) => {
-    const viewer = viewers.get(wallet);
-    return viewer === undefined ? current : { name: viewer.name.slice(0, POINTS_LIMITS.nameLength), platform: viewer.platform };
-  });
+/**
+ * Stores viewers' names in batched writes of at most `POINTS_LIMITS.nameBatch` viewers, letting
+ * the event loop run between them; resolves to the store writes made. Names are independent of one
+ * another, so a tick that names a crowd at once (97,000 chatters held one update 400-450 ms) no
+ * longer holds every other request of the server for its whole length.
+ */
+export async function rememberViewers(store: KeyValueStore, channel: string, viewers: ReadonlyMap<string, PointsViewer>): Promise<number> {
+  const wallets = [...viewers.keys()];
+  let writes = 0;
+  for (let start = 0; start < wallets.length; start += POINTS_LIMITS.nameBatch) {
+    if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    writes += await updateFields(store, channel, POINTS_VIEWERS_TABLE, wallets.slice(start, start + POINTS_LIMITS.nameBatch), (wallet, current) => {
+      const viewer = viewers.get(wallet);
+      return viewer === undefined ? current : { name: viewer.name.slice(0, POINTS_LIMITS.nameLength), platform: viewer.platform };
+    });
+  }
+  return writes;
 }
 
 /** The stored name of a wallet, or null. */

@@ -31,6 +31,8 @@ export const POINTS_LIMITS = {
   viewerLength: 160,
   /** Longest stored viewer name. */
   nameLength: 64,
+  /** Viewers' names stored per write; a tick naming more writes them in several, the event loop free between. */
+  nameBatch: 2_000,
 } as const;
 
 /** Error codes the points routes answer with (docs/points.md). */
