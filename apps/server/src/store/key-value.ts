@@ -159,7 +159,8 @@ export class StoreKeyValueStore implements KeyValueStore {
           if (existing === undefined) this.#checkTableCap(channel);
           checkKeyCap(tables[channel] ?? {}, added);
         }
-        if (existing === undefined && [...nexts.values()].every((next) => next === undefined)) return;
+        // A table not there yet, and nothing to add to it: no empty table is made.
+        if (existing === undefined && added === 0) return;
         const fields = ((tables[channel] ??= {})[table] ??= {});
         for (const [key, next] of nexts) {
           if (next === undefined) delete fields[key];
