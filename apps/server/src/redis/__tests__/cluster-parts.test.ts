@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Redis } from "ioredis";
 import { pino } from "pino";
 import { freshRedisUrl } from "../../__tests__/services/redis.js";
@@ -67,6 +67,24 @@ describe("SharedNotificationIds", () => {
       expect(await second.claim(1, "c")).toBe(false);
     } finally {
       await closeRedis(other);
+    }
+  });
+
+  it("keeps the newest ids by arrival when they come within one millisecond (not the ids that sort last)", async () => {
+    const ids = new SharedNotificationIds(redis, 3, logger);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_700_000_000_000);
+    try {
+      for (const id of ["z", "a", "b", "c"]) expect(await ids.claim(7, id)).toBe(true);
+      // All four share one time: "z" came first and is the one pushed out, though it sorts last.
+      expect(await ids.claim(7, "c")).toBe(false);
+      expect(await ids.claim(7, "a")).toBe(false);
+      expect(await ids.claim(7, "z")).toBe(true);
+      // A clock that steps back does not reorder them either: "b" is now the oldest.
+      now.mockReturnValue(1_600_000_000_000);
+      expect(await ids.claim(7, "y")).toBe(true);
+      expect(await ids.claim(7, "b")).toBe(true);
+    } finally {
+      now.mockRestore();
     }
   });
 
