@@ -1,7 +1,7 @@
 import { exampleAlertData } from "@ovation/core/alerts";
 import type { CatalogAlertType } from "@ovation/core/alerts";
 import type { PreviewAlert } from "@ovation/browser-source/preview";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { NumberField, SelectField, TextAreaField } from "../../ui/field.js";
 
 /** The sample alert of a type and platform: the catalog's first example (what a test alert sends without data). */
@@ -13,7 +13,13 @@ export function sampleAlert(catalog: readonly CatalogAlertType[], type: string, 
 export function SampleControls({ catalog, value, onChange }: { catalog: readonly CatalogAlertType[]; value: PreviewAlert; onChange: (alert: PreviewAlert) => void }) {
   const [text, setText] = useState(JSON.stringify(value.data, null, 2));
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setText(JSON.stringify(value.data, null, 2)), [value.type, value.platform]);
+  // A new type or platform brings its example data into the box in the same update (an effect would
+  // run a frame later and could overwrite what was typed in between).
+  const pick = (next: PreviewAlert) => {
+    setText(JSON.stringify(next.data, null, 2));
+    setError(null);
+    onChange(next);
+  };
   const type = catalog.find((t) => t.type === value.type);
   const platforms = (type?.platforms ?? []).map((p) => p.platform);
   return (
@@ -26,10 +32,10 @@ export function SampleControls({ catalog, value, onChange }: { catalog: readonly
         onChange={(next) => {
           const entry = catalog.find((t) => t.type === next);
           const platform = entry?.platforms.some((p) => p.platform === value.platform) ? value.platform : String(entry?.platforms[0]?.platform ?? "twitch");
-          onChange(sampleAlert(catalog, next, platform, value.random));
+          pick(sampleAlert(catalog, next, platform, value.random));
         }}
       />
-      <SelectField label="Platform" name="sample.platform" value={value.platform} options={platforms} onChange={(platform) => onChange(sampleAlert(catalog, value.type, platform, value.random))} />
+      <SelectField label="Platform" name="sample.platform" value={value.platform} options={platforms} onChange={(platform) => pick(sampleAlert(catalog, value.type, platform, value.random))} />
       <NumberField label="Random draw (1–100)" name="sample.random" value={value.random} min={1} max={100} step={1} onChange={(random) => onChange({ ...value, random: Math.min(100, Math.max(1, Math.round(random ?? 1))) })} />
       <div class="span-all">
         <TextAreaField
