@@ -102,7 +102,9 @@ const inspector = new Session();
 async function samplingStart(): Promise<void> {
   inspector.connect();
   await inspector.post("HeapProfiler.enable");
-  await inspector.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+  // BENCH_DIAG_SAMPLING_ALL=1: every allocation (what makes the scavenges come), not only survivors.
+  const all = env["BENCH_DIAG_SAMPLING_ALL"] === "1";
+  await inspector.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: all });
 }
 async function samplingStop(file: string): Promise<void> {
   // A scavenge first: what is still young and dead now must not count as outliving it.

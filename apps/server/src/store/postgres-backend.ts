@@ -281,7 +281,8 @@ export class PostgresBackend implements StoreBackend {
         for (const a of adds) announced.added.push({ userId, seq: a.seq });
         for (const a of acks) announced.acks.push({ userId, seq: a.seq, bs: a.bs });
       });
-      const notify = sql`select pg_notify(${CHANGES_CHANNEL}, p) from unnest(${announcements(this.node, announced)}::text[]) as p`;
+      // The payloads as one JSON array of strings (see insertEntries: no array literal to escape).
+      const notify = sql`select pg_notify(${CHANGES_CHANNEL}, p) from jsonb_array_elements_text(${JSON.stringify(announcements(this.node, announced))}::jsonb) as p`;
       await (parts.length > 0 ? sql`with ${sql.join(parts)} ${notify}` : notify).execute(this.#db);
       return { written: [], conflicts: [] };
     }
@@ -387,8 +388,12 @@ function serialiseLogEvents(events: readonly AlertLogEvent[]): LogChange[] {
 
 /** Inserts a user's new log entries (one row each; one already stored is left as it is). */
 function insertEntries(userId: number, adds: readonly Added[]): RawBuilder<unknown> {
+  // One JSON text holding every entry's text as it is: as a `jsonb[]` parameter, `pg` wrote an
+  // array literal, escaping every quote of every entry with a regular expression (7% of what a
+  // node allocated per alert at 200 alerts a second).
+  const rows = `[${adds.map((a) => `{"seq":${a.seq},"entry":${a.json}}`).join(",")}]`;
   return sql`insert into ovation_alert_log (user_id, seq, entry)
-    select ${userId}::int, t.seq, t.entry from unnest(${adds.map((a) => a.seq)}::bigint[], ${adds.map((a) => a.json)}::jsonb[]) as t(seq, entry)
+    select ${userId}::int, t.seq, t.entry from jsonb_to_recordset(${rows}::jsonb) as t(seq bigint, entry jsonb)
     on conflict (user_id, seq) do nothing`;
 }
 

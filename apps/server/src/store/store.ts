@@ -28,6 +28,15 @@ const sharedIds = new WeakMap<StoreData, IdBlocks>();
 /** Shortest time between the starts of two writes. */
 export const WRITE_INTERVAL_MS = 20;
 /**
+ * Shortest time between the starts of two alert-log writes that hold only acknowledgements and
+ * that nobody waits for. Every alert shown brings one (a browser source acknowledges it), and a
+ * write every WRITE_INTERVAL_MS for them alone was half of a node's PostgreSQL statements at 200
+ * alerts a second. An alert logged, a clear, or a caller of `persisted()` or `alertLogsPersisted()`
+ * brings the next start back to WRITE_INTERVAL_MS. With several nodes each acknowledgement is also
+ * in Redis at once (`SharedAcknowledgements`).
+ */
+export const ACK_WRITE_INTERVAL_MS = 100;
+/**
  * Slow writes space the next: between two starts at least this many times the duration of the
  * quickest of the last {@link SPACING_WRITES} writes. A big document changed all the time (the
  * platform tokens while thousands of channels refresh theirs) makes every write slow, and would
@@ -82,6 +91,8 @@ export class Store {
   #dirty = new Set<DocumentKey>();
   #allDirty = false;
   #pendingLogs = new Map<number, AlertLogEvent[]>();
+  /** Whether the pending alert-log events hold more than acknowledgements (an alert, a clear). */
+  #pendingLogsUrgent = false;
   #sequences: string;
   /** Bumped by every change; each lane's write covers its lane's last generation when it started. */
   #generation = 0;
@@ -239,6 +250,10 @@ export class Store {
     const pending = this.#pendingLogs.get(userId);
     if (pending) pending.push(event);
     else this.#pendingLogs.set(userId, [event]);
+    if (event.t !== "ack" && !this.#pendingLogsUrgent) {
+      this.#pendingLogsUrgent = true;
+      this.#logs.hurry?.();
+    }
     this.#schedule(this.#logs);
   }
 
@@ -293,13 +308,35 @@ export class Store {
   #takeAlertLogs(): StoreBatch {
     const alertLogs = [...this.#pendingLogs].map(([userId, events]) => ({ userId, events, entries: this.#data.alert_log[String(userId)] ?? [] }));
     this.#pendingLogs = new Map();
+    this.#pendingLogsUrgent = false;
     return { documents: [], alertLogs };
   }
 
-  /** Waits until `lane` may start its next write: WRITE_INTERVAL_MS (or `spacing`) after its last start. */
-  async #pace(lane: Lane, spacing: number): Promise<void> {
-    const wait = lane.lastStart + Math.max(WRITE_INTERVAL_MS, spacing) - Date.now();
-    await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+  /**
+   * Waits until `lane` may start its next write: WRITE_INTERVAL_MS (or `spacing`) after its last
+   * start, or `relaxed()` ms while that gives a number (a write nobody needs soon). `lane.hurry`
+   * cuts a relaxed wait short to the usual pace.
+   */
+  async #pace(lane: Lane, spacing: number, relaxed: () => number | null = () => null): Promise<void> {
+    for (;;) {
+      const wait = lane.lastStart + (relaxed() ?? Math.max(WRITE_INTERVAL_MS, spacing)) - Date.now();
+      if (wait <= 0) return new Promise((resolve) => setImmediate(resolve));
+      const hurried = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), wait);
+        lane.hurry = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      lane.hurry = null;
+      if (!hurried) return;
+    }
+  }
+
+  /** ACK_WRITE_INTERVAL_MS while the pending alert-log events are acknowledgements only and nobody waits for them. */
+  #ackPace(): number | null {
+    if (this.#pendingLogsUrgent || this.#closed) return null;
+    return this.#waiters.some((w) => w.logs > this.#logs.written) ? null : ACK_WRITE_INTERVAL_MS;
   }
 
   /**
@@ -350,7 +387,7 @@ export class Store {
     const lane = this.#logs;
     try {
       while (lane.written < lane.changed && !(this.#closed && this.#sync)) {
-        await this.#pace(lane, 0);
+        await this.#pace(lane, 0, () => this.#ackPace());
         const generation = lane.changed;
         lane.lastStart = Date.now();
         const batch = this.#takeAlertLogs();
@@ -362,6 +399,7 @@ export class Store {
           if (this.#sync?.backend.isTransient(error) && !this.#closed) {
             // As for documents: the events go back in front of those logged since, and are tried again.
             for (const { userId, events } of batch.alertLogs) this.#pendingLogs.set(userId, [...events, ...(this.#pendingLogs.get(userId) ?? [])]);
+            this.#pendingLogsUrgent ||= batch.alertLogs.some(({ events }) => events.some((e) => e.t !== "ack"));
             lane.changed = ++this.#generation;
             await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
           }
@@ -419,7 +457,9 @@ export class Store {
 
   #wait(docs: number, logs: number): Promise<void> {
     if (this.#docs.written >= docs && this.#logs.written >= logs) return Promise.resolve();
-    return new Promise((resolve, reject) => this.#waiters.push({ docs, logs, resolve, reject }));
+    const waiter = new Promise<void>((resolve, reject) => this.#waiters.push({ docs, logs, resolve, reject }));
+    if (logs > this.#logs.written) this.#logs.hurry?.();
+    return waiter;
   }
 
   /**
@@ -489,10 +529,12 @@ interface Lane {
   written: number;
   lastStart: number;
   writing: Promise<void> | null;
+  /** Set while the lane waits a relaxed pace: brings its next start forward to the usual pace. */
+  hurry: (() => void) | null;
 }
 
 function newLane(): Lane {
-  return { changed: 0, written: 0, lastStart: 0, writing: null };
+  return { changed: 0, written: 0, lastStart: 0, writing: null, hurry: null };
 }
 
 /** A caller of `persisted()` (or `alertLogsPersisted()`): the generation of each lane it waits for (0: none). */

@@ -109,7 +109,7 @@ describe("several nodes on one PostgreSQL database", () => {
     await a.store.persisted();
     // Made synchronously, so one write carries them all: 3 alerts, a clear, 2 more, acknowledgements of
     // old and new entries (two sources on one entry), and node B's acknowledgement of an entry node A acknowledges too.
-    // Names with quotes, backslashes, braces and characters beyond ASCII: the entries travel as an array of JSON texts.
+    // Names with quotes, backslashes, braces and characters beyond ASCII: the entries travel inside one JSON text.
     const name = (id: string) => `${id} "quoted" \\ back\\slash {x: [1]} é 😀`;
     const note = (id: string): NotifySub => ({ subscription: { type: "follow", version: "1", condition: { platform: "twitch", platform_id: "1" } }, notification: { id, created_at: "" }, event: { name: name(id) } });
     for (const id of ["a1", "a2", "a3"]) a.repos.alertLog.append(user.id, note(id), false);

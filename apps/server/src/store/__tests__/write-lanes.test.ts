@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { tempDataDir } from "../../__tests__/helpers.js";
 import type { AlertLogEntry } from "../records.js";
 import type { StoreBackend, StoreBatch } from "../backend.js";
 import { FileBackend } from "../file-backend.js";
-import { Store, readStoredData } from "../store.js";
+import { ACK_WRITE_INTERVAL_MS, Store, WRITE_INTERVAL_MS, readStoredData } from "../store.js";
 import { compactEntry } from "../logged-alert.js";
 
 /** Settles once the event loop has turned a few times (nothing here waits on a clock). */
@@ -121,5 +121,100 @@ describe("a quiet user's alert is not held behind another user's document write"
     s.release();
     await s.store.persisted();
     expect(readStoredData(s.dir).extensions["giveaway_entries.0.2"]).toEqual([{ username: "viewer1" }]);
+  });
+});
+
+describe("acknowledgements that nobody waits for are written at a slower pace", () => {
+  /** A store on the embedded files that records when each alert-log write started and what it held. */
+  async function recordingStore() {
+    const dir = tempDataDir();
+    const backend = await FileBackend.open(dir.dir);
+    const writes: Array<{ at: number; kinds: string[] }> = [];
+    let last: Promise<unknown> = Promise.resolve();
+    const recording: StoreBackend = {
+      description: backend.description,
+      load: () => backend.load(),
+      write: (batch: StoreBatch) => {
+        if (batch.alertLogs.length > 0) writes.push({ at: Date.now(), kinds: batch.alertLogs.flatMap((l) => l.events.map((e) => e.t)) });
+        return (last = backend.write(batch));
+      },
+      replaceAll: (s) => backend.replaceAll(s),
+      close: () => backend.close(),
+    };
+    const store = await Store.fromBackend(recording);
+    store.logAlert(1, { t: "add", e: entry(1, 1) });
+    store.logAlert(1, { t: "add", e: entry(1, 2) });
+    await store.persisted();
+    return { store, dir, writes, written: () => last };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("an acknowledgement alone waits ACK_WRITE_INTERVAL_MS; an alert logged meanwhile, or a caller of alertLogsPersisted(), brings the write back to WRITE_INTERVAL_MS", async () => {
+    const { store, dir, writes, written } = await recordingStore();
+    try {
+      vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout", "setImmediate"] });
+      const settle = async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+        await written();
+        await vi.advanceTimersByTimeAsync(0);
+      };
+      // Let the pace after the setup's write run out: what follows starts from a finished lane.
+      await settle(ACK_WRITE_INTERVAL_MS);
+      const base = writes.length;
+
+      // 1. Acknowledgements alone: no write at the usual pace, one write at the slower one.
+      store.logAlert(1, { t: "ack", seq: 1, bs: 7 });
+      await settle(0);
+      const first = writes.length;
+      store.logAlert(1, { t: "ack", seq: 2, bs: 7 });
+      await settle(WRITE_INTERVAL_MS * 2);
+      expect(writes.length).toBe(first);
+      await settle(ACK_WRITE_INTERVAL_MS);
+      expect(writes.length).toBe(first + 1);
+      expect(writes.at(-1)?.kinds).toEqual(["ack"]);
+      expect((writes.at(-1)?.at ?? 0) - (writes.at(-2)?.at ?? 0)).toBeGreaterThanOrEqual(ACK_WRITE_INTERVAL_MS);
+      expect(writes.length - base).toBe(2);
+
+      // 2. An alert logged while an acknowledgement waits: both go at the usual pace.
+      await settle(ACK_WRITE_INTERVAL_MS);
+      store.logAlert(1, { t: "ack", seq: 1, bs: 8 }); // written at once: the lane was quiet
+      await settle(0);
+      store.logAlert(1, { t: "ack", seq: 2, bs: 8 }); // waits the slower pace
+      await settle(WRITE_INTERVAL_MS + 5);
+      const beforeAlert = writes.length;
+      expect(writes.at(-1)?.kinds).toEqual(["ack"]);
+      store.logAlert(1, { t: "add", e: entry(1, 3) });
+      await settle(0);
+      expect(writes.length).toBe(beforeAlert + 1);
+      expect(writes.at(-1)?.kinds).toEqual(["ack", "add"]);
+      expect((writes.at(-1)?.at ?? 0) - (writes.at(-2)?.at ?? 0)).toBeLessThan(ACK_WRITE_INTERVAL_MS);
+
+      // 3. A caller waiting for the alert log: the acknowledgement goes at the usual pace, and it resolves.
+      await settle(ACK_WRITE_INTERVAL_MS);
+      store.logAlert(1, { t: "ack", seq: 3, bs: 8 }); // written at once
+      await settle(0);
+      store.logAlert(1, { t: "ack", seq: 3, bs: 9 }); // waits the slower pace
+      await settle(WRITE_INTERVAL_MS + 5);
+      const beforeWaiter = writes.length;
+      const durable = store.alertLogsPersisted();
+      await settle(0);
+      expect(writes.length).toBe(beforeWaiter + 1);
+      expect((writes.at(-1)?.at ?? 0) - (writes.at(-2)?.at ?? 0)).toBeLessThan(ACK_WRITE_INTERVAL_MS);
+      await durable;
+      vi.useRealTimers();
+      const stored = readStoredData(dir.dir).alert_log["1"] ?? [];
+      expect(stored.map((e) => [e.seq, e.acked_by])).toEqual([
+        [1, [7, 8]],
+        [2, [7, 8]],
+        [3, [8, 9]],
+      ]);
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+      dir.remove();
+    }
   });
 });
