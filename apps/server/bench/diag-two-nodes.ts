@@ -85,7 +85,8 @@ for (let r = 0; r < rounds; r++) {
   const snapshotDir = r === 0 ? process.env["BENCH_DIAG_SNAPSHOT"] : undefined;
   const during = snapshotDir ? new Promise((resolve) => setTimeout(resolve, 1_500)).then(() => ask(ovationA.child, "snapshot", { file: `${snapshotDir}/a-during.heapsnapshot` })) : null;
   // With BENCH_DIAG_SAMPLING=<dir> (first round only): node A's and B's sampled allocations of the
-  // phase that outlived the young generation (latency-server.ts), as .heapprofile files.
+  // phase that outlived the young generation (latency-server.ts), as .heapprofile files; with
+  // BENCH_DIAG_SAMPLING_ALL=1 every allocation, also what died young (what makes the scavenges come).
   const samplingDir = r === 0 ? process.env["BENCH_DIAG_SAMPLING"] : undefined;
   if (samplingDir) await Promise.all([ask(ovationA.child, "sampling-start"), ask(ovationB.child, "sampling-start")]);
   const { result: ours, byKey } = await monitored(() => phase("ovation", ovationA.ready, n, [ovationB.ready, ovationA.ready]));
