@@ -1,5 +1,5 @@
 // Cross-node visibility on one PostgreSQL database: how long after node A logs an alert (and its
-// write commits) node B has it in memory (B's store applied A's announcement: re-read the row and
+// write commits) node B has it in memory (B's store applied A's announcement: took the entry it carries, or re-read the row, and
 // appended it). Beside it, from the same run and the same database, the floor: a bare NOTIFY from
 // one connection received by another LISTENing one. Two stores in one process, one alert every
 // 20 ms (so the store's 20 ms write pacing never queues one), bounded count, in BENCH_ROUNDS
@@ -84,7 +84,7 @@ const row = (name: string, side: "floor" | "nodes") =>
 console.log(`\nAn alert logged on node A, in node B's memory (${ROUNDS} alternating rounds of ${PER_ROUND} alerts, one every ${SPACING_MS} ms; median of the rounds, min-max):\n`);
 console.log("| | p50 | p99 |\n|---|---|---|");
 console.log(row("bare NOTIFY -> LISTEN (floor)", "floor"));
-console.log(row("node A append -> node B has it (includes A's write pacing, commit, re-read)", "nodes"));
+console.log(row("node A append -> node B has it (includes A's write pacing, commit, announcement)", "nodes"));
 for (const side of ["floor", "nodes"] as const) {
   for (const p of [50, 99]) {
     report({ id: `store-nodes.${side}.p${p}`, label: `${side === "floor" ? "bare NOTIFY -> LISTEN" : "node A -> node B's memory"} p${p}`, unit: "ms", rounds: ROUNDS, value: figure(side, p), better: "lower" });

@@ -45,8 +45,11 @@ export interface WriteOutcome {
 /** What another node committed, as announced to this one (bodies and entries are read on demand). */
 export interface RemoteChange {
   documents: Array<{ key: DocumentKey; version: number }>;
-  /** Alert-log entries added (read them with `fetchAlertEntries`). */
-  added: Array<{ userId: number; seq: number }>;
+  /**
+   * Alert-log entries added. `entry`: the stored entry's JSON text, when the announcement carried it
+   * (it fits in a NOTIFY payload); the others are read with `fetchAlertEntries`.
+   */
+  added: Array<{ userId: number; seq: number; entry?: string }>;
   acks: Array<{ userId: number; seq: number; bs: number }>;
   clears: Array<{ userId: number; upTo: number }>;
 }

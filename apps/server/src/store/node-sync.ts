@@ -3,9 +3,10 @@ import { applyAlertLogEvent, findBySeq } from "./alert-log-events.js";
 import type { AlertLogEvent } from "./alert-log-events.js";
 import type { LoadedStore, RemoteChange, SharedStoreBackend, StoreBatch, VersionedDocument, WriteOutcome } from "./backend.js";
 import { mergeDocument } from "./merge.js";
+import { compactEntry } from "./logged-alert.js";
 import { documentBody, replaceDocument } from "./partitions.js";
 import type { DocumentKey } from "./partitions.js";
-import type { AlertLogEntry, StoreData } from "./records.js";
+import type { AlertLogEntry, StoreData, StoredAlertLogEntry } from "./records.js";
 
 /**
  * What another node changed, once applied to this node's memory: documents replaced (or deleted)
@@ -188,7 +189,17 @@ export class NodeSync {
   async #applyRemote(change: RemoteChange): Promise<void> {
     if (this.store.closed()) return;
     const newer = change.documents.filter((d) => d.version > (this.#versions.get(d.key) ?? 0)).map((d) => d.key);
-    const [docs, added] = await Promise.all([this.backend.fetchDocuments(newer), this.backend.fetchAlertEntries(change.added)]);
+    // Entries whose text came with the announcement are not read back (a text that does not parse
+    // as an entry is read back too).
+    const carried: AlertLogEntry[] = [];
+    const toRead: RemoteChange["added"] = [];
+    for (const a of change.added) {
+      const entry = a.entry === undefined ? null : entryOfText(a.entry, a.userId, a.seq);
+      if (entry === null) toRead.push(a);
+      else carried.push(entry);
+    }
+    const [docs, read] = await Promise.all([this.backend.fetchDocuments(newer), this.backend.fetchAlertEntries(toRead)]);
+    const added = [...carried, ...read];
     if (this.store.closed()) return;
     const alertLog: RemoteStoreChange["alertLog"] = [];
     const entriesOf = (userId: number) => (this.store.data.alert_log[String(userId)] ??= []);
@@ -266,4 +277,14 @@ function takeRemoteEntry(entries: AlertLogEntry[], e: AlertLogEntry, report: Rem
     report.push({ userId, event: { t: "ack", seq: e.seq, bs } });
   }
   if (e.cleared) mine.cleared = true;
+}
+
+/** The entry an announcement carried, or null when its text is not the entry announced (then it is read back). */
+function entryOfText(text: string, userId: number, seq: number): AlertLogEntry | null {
+  try {
+    const entry = compactEntry(JSON.parse(text) as StoredAlertLogEntry);
+    return entry.user_id === userId && entry.seq === seq ? entry : null;
+  } catch {
+    return null;
+  }
 }

@@ -278,7 +278,7 @@ export class PostgresBackend implements StoreBackend {
         if (adds.length > 0) parts.push(sql`${sql.raw(`added_${i}`)} as (${insertEntries(userId, adds)})`);
         if (acks.length > 0) parts.push(sql`${sql.raw(`acked_${i}`)} as (${acknowledgeEntries(userId, acks)})`);
         if (oldest !== null) parts.push(sql`${sql.raw(`trimmed_${i}`)} as (${trimLog(userId, oldest)})`);
-        for (const a of adds) announced.added.push({ userId, seq: a.seq });
+        for (const a of adds) announced.added.push({ userId, seq: a.seq, entry: a.json });
         for (const a of acks) announced.acks.push({ userId, seq: a.seq, bs: a.bs });
       });
       // The payloads as one JSON array of strings (see insertEntries: no array literal to escape).
@@ -302,7 +302,7 @@ export class PostgresBackend implements StoreBackend {
         const insertAdds = async () => {
           if (adds.length === 0) return;
           await insertEntries(userId, adds).execute(trx);
-          for (const a of adds) announced.added.push({ userId, seq: a.seq });
+          for (const a of adds) announced.added.push({ userId, seq: a.seq, entry: a.json });
           adds = [];
         };
         for (const event of events) {

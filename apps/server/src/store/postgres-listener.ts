@@ -6,6 +6,8 @@ import { redactUrl } from "../redact-url.js";
 import type { RemoteChange } from "./backend.js";
 import type { DocumentKey } from "./partitions.js";
 
+/** An entry's text longer than this (in UTF-16 units) is not announced, only its number. */
+const ENTRY_TEXT_MAX = 6_000;
 /** The channel every node announces its commits on. */
 export const CHANGES_CHANNEL = "ovation_store";
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; announcements are cut below this. */
@@ -21,6 +23,9 @@ const payloadSchema = z.object({
   n: z.string(),
   d: z.array(z.tuple([z.string(), z.number()])).default([]),
   a: z.array(z.tuple([z.number(), z.number()])).default([]),
+  // The texts of entries in `a` that fit, by their user and number: a node that has them applies
+  // them without reading the rows back. (A node of an earlier version ignores `e` and reads them.)
+  e: z.array(z.tuple([z.number(), z.number(), z.string()])).default([]),
   k: z.array(z.tuple([z.number(), z.number(), z.number()])).default([]),
   c: z.array(z.tuple([z.number(), z.number()])).default([]),
 });
@@ -30,7 +35,11 @@ type Payload = z.infer<typeof payloadSchema>;
 export function announcements(node: string, change: RemoteChange): string[] {
   const items: Array<[keyof Omit<Payload, "n">, unknown]> = [
     ...change.documents.map((d): [ "d", unknown ] => ["d", [d.key, d.version]]),
-    ...change.added.map((a): [ "a", unknown ] => ["a", [a.userId, a.seq]]),
+    // An entry's text goes in the same payload as its number, when both fit in one.
+    ...change.added.flatMap((a): Array<[ "a" | "e", unknown ]> => [
+      ["a", [a.userId, a.seq]],
+      ...(a.entry !== undefined && a.entry.length <= ENTRY_TEXT_MAX ? [["e", [a.userId, a.seq, a.entry]] as [ "e", unknown ]] : []),
+    ]),
     ...change.acks.map((a): [ "k", unknown ] => ["k", [a.userId, a.seq, a.bs]]),
     ...change.clears.map((c): [ "c", unknown ] => ["c", [c.userId, c.upTo]]),
   ];
@@ -42,10 +51,16 @@ export function announcements(node: string, change: RemoteChange): string[] {
     current = {};
     size = 0;
   };
-  for (const [field, item] of items) {
+  for (let i = 0; i < items.length; i++) {
+    const [field, item] = items[i] as [keyof Omit<Payload, "n">, unknown];
     const bytes = Buffer.byteLength(JSON.stringify(item));
+    // An entry's number and its text stay together: a payload is started for both if the text
+    // would not fit beside what it holds; a text that does not fit alone is left out (read back).
+    const next = items[i + 1];
+    const withText = field === "a" && next?.[0] === "e" ? Buffer.byteLength(JSON.stringify(next[1])) + 1 : 0;
+    if (field === "e" && bytes + 64 > MAX_PAYLOAD) continue;
     // A document key is at most a few hundred bytes, so one item always fits.
-    if (size + bytes + 64 > MAX_PAYLOAD) flush();
+    if (size + bytes + withText + 64 > MAX_PAYLOAD) flush();
     (current[field] ??= []).push(item);
     size += bytes + 1;
   }
@@ -54,7 +69,7 @@ export function announcements(node: string, change: RemoteChange): string[] {
 }
 
 /** Reads an announcement; null when it is not one (or is this node's own). */
-function parse(text: string | undefined, self: string): RemoteChange | null {
+export function parse(text: string | undefined, self: string): RemoteChange | null {
   let json: unknown;
   try {
     json = JSON.parse(text ?? "");
@@ -66,7 +81,13 @@ function parse(text: string | undefined, self: string): RemoteChange | null {
   const p = checked.data;
   return {
     documents: p.d.map(([key, version]) => ({ key: key as DocumentKey, version })),
-    added: p.a.map(([userId, seq]) => ({ userId, seq })),
+    added: (() => {
+      const texts = new Map(p.e.map(([userId, seq, entry]) => [`${userId}/${seq}`, entry]));
+      return p.a.map(([userId, seq]) => {
+        const entry = texts.get(`${userId}/${seq}`);
+        return entry === undefined ? { userId, seq } : { userId, seq, entry };
+      });
+    })(),
     acks: p.k.map(([userId, seq, bs]) => ({ userId, seq, bs })),
     clears: p.c.map(([userId, upTo]) => ({ userId, upTo })),
   };
