@@ -33,15 +33,13 @@ type Payload = z.infer<typeof payloadSchema>;
 
 /** The NOTIFY payloads announcing `change` from `node`: JSON, each under the size PostgreSQL accepts. */
 export function announcements(node: string, change: RemoteChange): string[] {
-  const items: Array<[keyof Omit<Payload, "n">, unknown]> = [
-    ...change.documents.map((d): [ "d", unknown ] => ["d", [d.key, d.version]]),
+  const item = (field: keyof Omit<Payload, "n">, value: unknown): [keyof Omit<Payload, "n">, unknown, number] => [field, value, Buffer.byteLength(JSON.stringify(value))];
+  const items = [
+    ...change.documents.map((d) => item("d", [d.key, d.version])),
     // An entry's text goes in the same payload as its number, when both fit in one.
-    ...change.added.flatMap((a): Array<[ "a" | "e", unknown ]> => [
-      ["a", [a.userId, a.seq]],
-      ...(a.entry !== undefined && a.entry.length <= ENTRY_TEXT_MAX ? [["e", [a.userId, a.seq, a.entry]] as [ "e", unknown ]] : []),
-    ]),
-    ...change.acks.map((a): [ "k", unknown ] => ["k", [a.userId, a.seq, a.bs]]),
-    ...change.clears.map((c): [ "c", unknown ] => ["c", [c.userId, c.upTo]]),
+    ...change.added.flatMap((a) => [item("a", [a.userId, a.seq]), ...(a.entry !== undefined && a.entry.length <= ENTRY_TEXT_MAX ? [item("e", [a.userId, a.seq, a.entry])] : [])]),
+    ...change.acks.map((a) => item("k", [a.userId, a.seq, a.bs])),
+    ...change.clears.map((c) => item("c", [c.userId, c.upTo])),
   ];
   const out: string[] = [];
   let current: Record<string, unknown[]> = {};
@@ -51,19 +49,17 @@ export function announcements(node: string, change: RemoteChange): string[] {
     current = {};
     size = 0;
   };
-  for (let i = 0; i < items.length; i++) {
-    const [field, item] = items[i] as [keyof Omit<Payload, "n">, unknown];
-    const bytes = Buffer.byteLength(JSON.stringify(item));
+  items.forEach(([field, value, bytes], i) => {
     // An entry's number and its text stay together: a payload is started for both if the text
     // would not fit beside what it holds; a text that does not fit alone is left out (read back).
     const next = items[i + 1];
-    const withText = field === "a" && next?.[0] === "e" ? Buffer.byteLength(JSON.stringify(next[1])) + 1 : 0;
-    if (field === "e" && bytes + 64 > MAX_PAYLOAD) continue;
+    const withText = field === "a" && next?.[0] === "e" ? next[2] + 1 : 0;
+    if (field === "e" && bytes + 64 > MAX_PAYLOAD) return;
     // A document key is at most a few hundred bytes, so one item always fits.
     if (size + bytes + withText + 64 > MAX_PAYLOAD) flush();
-    (current[field] ??= []).push(item);
+    (current[field] ??= []).push(value);
     size += bytes + 1;
-  }
+  });
   flush();
   return out;
 }
@@ -79,15 +75,13 @@ export function parse(text: string | undefined, self: string): RemoteChange | nu
   const checked = payloadSchema.safeParse(json);
   if (!checked.success || checked.data.n === self) return null;
   const p = checked.data;
+  const texts = new Map(p.e.map(([userId, seq, entry]) => [`${userId}/${seq}`, entry]));
   return {
     documents: p.d.map(([key, version]) => ({ key: key as DocumentKey, version })),
-    added: (() => {
-      const texts = new Map(p.e.map(([userId, seq, entry]) => [`${userId}/${seq}`, entry]));
-      return p.a.map(([userId, seq]) => {
-        const entry = texts.get(`${userId}/${seq}`);
-        return entry === undefined ? { userId, seq } : { userId, seq, entry };
-      });
-    })(),
+    added: p.a.map(([userId, seq]) => {
+      const entry = texts.get(`${userId}/${seq}`);
+      return entry === undefined ? { userId, seq } : { userId, seq, entry };
+    }),
     acks: p.k.map(([userId, seq, bs]) => ({ userId, seq, bs })),
     clears: p.c.map(([userId, upTo]) => ({ userId, upTo })),
   };
