@@ -64,8 +64,13 @@ export function announcements(node: string, change: RemoteChange): string[] {
   return out;
 }
 
-/** Reads an announcement; null when it is not one (or is this node's own). */
+/**
+ * Reads an announcement; null when it is not one (or is this node's own). Every node hears its own
+ * announcements too (one per alert it logs): `announcements` writes the node's name first, so
+ * those are known by their start and dropped before any JSON or schema work.
+ */
 export function parse(text: string | undefined, self: string): RemoteChange | null {
+  if (text !== undefined && isOwn(text, self)) return null;
   let json: unknown;
   try {
     json = JSON.parse(text ?? "");
@@ -85,6 +90,13 @@ export function parse(text: string | undefined, self: string): RemoteChange | nu
     acks: p.k.map(([userId, seq, bs]) => ({ userId, seq, bs })),
     clears: p.c.map(([userId, upTo]) => ({ userId, upTo })),
   };
+}
+
+/** Whether `text` starts as `announcements(self, ...)` writes every payload: `{"n":<self>,` (or `}`). */
+function isOwn(text: string, self: string): boolean {
+  const head = `{"n":${JSON.stringify(self)}`;
+  const next = text.charCodeAt(head.length);
+  return text.startsWith(head) && (next === 44 /* , */ || next === 125 /* } */);
 }
 
 /** What the listener calls. */

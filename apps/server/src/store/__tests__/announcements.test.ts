@@ -37,6 +37,14 @@ describe("commit announcements (NOTIFY payloads)", () => {
     for (const [seq, entry] of carried) expect(entry).toBe((added[seq - 1] as { entry?: string } | undefined)?.entry);
     // This node's own announcements are not read; a payload of an earlier version (numbers only) still is.
     expect(parse(payloads[0], "node-a")).toBeNull();
+    // Known by the name written first, whole: a node whose name extends this one's is another node,
+    // and a name that needs escaping is matched as JSON writes it.
+    expect(parse(payloads[0], "node-")?.added.length).toBeGreaterThan(0);
+    const named = (n: string) => announcements(n, { documents: [], added: [{ userId: 1, seq: 2 }], acks: [], clears: [] })[0];
+    expect(parse(named("node-ab"), "node-a")?.added).toEqual([{ userId: 1, seq: 2 }]);
+    expect(parse(named('node "a"\\'), 'node "a"\\')).toBeNull();
+    expect(parse(named('node "a"\\'), "node")?.added).toEqual([{ userId: 1, seq: 2 }]);
+    expect(parse(JSON.stringify({ n: "node-a" }), "node-a")).toBeNull();
     expect(parse(JSON.stringify({ n: "node-old", a: [[3, 7]] }), "node-b")?.added).toEqual([{ userId: 3, seq: 7 }]);
   });
 });
