@@ -33,7 +33,12 @@ type Payload = z.infer<typeof payloadSchema>;
 
 /** The NOTIFY payloads announcing `change` from `node`: JSON, each under the size PostgreSQL accepts. */
 export function announcements(node: string, change: RemoteChange): string[] {
-  const item = (field: keyof Omit<Payload, "n">, value: unknown): [keyof Omit<Payload, "n">, unknown, number] => [field, value, Buffer.byteLength(JSON.stringify(value))];
+  // Each item is written as JSON once: its text is measured and then joined into the payload as it
+  // is (an entry's text, the big item, is not escaped a second time for the whole payload).
+  const item = (field: keyof Omit<Payload, "n">, value: unknown): [keyof Omit<Payload, "n">, string, number] => {
+    const json = JSON.stringify(value);
+    return [field, json, Buffer.byteLength(json)];
+  };
   const items = [
     ...change.documents.map((d) => item("d", [d.key, d.version])),
     // An entry's text goes in the same payload as its number, when both fit in one.
@@ -42,14 +47,16 @@ export function announcements(node: string, change: RemoteChange): string[] {
     ...change.clears.map((c) => item("c", [c.userId, c.upTo])),
   ];
   const out: string[] = [];
-  let current: Record<string, unknown[]> = {};
+  const name = JSON.stringify(node);
+  // The fields in the order first used, as `JSON.stringify({ n: node, ...fields })` would write them.
+  let current = new Map<string, string[]>();
   let size = 0;
   const flush = () => {
-    if (size > 0) out.push(JSON.stringify({ n: node, ...current }));
-    current = {};
+    if (size > 0) out.push(`{"n":${name}${[...current].map(([field, values]) => `,"${field}":[${values.join(",")}]`).join("")}}`);
+    current = new Map();
     size = 0;
   };
-  items.forEach(([field, value, bytes], i) => {
+  items.forEach(([field, json, bytes], i) => {
     // An entry's number and its text stay together: a payload is started for both if the text
     // would not fit beside what it holds; a text that does not fit alone is left out (read back).
     const next = items[i + 1];
@@ -57,7 +64,9 @@ export function announcements(node: string, change: RemoteChange): string[] {
     if (field === "e" && bytes + 64 > MAX_PAYLOAD) return;
     // A document key is at most a few hundred bytes, so one item always fits.
     if (size + bytes + withText + 64 > MAX_PAYLOAD) flush();
-    (current[field] ??= []).push(value);
+    const values = current.get(field);
+    if (values) values.push(json);
+    else current.set(field, [json]);
     size += bytes + 1;
   });
   flush();
