@@ -108,6 +108,34 @@ describe("the points module on its own", () => {
     expect(Object.keys(await store.table("c1", POINTS_VIEWERS_TABLE))).toHaveLength(crowd);
   });
 
+  it("remembers the names it stored for the active viewers only: one who comes back after the window is named again", async () => {
+    const store = new CountingStore();
+    const clock = { now: 0 };
+    const ctx = context(store, clock, new Set());
+    const points = new PointsModule();
+    const runtime = new BotRuntime(ctx, points.modules());
+    const chat = (user: string) => runtime.chat({ event: line("c1", user, "hi"), plugin: "twitch", channel: "c1" });
+    const named: string[][] = [];
+    const batch = store.updateMany.bind(store);
+    store.updateMany = (channel, table, keys, change) => (table === POINTS_VIEWERS_TABLE && named.push([...keys]), batch(channel, table, keys, change));
+    for (let i = 0; i < 5; i++) await chat(`v${i}`);
+    await points.tick(ctx);
+    expect(named).toEqual([["twitch:v0", "twitch:v1", "twitch:v2", "twitch:v3", "twitch:v4"]]);
+    // Still active: a name already stored is not written again.
+    clock.now += 5 * 60_000;
+    await chat("v0");
+    await points.tick(ctx);
+    expect(named).toHaveLength(1);
+    // Past the 10 active minutes of v1-v4 (v0 spoke 5 minutes later): their names are forgotten at
+    // the tick, so v1 coming back is named again; v0, still active, is not.
+    clock.now += 6 * 60_000;
+    await points.tick(ctx);
+    await chat("v1");
+    await chat("v0");
+    await points.tick(ctx);
+    expect(named).toEqual([["twitch:v0", "twitch:v1", "twitch:v2", "twitch:v3", "twitch:v4"], ["twitch:v1"]]);
+  });
+
   it("holds each channel's settings: ticks do not read them, a save through the API or another node's change is paid on the next tick", async () => {
     const store = new CountingStore();
     const clock = { now: 0 };

@@ -39,7 +39,7 @@ interface ChannelPoints {
   messageAwardedAt: Map<string, number>;
   /** Message points earned since the last write (written with the next tick, or before a read). */
   pending: Map<string, number>;
-  /** Names to store with the next write; `named` holds the ones stored by this process. */
+  /** Names to store with the next write; `named` holds the ones stored by this process, for the viewers in `seen`. */
   names: Map<string, PointsViewer>;
   named: Map<string, string>;
   /** Up to when watch time was paid, while live; null while offline. */
@@ -184,6 +184,11 @@ export class PointsModule {
       const settings = state.settings;
       const since = now - settings.active_minutes * 60_000;
       for (const [wallet, seen] of state.seen) if (seen.at < since) state.seen.delete(wallet);
+      // The names stored are remembered for the viewers still active only: kept for every viewer
+      // since the start, a channel's memory grew with each new chatter for the life of the process
+      // (100,000 entries after a giveaway of 100,000). A viewer who comes back has their name
+      // written again, once.
+      for (const wallet of state.named.keys()) if (!state.seen.has(wallet)) state.named.delete(wallet);
       const cooled = now - settings.message_cooldown_seconds * 1000;
       for (const [wallet, at] of state.messageAwardedAt) if (at <= cooled) state.messageAwardedAt.delete(wallet);
       const watch = new Map<string, number>();
