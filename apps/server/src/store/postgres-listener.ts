@@ -101,9 +101,13 @@ export function parse(text: string | undefined, self: string): RemoteChange | nu
   };
 }
 
+/** The last node name `isOwn` was asked about and its payloads' start (a listener asks with one name). */
+let own = { self: "", head: '{"n":""' };
+
 /** Whether `text` starts as `announcements(self, ...)` writes every payload: `{"n":<self>,` (or `}`). */
 function isOwn(text: string, self: string): boolean {
-  const head = `{"n":${JSON.stringify(self)}`;
+  if (own.self !== self) own = { self, head: `{"n":${JSON.stringify(self)}` };
+  const { head } = own;
   const next = text.charCodeAt(head.length);
   return text.startsWith(head) && (next === 44 /* , */ || next === 125 /* } */);
 }
