@@ -134,6 +134,16 @@ describe("the points module on its own", () => {
     await chat("v0");
     await points.tick(ctx);
     expect(named).toEqual([["twitch:v0", "twitch:v1", "twitch:v2", "twitch:v3", "twitch:v4"], ["twitch:v1"]]);
+    // A viewer named by an alert only (never seen in chat) is forgotten at the next tick too.
+    named.length = 0;
+    await savePointsSettings(store, "c2", pointsSettingsSchema.parse({ follow: 5 }));
+    const follow = () => runtime.alert({ channel: "c2", type: "follow", platform: "twitch", platformUserId: "f1", username: "f1", data: {} });
+    await follow();
+    await follow();
+    expect(named).toEqual([["twitch:f1"]]);
+    await points.tick(ctx);
+    await follow();
+    expect(named).toEqual([["twitch:f1"], ["twitch:f1"]]);
   });
 
   it("holds each channel's settings: ticks do not read them, a save through the API or another node's change is paid on the next tick", async () => {

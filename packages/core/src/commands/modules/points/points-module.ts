@@ -183,12 +183,18 @@ export class PointsModule {
       const now = ctx.now();
       const settings = state.settings;
       const since = now - settings.active_minutes * 60_000;
-      for (const [wallet, seen] of state.seen) if (seen.at < since) state.seen.delete(wallet);
       // The names stored are remembered for the viewers still active only: kept for every viewer
       // since the start, a channel's memory grew with each new chatter for the life of the process
       // (100,000 entries after a giveaway of 100,000). A viewer who comes back has their name
       // written again, once.
-      for (const wallet of state.named.keys()) if (!state.seen.has(wallet)) state.named.delete(wallet);
+      for (const [wallet, seen] of state.seen) {
+        if (seen.at >= since) continue;
+        state.seen.delete(wallet);
+        state.named.delete(wallet);
+      }
+      // Names of viewers not seen in chat (named by an alert): swept only when there are any, so a
+      // tick does not walk every name of a big channel for nothing.
+      if (state.named.size > state.seen.size) for (const wallet of state.named.keys()) if (!state.seen.has(wallet)) state.named.delete(wallet);
       const cooled = now - settings.message_cooldown_seconds * 1000;
       for (const [wallet, at] of state.messageAwardedAt) if (at <= cooled) state.messageAwardedAt.delete(wallet);
       const watch = new Map<string, number>();
