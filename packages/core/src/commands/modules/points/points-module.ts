@@ -192,8 +192,9 @@ export class PointsModule {
         state.seen.delete(wallet);
         state.named.delete(wallet);
       }
-      // Names of viewers not seen in chat (named by an alert): swept only when there are any, so a
-      // tick does not walk every name of a big channel for nothing.
+      // Names of viewers not seen in chat (named by an alert): swept when the names outnumber the
+      // active viewers, so a tick does not walk every name of a big channel for nothing, and after a
+      // tick there are never more names than active viewers.
       if (state.named.size > state.seen.size) for (const wallet of state.named.keys()) if (!state.seen.has(wallet)) state.named.delete(wallet);
       const cooled = now - settings.message_cooldown_seconds * 1000;
       for (const [wallet, at] of state.messageAwardedAt) if (at <= cooled) state.messageAwardedAt.delete(wallet);
