@@ -42,6 +42,20 @@ describe("GiveawayModule", () => {
     expect(() => first.restore("chan-1", { id: 1 })).toThrow(/invalid stored giveaway/);
   });
 
+  it("keeps entrants apart by platform and id: one id on two platforms enters twice, a stored entry of another node once", async () => {
+    const module = new GiveawayModule();
+    module.open("chan-1", { keyword: "!join" });
+    // The platform name built from pieces: an entry keeps one string per name, whatever the event's.
+    const kick = ["ki", "ck"].join("");
+    expect((await module.enter(chatEvent("!join", { user: "same" }))).status).toBe("entered");
+    expect((await module.enter({ ...chatEvent("!join", { user: "same" }), platform: kick })).status).toBe("entered");
+    expect(await module.enter({ ...chatEvent("!join", { user: "same" }), platform: "kick" })).toEqual({ status: "already_entered" });
+    const stored = { platform: "kick", user_platform_id: "other", username: "o", weight: 1, entered_at: 1 };
+    expect(module.addStoredEntries("chan-1", [stored, { ...stored, user_platform_id: "same" }, { ...stored, platform: "youtube", user_platform_id: "same" }])).toBe(2);
+    expect(module.get("chan-1")?.entries.map((e) => `${e.platform}/${e.user_platform_id}`)).toEqual(["twitch/same", "kick/same", "kick/other", "youtube/same"]);
+    expect(await module.enter({ ...chatEvent("!join", { user: "other" }), platform: "kick" })).toEqual({ status: "already_entered" });
+  });
+
   it("refuses to open twice, to draw from nothing and bad settings, naming the problem", () => {
     const module = new GiveawayModule();
     expect(() => module.open("c", { keyword: "two words" })).toThrow(/keyword: must be one word/);

@@ -47,6 +47,34 @@ function entryKey(entry: { platform: string; user_platform_id: string }): string
   return `${entry.platform}\u0000${entry.user_platform_id}`;
 }
 
+/**
+ * Who entered a channel's giveaway: the entrants' ids per platform. An entry is looked up by its own
+ * id string, where a key per entrant (`entryKey`) cost two more strings each (about 56 bytes and two
+ * objects for the garbage collector to walk: 5 MB and 190,000 objects at 94,000 entries). Entries
+ * share one string per platform name too, instead of each chat event's own copy.
+ */
+class Entrants {
+  readonly #byPlatform = new Map<string, { platform: string; ids: Set<string> }>();
+
+  static of(entries: GiveawayEntry[]): Entrants {
+    const entrants = new Entrants();
+    for (const entry of entries) entrants.add(entry);
+    return entrants;
+  }
+
+  has(platform: string, id: string): boolean {
+    return this.#byPlatform.get(platform)?.ids.has(id) === true;
+  }
+
+  /** Adds the entry's entrant and points its `platform` at the one string kept for that name. */
+  add(entry: GiveawayEntry): void {
+    let bucket = this.#byPlatform.get(entry.platform);
+    if (bucket === undefined) this.#byPlatform.set(entry.platform, (bucket = { platform: entry.platform, ids: new Set() }));
+    entry.platform = bucket.platform;
+    bucket.ids.add(entry.user_platform_id);
+  }
+}
+
 function stateError(message: string): BotModuleError {
   return new BotModuleError(BOT_MODULE_ERROR_CODES.giveawayState, message);
 }
@@ -58,7 +86,7 @@ function stateError(message: string): BotModuleError {
  */
 export class GiveawayModule {
   readonly #giveaways = new Map<string, GiveawayState>();
-  readonly #entered = new Map<string, Set<string>>();
+  readonly #entered = new Map<string, Entrants>();
   readonly #options: GiveawayModuleOptions;
   readonly #now: () => number;
 
@@ -71,7 +99,7 @@ export class GiveawayModule {
   restore(channel: string, state: unknown): void {
     const parsed = parseModuleConfig("stored giveaway", giveawayStateSchema, state);
     this.#giveaways.set(channel, parsed);
-    this.#entered.set(channel, new Set(parsed.entries.map(entryKey)));
+    this.#entered.set(channel, Entrants.of(parsed.entries));
   }
 
   /**
@@ -86,9 +114,8 @@ export class GiveawayModule {
     let added = 0;
     for (const input of entries) {
       const entry = parseModuleConfig("stored giveaway entry", giveawayEntrySchema, input);
-      const key = entryKey(entry);
-      if (entered.has(key)) continue;
-      entered.add(key);
+      if (entered.has(entry.platform, entry.user_platform_id)) continue;
+      entered.add(entry);
       state.entries.push(entry);
       added++;
     }
@@ -112,7 +139,7 @@ export class GiveawayModule {
     if (this.#giveaways.get(channel)?.status === "open") throw stateError("a giveaway is already open: close it first");
     const state: GiveawayState = { id: randomUUID(), settings, status: "open", opened_at: this.#now(), closed_at: null, entries: [], winners: [] };
     this.#giveaways.set(channel, state);
-    this.#entered.set(channel, new Set());
+    this.#entered.set(channel, new Entrants());
     return structuredClone(this.#changed(channel, state));
   }
 
@@ -137,11 +164,10 @@ export class GiveawayModule {
     const message = event.message.trimStart();
     if (message.slice(0, keyword.length).toLowerCase() !== keyword || /\S/.test(message.charAt(keyword.length))) return { status: "not_keyword" };
     if (state.status !== "open") return { status: "closed" };
-    const entered = this.#entered.get(event.channel.id) as Set<string>;
-    const key = entryKey({ platform: event.platform, user_platform_id: event.user.platform_id });
-    if (entered.has(key)) return { status: "already_entered" };
+    const entered = this.#entered.get(event.channel.id) as Entrants;
+    if (entered.has(event.platform, event.user.platform_id)) return { status: "already_entered" };
     if (!(await this.#eligible(event, state.settings.eligibility))) return { status: "not_eligible", eligibility: state.settings.eligibility };
-    if (entered.has(key)) return { status: "already_entered" };
+    if (entered.has(event.platform, event.user.platform_id)) return { status: "already_entered" };
     if (state.entries.length >= Math.min(state.settings.max_entries, GIVEAWAY_LIMITS.maxEntries) || state.status !== "open") return { status: "full" };
     const subscriber = isInGroups(event, ["subscriber"]);
     const entry: GiveawayEntry = {
@@ -151,7 +177,7 @@ export class GiveawayModule {
       weight: subscriber ? state.settings.subscriber_weight : 1,
       entered_at: this.#now(),
     };
-    entered.add(key);
+    entered.add(entry);
     state.entries.push(entry);
     if (this.#options.onEntry) this.#options.onEntry(event.channel.id, state, entry);
     else this.#changed(event.channel.id, state);
