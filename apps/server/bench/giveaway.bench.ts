@@ -16,6 +16,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freshDatabase } from "../src/__tests__/services/postgres.js";
 import { serverNodeFlags } from "../bin/node-flags.mjs";
+import { diagnosisNodeFlags } from "./diagnosis-flags.js";
 import { benchRounds, ratiosOf, report, spreadOf } from "../../../scripts/bench-figures.js";
 
 const ENTRIES = Number(process.env["BENCH_GIVEAWAY_ENTRIES"] ?? 100_000);
@@ -34,8 +35,8 @@ interface Ready {
 
 function start(databaseUrl: string | undefined): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(new URL("./giveaway-server.ts", import.meta.url)), databaseUrl ? [databaseUrl] : [], {
-    // Diagnosis: BENCH_SERVER_NODE_FLAGS (space-separated) adds V8/Node flags (`--trace-gc`...) to both servers.
-    execArgv: [...serverNodeFlags(), "--import", "tsx", ...(process.env["BENCH_SERVER_NODE_FLAGS"] ?? "").split(/\s+/).filter(Boolean)],
+    // Diagnosis: BENCH_SERVER_NODE_FLAGS adds V8/Node flags (`--trace-gc`...) to both servers.
+    execArgv: [...serverNodeFlags(), "--import", "tsx", ...diagnosisNodeFlags()],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {

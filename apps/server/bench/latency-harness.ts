@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alternate, benchRounds, report, spreadOf } from "../../../scripts/bench-figures.js";
 import { serverNodeFlags } from "../bin/node-flags.mjs";
+import { diagnosisNodeFlags } from "./diagnosis-flags.js";
 
 /** Deliveries (alerts x connected sources) per second: the same load at every size. */
 export const DELIVERIES_PER_S = Number(process.env["BENCH_DELIVERIES_PER_S"] ?? 2000);
@@ -42,10 +43,10 @@ export type ServerKind = "ovation" | "bare";
  * PostgreSQL URL, the credentials of an installation another node made...).
  */
 export function startServer(kind: ServerKind, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  // Diagnosis: BENCH_SERVER_NODE_FLAGS (space-separated) adds V8/Node flags to the server children
-  // only (e.g. `--trace-gc-nvp`), and BENCH_SERVER_LOG_DIR sends each server's stdout to
-  // `<dir>/<kind>-<BENCH_SERVER_ID or n>.log` (V8's GC traces go to stdout).
-  const extra = (process.env["BENCH_SERVER_NODE_FLAGS"] ?? "").split(/\s+/).filter(Boolean);
+  // Diagnosis: BENCH_SERVER_NODE_FLAGS adds V8/Node flags to the server children only
+  // (diagnosis-flags.ts, e.g. `--trace-gc-nvp`), and BENCH_SERVER_LOG_DIR sends each server's stdout
+  // to `<dir>/<kind>-<BENCH_SERVER_ID or n>.log` (V8's GC traces go to stdout).
+  const extra = diagnosisNodeFlags();
   const logDir = process.env["BENCH_SERVER_LOG_DIR"];
   const stdout = logDir ? openSync(join(logDir, `${kind}-${env["BENCH_SERVER_ID"] ?? String(++serverCount)}.log`), "w") : "inherit";
   const child = fork(fileURLToPath(new URL("./latency-server.ts", import.meta.url)), [kind], {

@@ -34,6 +34,12 @@ class CountingStore extends InMemoryKeyValueStore {
   }
 }
 
+/** Calls `seen` with the table and keys of every batched write `store` makes from now on. */
+function watchBatches(store: InMemoryKeyValueStore, seen: (table: string, keys: readonly string[]) => void): void {
+  const batch = store.updateMany.bind(store);
+  store.updateMany = (channel, table, keys, change) => (seen(table, keys), batch(channel, table, keys, change));
+}
+
 function context(store: KeyValueStore, clock: { now: number }, live: Set<string>): BotModuleContext {
   return {
     store,
@@ -96,8 +102,7 @@ describe("the points module on its own", () => {
     const crowd = 2 * POINTS_LIMITS.nameBatch + 7;
     for (let i = 0; i < crowd; i++) await runtime.chat({ event: line("c1", `v${i}`, "hi"), plugin: "twitch", channel: "c1" });
     const sizes: number[] = [];
-    const batch = store.updateMany.bind(store);
-    store.updateMany = (channel, table, keys, change) => (sizes.push(keys.length), batch(channel, table, keys, change));
+    watchBatches(store, (_table, keys) => sizes.push(keys.length));
     // A timer set before the tick runs between its first and second write, not after the last.
     let ranAfter = -1;
     setTimeout(() => (ranAfter = sizes.length), 0);
@@ -116,8 +121,7 @@ describe("the points module on its own", () => {
     const runtime = new BotRuntime(ctx, points.modules());
     const chat = (user: string) => runtime.chat({ event: line("c1", user, "hi"), plugin: "twitch", channel: "c1" });
     const named: string[][] = [];
-    const batch = store.updateMany.bind(store);
-    store.updateMany = (channel, table, keys, change) => (table === POINTS_VIEWERS_TABLE && named.push([...keys]), batch(channel, table, keys, change));
+    watchBatches(store, (table, keys) => table === POINTS_VIEWERS_TABLE && named.push([...keys]));
     for (let i = 0; i < 5; i++) await chat(`v${i}`);
     await points.tick(ctx);
     expect(named).toEqual([["twitch:v0", "twitch:v1", "twitch:v2", "twitch:v3", "twitch:v4"]]);
